@@ -1,0 +1,81 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+  .swiftLanguageMode(.v6),
+  .enableUpcomingFeature("ExistentialAny"),
+  // Zero warnings: every build, local or CI, fails on one. SwiftPM ignores this for packages
+  // that depend on us, so a newer compiler's warnings never break their builds.
+  .treatAllWarnings(as: .error),
+]
+
+let package = Package(
+  name: "StateStore",
+  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],
+  products: [
+    .library(name: "StateStore", targets: ["StateStore"]),
+    .library(name: "SideEffects", targets: ["SideEffects"]),
+    .library(name: "Navigation", targets: ["Navigation"]),
+    .library(name: "StateStoreTesting", targets: ["StateStoreTesting"]),
+    .executable(name: "todo-cli", targets: ["todo-cli"]),
+    .executable(name: "store-bench", targets: ["store-bench"]),
+  ],
+  targets: [
+    .target(name: "StateStore", swiftSettings: strict),
+    .target(name: "SideEffects", dependencies: ["StateStore"], swiftSettings: strict),
+    .target(
+      name: "Navigation", dependencies: ["StateStore", "SideEffects"], swiftSettings: strict),
+    .target(
+      name: "StateStoreTesting",
+      dependencies: ["StateStore", "SideEffects", "Navigation"],
+      swiftSettings: strict
+    ),
+    .target(
+      name: "TodoCore",
+      dependencies: ["StateStore", "SideEffects", "Navigation"],
+      swiftSettings: strict
+    ),
+    .executableTarget(name: "todo-cli", dependencies: ["TodoCore"], swiftSettings: strict),
+    .executableTarget(
+      name: "store-bench",
+      dependencies: ["StateStore"],
+      swiftSettings: strict
+    ),
+    .testTarget(
+      name: "StateStoreTests",
+      dependencies: ["StateStore", "StateStoreTesting"],
+      swiftSettings: strict
+    ),
+    .testTarget(
+      name: "SideEffectsTests",
+      dependencies: ["StateStore", "SideEffects", "StateStoreTesting"],
+      swiftSettings: strict
+    ),
+    .testTarget(
+      name: "NavigationTests",
+      dependencies: ["StateStore", "SideEffects", "Navigation", "StateStoreTesting"],
+      swiftSettings: strict
+    ),
+    .testTarget(
+      name: "ActionLogTests",
+      dependencies: ["StateStore", "SideEffects", "StateStoreTesting"],
+      resources: [.copy("Fixtures")],
+      swiftSettings: strict
+    ),
+    .testTarget(
+      name: "TodoCoreTests",
+      dependencies: ["TodoCore", "StateStore", "SideEffects", "Navigation", "StateStoreTesting"],
+      swiftSettings: strict
+    ),
+    .testTarget(
+      name: "TodoCLITests",
+      dependencies: ["todo-cli"],
+      swiftSettings: strict
+    ),
+    .testTarget(
+      name: "BenchmarkTests",
+      dependencies: ["store-bench"],
+      swiftSettings: strict
+    ),
+  ]
+)

@@ -1,0 +1,100 @@
+/// The subscribers of the elements of one ``TrackedArray`` in the state.
+@MainActor
+class ElementGroupBase<S: State> {
+  func refresh(_ state: S) {}
+}
+
+@MainActor
+final class ElementEntry<Element: Equatable> {
+  let flag = DeliveryFlag()
+  var callback: (@MainActor (Element?) -> Void)?
+  var last: Element?
+
+  init(last: Element?, callback: @escaping @MainActor (Element?) -> Void) {
+    self.last = last
+    self.callback = callback
+  }
+}
+
+@MainActor
+final class ElementGroup<S: State, Element: Identifiable & Equatable & Sendable>: ElementGroupBase<
+  S
+>
+where Element.ID: Sendable {
+  let keyPath: KeyPath<S, TrackedArray<Element>>
+  var buckets: [Element.ID: [ElementEntry<Element>]] = [:]
+  var lastStamp: UInt64
+
+  init(keyPath: KeyPath<S, TrackedArray<Element>>, state: S) {
+    self.keyPath = keyPath
+    self.lastStamp = state[keyPath: keyPath].currentStamp
+  }
+
+  override func refresh(_ state: S) {
+    let array = state[keyPath: keyPath]
+    guard array.currentStamp != lastStamp else { return }
+    let known = array.visitChanges(since: lastStamp) { id in
+      if let bucket = buckets[id] { deliver(array[id: id], to: bucket) }
+    }
+    if !known {
+      for (id, bucket) in buckets { deliver(array[id: id], to: bucket) }
+    }
+    lastStamp = array.currentStamp
+  }
+
+  private func deliver(_ element: Element?, to bucket: [ElementEntry<Element>]) {
+    for entry in bucket where entry.flag.isActive && entry.last != element {
+      entry.last = element
+      entry.callback?(element)
+    }
+  }
+}
+
+extension Store {
+  /// Delivers the element with `id` at once, and then only when that element changes.
+  ///
+  /// This is the subscription for rows of a large list: the store learns from the
+  /// ``TrackedArray`` which elements an updater touched and evaluates only their subscribers, so
+  /// 10,000 row subscribers cost what the changed rows cost. `nil` means no element has `id`
+  /// (it was removed, or not added yet).
+  ///
+  /// ```swift
+  /// let token = store.subscribe(to: \.todos, id: todo.id) { row.render($0) }
+  /// ```
+  ///
+  /// - Returns: The token that keeps the subscription alive.
+  /// - Complexity: O(1) to subscribe; per dispatch, O(elements changed + their subscribers).
+  ///   When more elements change in one dispatch than the array's journal holds, every subscribed
+  ///   element is compared once.
+  public func subscribe<Element: Identifiable & Equatable & Sendable>(
+    to keyPath: KeyPath<S, TrackedArray<Element>>, id: Element.ID,
+    _ onChange: @escaping @MainActor (Element?) -> Void
+  ) -> Subscription where Element.ID: Sendable {
+    let group: ElementGroup<S, Element>
+    if let existing = elementGroups[keyPath] as? ElementGroup<S, Element> {
+      group = existing
+    } else {
+      group = ElementGroup(keyPath: keyPath, state: currentState)
+      elementGroups[keyPath] = group
+      elementOrder.append(group)
+      refreshHasObservers()
+    }
+    let current = currentState[keyPath: keyPath][id: id]
+    let entry = ElementEntry(last: current, callback: onChange)
+    group.buckets[id, default: []].append(entry)
+    onChange(current)
+    return Subscription { [weak self, weak group, entry] in
+      entry.flag.deactivate()
+      onMainActor {
+        entry.callback = nil
+        guard let self, let group else { return }
+        group.buckets[id]?.removeAll { $0 === entry }
+        if group.buckets[id]?.isEmpty == true { group.buckets[id] = nil }
+        guard group.buckets.isEmpty else { return }
+        self.elementGroups[group.keyPath] = nil
+        self.elementOrder.removeAll { $0 === group }
+        self.refreshHasObservers()
+      }
+    }
+  }
+}

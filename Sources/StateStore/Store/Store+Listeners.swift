@@ -1,0 +1,97 @@
+/// A registered `(old, new)` listener.
+@MainActor
+final class ListenerEntry<S: State> {
+  let flag = DeliveryFlag()
+  var callback: (@MainActor (S, S) -> Void)?
+
+  init(_ callback: @escaping @MainActor (S, S) -> Void) {
+    self.callback = callback
+  }
+}
+
+/// A registered observer of applied updaters.
+@MainActor
+final class UpdateObserverEntry<S: State> {
+  let flag = DeliveryFlag()
+  var callback: (@MainActor (AppliedUpdate<S>) -> Void)?
+
+  init(_ callback: @escaping @MainActor (AppliedUpdate<S>) -> Void) {
+    self.callback = callback
+  }
+}
+
+extension Store {
+  /// Calls `listener` with the state before and after every updater, until the token is
+  /// cancelled or released.
+  ///
+  /// While at least one listener is registered, the store keeps the old state for the length of
+  /// a dispatch, which costs a copy-on-write copy of whatever the updater changes.
+  ///
+  /// - Returns: The token that keeps the listener registered.
+  public func addListener(
+    _ listener: @escaping @MainActor (_ old: S, _ new: S) -> Void
+  ) -> Subscription {
+    let entry = ListenerEntry(listener)
+    listeners.append(entry)
+    refreshHasObservers()
+    return Subscription { [weak self, entry] in
+      entry.flag.deactivate()
+      onMainActor {
+        entry.callback = nil
+        guard let self else { return }
+        self.listeners.removeAll { $0 === entry }
+        self.refreshHasObservers()
+      }
+    }
+  }
+
+  /// Calls `observer` with every updater the store applies, after any interceptor, with its
+  /// cause; an action recorder is built on this.
+  ///
+  /// Observing updates does not make the store keep the old state.
+  ///
+  /// - Returns: The token that keeps the observer registered.
+  public func observeUpdates(
+    _ observer: @escaping @MainActor (_ update: AppliedUpdate<S>) -> Void
+  ) -> Subscription {
+    let entry = UpdateObserverEntry(observer)
+    updateObservers.append(entry)
+    refreshHasObservers()
+    return Subscription { [weak self, entry] in
+      entry.flag.deactivate()
+      onMainActor {
+        entry.callback = nil
+        guard let self else { return }
+        self.updateObservers.removeAll { $0 === entry }
+        self.refreshHasObservers()
+      }
+    }
+  }
+
+  /// Tells every observer about the updater just applied, in order: update observers, then
+  /// listeners, then view-model and key-path subscribers, then element subscribers.
+  func notify<U: StateUpdater>(_ updater: U, cause: DispatchCause?, old: S?)
+  where U.StateType == S {
+    if !updateObservers.isEmpty {
+      let update = AppliedUpdate(updater: updater, cause: cause, sequence: version)
+      for entry in updateObservers where entry.flag.isActive {
+        entry.callback?(update)
+      }
+    }
+    if let old {
+      for entry in listeners where entry.flag.isActive {
+        entry.callback?(old, currentState)
+      }
+    }
+    if !selectionOrder.isEmpty {
+      for group in selectionOrder {
+        group.refresh(currentState, version: version)
+      }
+    }
+    if !elementOrder.isEmpty {
+      for group in elementOrder {
+        group.refresh(currentState)
+      }
+    }
+  }
+}

@@ -1,0 +1,241 @@
+import Foundation
+
+/// The single owner of an application's state, applying dispatched updaters strictly in order.
+///
+/// The store lives on the main actor. Code elsewhere reaches it with `await`, so the compiler, not
+/// a run-time check, proves that the state is never touched from two threads at once.
+///
+/// ```swift
+/// let store = Store<Counter, Void>(dependencies: ())
+/// let token = store.addListener { old, new in print(old.value, "→", new.value) }
+/// store.dispatch(Increment())
+/// ```
+///
+/// Ordering contract:
+/// - Updaters apply one at a time, in dispatch order.
+/// - A dispatch made while the store is applying or notifying (from a listener, a subscriber or an
+///   interceptor) is queued and applied after every listener and subscriber has seen the current
+///   change: never nested, never lost, never reordered.
+/// - While no listener asks for `(old, new)`, an updater mutates the state in place.
+@MainActor
+public final class Store<S: State, Dependencies: Sendable> {
+  var currentState: S
+  /// The number of updates applied so far.
+  var version: UInt64 = 0
+  /// True while the store is applying a dispatch or notifying about it.
+  var isDispatching = false
+  var queue: [QueuedDispatch<S, Dependencies>] = []
+  var queueHead = 0
+
+  let interceptors: [StoreInterceptor<S>]
+  var listeners: [ListenerEntry<S>] = []
+  var selectionGroups: [AnyHashable: SelectionGroupBase<S>] = [:]
+  var selectionOrder: [SelectionGroupBase<S>] = []
+  var elementGroups: [AnyKeyPath: ElementGroupBase<S>] = [:]
+  var elementOrder: [ElementGroupBase<S>] = []
+  var updateObservers: [UpdateObserverEntry<S>] = []
+  /// Whether anything at all must run after an updater is applied.
+  var hasObservers = false
+
+  /// The dependencies every side effect of this store receives.
+  public let dependencies: Dependencies
+
+  /// Where errors go that no caller awaits, such as a fire-and-forget side effect's.
+  ///
+  /// The default writes a line to standard error, so no error is ever lost silently.
+  public var onUnhandledError:
+    @MainActor (_ error: any Error, _ dispatchable: any Dispatchable) -> Void =
+      { error, dispatchable in
+        FileHandle.standardError.write(
+          Data("StateStore: unhandled error from \(type(of: dispatchable)): \(error)\n".utf8))
+      }
+
+  /// Storage for modules that extend the store (side-effect cancellation, navigation).
+  ///
+  /// Keyed by the extending type; not meant for application code.
+  @_spi(Extensions) public var extensionStorage: [ObjectIdentifier: AnyObject] = [:]
+
+  /// Creates a store.
+  ///
+  /// - Parameters:
+  ///   - initialState: The state to start from.
+  ///   - dependencies: What side effects receive: clients, clocks, file systems. Tests pass fakes.
+  ///   - interceptors: Steps every dispatchable passes through, in this order. Their `onStart`
+  ///     hooks run before this initializer returns.
+  public init(
+    initialState: S = S(), dependencies: Dependencies, interceptors: [StoreInterceptor<S>] = []
+  ) {
+    self.currentState = initialState
+    self.dependencies = dependencies
+    self.interceptors = interceptors
+    let starts = interceptors.compactMap(\.onStart)
+    guard !starts.isEmpty else { return }
+    isDispatching = true
+    for start in starts { start(interceptorContext) }
+    isDispatching = false
+    drainQueue()
+  }
+
+  /// The current state.
+  public var state: S { currentState }
+
+  /// Applies `updater` to the state and notifies listeners and subscribers.
+  ///
+  /// Called while the store is notifying, the updater is queued and applied right after the
+  /// current round; otherwise it is applied before this method returns.
+  ///
+  /// - Complexity: The updater's own cost, plus O(listeners + view-model types + changed
+  ///   elements' subscribers) when anything observes the store.
+  public func dispatch<U: StateUpdater>(_ updater: U) where U.StateType == S {
+    if isDispatching || !interceptors.isEmpty {
+      queue.append(QueuedDispatch(updater: updater, cause: observedCause()))
+      if !isDispatching { drainQueue() }
+      return
+    }
+    isDispatching = true
+    apply(updater, cause: observedCause())
+    isDispatching = false
+    if queueHead < queue.count { drainQueue() }
+  }
+
+  /// Dispatches any dispatchable: an updater of this store's state, or an executable dispatchable
+  /// such as a side effect, which is started without being awaited.
+  ///
+  /// Use it where the type is known only at run time; prefer the typed overloads otherwise. A
+  /// dispatchable that the store cannot run is reported to ``onUnhandledError``.
+  public func dispatch(_ dispatchable: any Dispatchable) {
+    queue.append(QueuedDispatch(dispatchable, cause: observedCause()))
+    if !isDispatching { drainQueue() }
+  }
+
+  /// Sends `dispatchable` through the interceptors and hands what reaches the end to `perform`.
+  ///
+  /// This is the hook that awaited dispatches (side effects, navigation) use: the store applies
+  /// an updater itself; any other dispatchable that comes out of the chain is passed to
+  /// `perform`, which returns `false` if it does not handle it (the store then starts it as an
+  /// ``ExecutableDispatchable``). If an interceptor drops the dispatchable, `perform` is not
+  /// called. Queued like any dispatch when the store is busy.
+  public func intercept(
+    _ dispatchable: any Dispatchable,
+    then perform: @escaping @MainActor (_ final: any Dispatchable) -> Bool
+  ) {
+    queue.append(QueuedDispatch(dispatchable, cause: observedCause(), perform: perform))
+    if !isDispatching { drainQueue() }
+  }
+
+  // MARK: - Applying
+
+  private func observedCause() -> DispatchCause? {
+    updateObservers.isEmpty ? nil : DispatchCause.current
+  }
+
+  func drainQueue() {
+    guard !isDispatching else { return }
+    isDispatching = true
+    defer { isDispatching = false }
+    while queueHead < queue.count {
+      let next = queue[queueHead]
+      queueHead += 1
+      if queueHead == queue.count {
+        queue.removeAll(keepingCapacity: true)
+        queueHead = 0
+      }
+      if interceptors.isEmpty {
+        if let apply = next.apply {
+          apply(self)
+        } else {
+          finish(next.dispatchable, cause: next.cause, perform: next.perform)
+        }
+      } else {
+        runInterceptor(at: 0, next.dispatchable, cause: next.cause, perform: next.perform)
+      }
+    }
+  }
+
+  private func runInterceptor(
+    at index: Int, _ dispatchable: any Dispatchable, cause: DispatchCause?,
+    perform: (@MainActor (any Dispatchable) -> Bool)?
+  ) {
+    guard index < interceptors.count else {
+      finish(dispatchable, cause: cause, perform: perform)
+      return
+    }
+    interceptors[index].body(dispatchable, interceptorContext) { [weak self] forwarded in
+      self?.runInterceptor(at: index + 1, forwarded, cause: cause, perform: perform)
+    }
+  }
+
+  /// The end of the chain: apply an updater, or hand anything else to whoever runs it.
+  private func finish(
+    _ dispatchable: any Dispatchable, cause: DispatchCause?,
+    perform: (@MainActor (any Dispatchable) -> Bool)?
+  ) {
+    if let updater = dispatchable as? any StateUpdater<S> {
+      apply(updater, cause: cause)
+    } else if let perform, perform(dispatchable) {
+      return
+    } else if let executable = dispatchable as? any ExecutableDispatchable {
+      executable.start(in: self)
+    } else {
+      onUnhandledError(
+        UnhandledDispatchableError(typeName: String(reflecting: type(of: dispatchable))),
+        dispatchable)
+    }
+  }
+
+  func apply<U: StateUpdater>(_ updater: U, cause: DispatchCause?) where U.StateType == S {
+    guard hasObservers else {
+      updater.updateState(&currentState)
+      version &+= 1
+      return
+    }
+    if listeners.isEmpty {
+      updater.updateState(&currentState)
+      version &+= 1
+      notify(updater, cause: cause, old: nil)
+    } else {
+      let old = currentState
+      updater.updateState(&currentState)
+      version &+= 1
+      notify(updater, cause: cause, old: old)
+    }
+  }
+
+  private var interceptorContext: InterceptorContext<S> {
+    InterceptorContext(
+      getState: { [weak self] in self?.currentState },
+      enqueue: { [weak self] dispatchable in self?.dispatch(dispatchable) })
+  }
+
+  func refreshHasObservers() {
+    hasObservers =
+      !listeners.isEmpty || !selectionOrder.isEmpty || !elementOrder.isEmpty
+      || !updateObservers.isEmpty
+  }
+}
+
+/// A dispatch waiting for its turn.
+struct QueuedDispatch<S: State, D: Sendable> {
+  let dispatchable: any Dispatchable
+  let cause: DispatchCause?
+  /// For updaters dispatched with their static type: applies them without a dynamic cast.
+  let apply: (@MainActor (Store<S, D>) -> Void)?
+  let perform: (@MainActor (any Dispatchable) -> Bool)?
+
+  init(
+    _ dispatchable: any Dispatchable, cause: DispatchCause?,
+    perform: (@MainActor (any Dispatchable) -> Bool)? = nil
+  ) {
+    self.dispatchable = dispatchable
+    self.cause = cause
+    self.apply = nil
+    self.perform = perform
+  }
+
+  init<U: StateUpdater>(updater: U, cause: DispatchCause?) where U.StateType == S {
+    self.dispatchable = updater
+    self.cause = cause
+    self.apply = { store in store.apply(updater, cause: cause) }
+    self.perform = nil
+  }
+}

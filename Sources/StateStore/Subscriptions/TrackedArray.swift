@@ -1,0 +1,339 @@
+import Synchronization
+
+/// Every mutation of every `TrackedArray` gets a stamp from this counter, unique in the process.
+private let mutationStamps = Atomic<UInt64>(1)
+
+/// An ordered collection of identifiable elements that remembers which elements changed.
+///
+/// `TrackedArray` is what lets a store serve thousands of row subscribers at the cost of the rows
+/// that changed: every mutation notes the identifier it touched, and
+/// ``Store/subscribe(to:id:_:)`` reads those notes instead of comparing every subscriber's element.
+/// Use it for the large collections in your state:
+///
+/// ```swift
+/// struct AppState: State {
+///   var todos = TrackedArray<Todo>()
+/// }
+/// store.subscribe(to: \.todos, id: 42) { todo in render(todo) }
+/// ```
+///
+/// Identifiers are unique: inserting an element whose identifier is already present replaces it.
+/// Equality, hashing and `Codable` see only the elements, in order; the change notes are
+/// bookkeeping, so two arrays with the same elements are equal whatever their history.
+public struct TrackedArray<Element: Identifiable & Sendable>: Sendable
+where Element.ID: Sendable {
+  /// How many recent mutations each array remembers; older history makes subscribers re-check.
+  @usableFromInline static var journalCapacity: Int { 32 }
+
+  @usableFromInline var storage: [Element]
+  @usableFromInline var positions: [Element.ID: Int]
+  /// The stamps and identifiers of the most recent mutations, oldest first, as a ring.
+  @usableFromInline var journal: [(stamp: UInt64, id: Element.ID)]
+  @usableFromInline var journalStart = 0
+  /// The stamp the array carried just before the oldest mutation still in the journal.
+  @usableFromInline var journalBase: UInt64
+  /// The stamp of the latest mutation: unique across every array in the process.
+  @usableFromInline var stamp: UInt64
+
+  /// Creates an empty array.
+  public init() {
+    storage = []
+    positions = [:]
+    journal = []
+    stamp = mutationStamps.add(1, ordering: .relaxed).newValue
+    journalBase = stamp
+  }
+
+  /// Creates an array from `elements`; a later element replaces an earlier one with the same id.
+  ///
+  /// - Complexity: O(n).
+  public init<S: Sequence>(_ elements: S) where S.Element == Element {
+    self.init()
+    for element in elements { storage.append(element) }
+    rebuildPositions()
+  }
+
+  /// The elements, in order.
+  public var elements: [Element] { storage }
+
+  /// The identifiers, in order.
+  ///
+  /// - Complexity: O(n).
+  public var ids: [Element.ID] { storage.map(\.id) }
+
+  /// Whether an element with `id` is present.
+  public func contains(id: Element.ID) -> Bool { positions[id] != nil }
+
+  /// The position of the element with `id`, if present.
+  public func index(id: Element.ID) -> Int? { positions[id] }
+
+  /// The element with `id`; setting `nil` removes it, setting a value replaces or appends it.
+  ///
+  /// Mutating in place (`todos[id: 3]?.done = true`) touches only that element.
+  ///
+  /// - Complexity: O(1) to read or modify in place; O(n) to remove.
+  public subscript(id id: Element.ID) -> Element? {
+    get { positions[id].map { storage[$0] } }
+    _modify {
+      guard let position = positions[id] else {
+        var value: Element? = nil
+        defer { if let value { upsert(value) } }
+        yield &value
+        return
+      }
+      var value: Element? = storage[position]
+      defer {
+        if let value, value.id == id {
+          storage[position] = value
+          noteChange(of: id)
+        } else {
+          remove(at: position)
+          if let value { upsert(value) }
+        }
+      }
+      yield &value
+    }
+  }
+
+  /// Changes the element at `position` through `body`, noting the change.
+  ///
+  /// If `body` changes the element's identifier, the element is re-indexed, replacing any other
+  /// element that had that identifier.
+  public mutating func modify<R>(at position: Int, _ body: (inout Element) throws -> R) rethrows
+    -> R
+  {
+    let oldID = storage[position].id
+    var element = storage[position]
+    let result = try body(&element)
+    if element.id == oldID {
+      storage[position] = element
+      noteChange(of: oldID)
+    } else {
+      remove(at: position)
+      upsert(element)
+    }
+    return result
+  }
+
+  /// Appends `element`, or replaces the element with the same id where it stands.
+  ///
+  /// - Returns: `true` if the element was appended, `false` if it replaced an existing one.
+  @discardableResult
+  public mutating func upsert(_ element: Element) -> Bool {
+    if let position = positions[element.id] {
+      storage[position] = element
+      noteChange(of: element.id)
+      return false
+    }
+    positions[element.id] = storage.count
+    storage.append(element)
+    noteChange(of: element.id)
+    return true
+  }
+
+  /// Appends `element` unless its id is already present.
+  ///
+  /// - Returns: `true` if the element was appended.
+  @discardableResult
+  public mutating func append(_ element: Element) -> Bool {
+    guard positions[element.id] == nil else { return false }
+    return upsert(element)
+  }
+
+  /// Inserts `element` at `position` (clamped to the valid range) unless its id is present.
+  ///
+  /// - Returns: `true` if the element was inserted.
+  /// - Complexity: O(n).
+  @discardableResult
+  public mutating func insert(_ element: Element, at position: Int) -> Bool {
+    guard positions[element.id] == nil else { return false }
+    let position = Swift.min(Swift.max(position, 0), storage.count)
+    storage.insert(element, at: position)
+    rebuildPositions(from: position)
+    noteChange(of: element.id)
+    return true
+  }
+
+  /// Removes and returns the element with `id`, if present.
+  ///
+  /// - Complexity: O(n).
+  @discardableResult
+  public mutating func remove(id: Element.ID) -> Element? {
+    guard let position = positions[id] else { return nil }
+    return remove(at: position)
+  }
+
+  /// Removes and returns the element at `position`.
+  ///
+  /// - Complexity: O(n).
+  @discardableResult
+  public mutating func remove(at position: Int) -> Element {
+    let element = storage.remove(at: position)
+    positions[element.id] = nil
+    rebuildPositions(from: position)
+    noteChange(of: element.id)
+    return element
+  }
+
+  /// Removes every element that satisfies `shouldRemove`.
+  ///
+  /// - Complexity: O(n).
+  public mutating func removeAll(where shouldRemove: (Element) throws -> Bool) rethrows {
+    var removed: [Element.ID] = []
+    try storage.removeAll { element in
+      let remove = try shouldRemove(element)
+      if remove { removed.append(element.id) }
+      return remove
+    }
+    guard !removed.isEmpty else { return }
+    rebuildPositions()
+    for id in removed { noteChange(of: id) }
+  }
+
+  /// Removes every element.
+  ///
+  /// - Complexity: O(n).
+  public mutating func removeAll() {
+    removeAll { _ in true }
+  }
+
+  /// Reorders the elements; no element's value changes, so element subscribers are not told.
+  ///
+  /// - Complexity: O(n log n).
+  public mutating func sort(by areInIncreasingOrder: (Element, Element) throws -> Bool) rethrows {
+    try storage.sort(by: areInIncreasingOrder)
+    rebuildPositions()
+  }
+
+  /// Moves the element with `id` to `position` (clamped to the valid range).
+  ///
+  /// - Complexity: O(n).
+  public mutating func move(id: Element.ID, to position: Int) {
+    guard let from = positions[id] else { return }
+    let element = storage.remove(at: from)
+    let target = Swift.min(Swift.max(position, 0), storage.count)
+    storage.insert(element, at: target)
+    rebuildPositions(from: Swift.min(from, target))
+  }
+
+  @usableFromInline
+  mutating func rebuildPositions(from start: Int = 0) {
+    if start == 0 { positions.removeAll(keepingCapacity: true) }
+    var index = start
+    while index < storage.count {
+      positions[storage[index].id] = index
+      index += 1
+    }
+    if positions.count != storage.count { deduplicate() }
+  }
+
+  /// Keeps the last element of each identifier, in the position of the first.
+  private mutating func deduplicate() {
+    var latest: [Element.ID: Element] = [:]
+    for element in storage { latest[element.id] = element }
+    var seen = Set<Element.ID>()
+    storage = storage.compactMap { element in
+      seen.insert(element.id).inserted ? latest[element.id] : nil
+    }
+    positions.removeAll(keepingCapacity: true)
+    for (index, element) in storage.enumerated() { positions[element.id] = index }
+  }
+
+  @usableFromInline
+  mutating func noteChange(of id: Element.ID) {
+    stamp = mutationStamps.add(1, ordering: .relaxed).newValue
+    if journal.count < Self.journalCapacity {
+      journal.append((stamp, id))
+    } else {
+      journalBase = journal[journalStart].stamp
+      journal[journalStart] = (stamp, id)
+      journalStart = (journalStart + 1) % Self.journalCapacity
+    }
+  }
+
+  /// Calls `body` with each identifier touched since the array carried `previous`.
+  ///
+  /// - Returns: `false` when `previous` is no longer in this array's history (too old, or from
+  ///   another array), in which case `body` was not called and every element may have changed.
+  /// - Complexity: O(journal capacity).
+  func visitChanges(since previous: UInt64, _ body: (Element.ID) -> Void) -> Bool {
+    if previous == stamp { return true }
+    let count = journal.count
+    var offset = count - 1
+    while offset >= 0 {
+      if journal[(journalStart + offset) % count].stamp == previous { break }
+      offset -= 1
+    }
+    guard offset >= 0 || previous == journalBase else { return false }
+    var later = offset + 1
+    while later < count {
+      body(journal[(journalStart + later) % count].id)
+      later += 1
+    }
+    return true
+  }
+
+  /// The stamp of the latest mutation, for ``visitChanges(since:_:)``.
+  var currentStamp: UInt64 { stamp }
+}
+
+extension TrackedArray: RandomAccessCollection {
+  /// The position of the first element.
+  public var startIndex: Int { storage.startIndex }
+
+  /// The position one past the last element.
+  public var endIndex: Int { storage.endIndex }
+
+  /// The element at `position`.
+  public subscript(position: Int) -> Element { storage[position] }
+}
+
+extension TrackedArray: ExpressibleByArrayLiteral {
+  /// Creates an array from a literal; a later element replaces an earlier one with the same id.
+  public init(arrayLiteral elements: Element...) {
+    self.init(elements)
+  }
+}
+
+extension TrackedArray: Equatable where Element: Equatable {
+  /// Two arrays are equal when they hold equal elements in the same order.
+  ///
+  /// - Complexity: O(n).
+  public static func == (lhs: TrackedArray, rhs: TrackedArray) -> Bool {
+    lhs.storage == rhs.storage
+  }
+}
+
+extension TrackedArray: Hashable where Element: Hashable {
+  /// Hashes the elements in order.
+  ///
+  /// - Complexity: O(n).
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(storage)
+  }
+}
+
+extension TrackedArray: Encodable where Element: Encodable {
+  /// Encodes the elements as a plain array.
+  ///
+  /// - Complexity: O(n).
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(storage)
+  }
+}
+
+extension TrackedArray: Decodable where Element: Decodable {
+  /// Decodes a plain array; a later element replaces an earlier one with the same id.
+  ///
+  /// - Complexity: O(n).
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    self.init(try container.decode([Element].self))
+  }
+}
+
+extension TrackedArray: CustomStringConvertible {
+  /// The elements, printed as an array.
+  public var description: String { storage.description }
+}

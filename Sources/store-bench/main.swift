@@ -1,0 +1,1 @@
+print("store-bench: not built yet")

@@ -103,6 +103,9 @@ public final class Store<S: State, Dependencies: Sendable> {
   ///
   /// Use it where the type is known only at run time; prefer the typed overloads otherwise. A
   /// dispatchable that the store cannot run is reported to ``onUnhandledError``.
+  // Disfavored so that `dispatch(SomeUpdater())` picks the typed overload: Swift otherwise
+  // prefers this non-generic one, whose dynamic `as? any StateUpdater<S>` cast costs microseconds.
+  @_disfavoredOverload
   public func dispatch(_ dispatchable: any Dispatchable) {
     queue.append(QueuedDispatch(dispatchable, cause: observedCause()))
     if !isDispatching { drainQueue() }

@@ -1,19 +1,19 @@
 import Foundation
 import Testing
 
-/// One workload as `store-bench --json` prints it.
+/// One workload as `store-bench --json` prints it, with its snake-case keys converted.
 private struct Row: Decodable {
   let workload: String
-  let median_ns: Double
-  let min_ns: Double
-  let max_ns: Double
+  let medianNs: Double
+  let minNs: Double
+  let maxNs: Double
   let floor: String
-  let floor_median_ns: Double
+  let floorMedianNs: Double
   let ratio: Double
   let correct: Bool
   let failures: [String]
-  let peak_memory_bytes: Int?
-  let floor_peak_memory_bytes: Int?
+  let peakMemoryBytes: Int?
+  let floorPeakMemoryBytes: Int?
 }
 
 @Suite("store-bench, run as a user runs it")
@@ -22,19 +22,21 @@ struct StoreBenchSmokeTests {
   func smokeRunReportsEveryWorkload() throws {
     let run = try runStoreBench(["--smoke", "--json"])
     #expect(run.status == 0, "stderr: \(run.error)")
-    let rows = try JSONDecoder().decode([Row].self, from: Data(run.output.utf8))
+    let decoder = JSONDecoder()
+    decoder.keyDecodingStrategy = .convertFromSnakeCase
+    let rows = try decoder.decode([Row].self, from: Data(run.output.utf8))
     #expect(rows.map(\.workload) == ["W0", "W1", "W2", "W3", "L1"])
     for row in rows {
       #expect(row.correct, "\(row.workload): \(row.failures)")
       #expect(row.failures.isEmpty)
-      #expect(row.min_ns <= row.median_ns && row.median_ns <= row.max_ns, "\(row.workload)")
-      #expect(row.floor_median_ns > 0, "\(row.workload)")
-      #expect(abs(row.ratio - row.median_ns / row.floor_median_ns) < 1e-9 * row.ratio)
+      #expect(row.minNs <= row.medianNs && row.medianNs <= row.maxNs, "\(row.workload)")
+      #expect(row.floorMedianNs > 0, "\(row.workload)")
+      #expect(abs(row.ratio - row.medianNs / row.floorMedianNs) < 1e-9 * row.ratio)
     }
     let w3 = try #require(rows.first { $0.workload == "W3" })
     #expect(w3.floor == "indexed floor")
-    #expect((w3.peak_memory_bytes ?? 0) > 0)
-    #expect((w3.floor_peak_memory_bytes ?? 0) > 0)
+    #expect((w3.peakMemoryBytes ?? 0) > 0)
+    #expect((w3.floorPeakMemoryBytes ?? 0) > 0)
   }
 
   @Test("the table names every workload and its floor")

@@ -16,6 +16,13 @@ public enum CommandHelp {
     let summary: String
     let details: [String]
     var options: [Option] = []
+
+    /// The name and the arguments without options, for the program's command table.
+    var synopsis: String {
+      let options = arguments.firstRange(of: "[--")?.lowerBound ?? arguments.endIndex
+      let positional = arguments[..<options].split(separator: " ")
+      return ([name] + positional.map(String.init)).joined(separator: " ")
+    }
   }
 
   static let specs: [Spec] = [
@@ -28,7 +35,7 @@ public enum CommandHelp {
       ]),
     Spec(
       name: "list", arguments: "[--all | --done | --open] [--json]",
-      summary: "List the todos, open and done",
+      summary: "List the todos (--all, --done, --open, --json)",
       details: [
         "Each line shows the id, [x] for done or [ ] for open, and the title.",
         "With --json, prints one JSON array of {\"id\", \"title\", \"done\"} objects.",
@@ -65,7 +72,7 @@ public enum CommandHelp {
       details: ["Each line shows the change's number and what it did."]),
     Spec(
       name: "replay", arguments: "<log> [--json]",
-      summary: "Replay an action log onto an empty list and print it",
+      summary: "Replay an action log onto an empty list and print it (--json)",
       details: [
         "<log> is an action log, such as one written with --record. The result is",
         "printed as 'list' prints it; the store is neither read nor changed.",
@@ -89,14 +96,13 @@ public enum CommandHelp {
 
   /// The program's help: what `todo-cli --help` prints.
   public static var program: String {
-    let rows = specs.map { spec in
-      (spec.arguments.isEmpty ? spec.name : "\(spec.name) \(spec.arguments)", spec.summary)
-    }
+    let rows = specs.map { ($0.synopsis, $0.summary) }
     let width = rows.map(\.0.count).max() ?? 0
     let commands = rows.map { usage, summary in
       "  " + padded(usage, to: width + 2) + summary
     }
-    return (["todo-cli \(version): a todo list that never loses a todo", ""]
+    return
+      (["todo-cli \(version): a todo list that never loses a todo", ""]
       + ["Usage: todo-cli [--store <dir>] [--record <file>] <command> [<arguments>]", ""]
       + ["Commands:"] + commands + [""] + globalOptions + [
         "",

@@ -29,7 +29,8 @@ public struct FileTodoStorage: TodoStorage {
 
   /// Creates the storage for `directory`, which is created by the first change.
   public init(directory: String, compactionInterval: Int = 200) {
-    self.directory = directory.count > 1 && directory.hasSuffix("/")
+    self.directory =
+      directory.count > 1 && directory.hasSuffix("/")
       ? String(directory.dropLast()) : directory
     self.compactionInterval = max(1, compactionInterval)
   }
@@ -67,6 +68,7 @@ public struct FileTodoStorage: TodoStorage {
   }
 
   /// Runs `body` under the exclusive lock with the latest stored state.
+  @discardableResult
   public func withExclusiveAccess<R: Sendable>(
     _ body: (any StorageTransaction) async throws -> R
   ) async throws -> R {

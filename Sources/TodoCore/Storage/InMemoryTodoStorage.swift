@@ -26,6 +26,7 @@ public final class InMemoryTodoStorage: TodoStorage {
   public func history() throws -> [JournalEntry] { entries }
 
   /// Runs `body` with exclusive access to the journal.
+  @discardableResult
   public func withExclusiveAccess<R: Sendable>(
     _ body: (any StorageTransaction) async throws -> R
   ) async throws -> R {

@@ -43,19 +43,35 @@ enum JournalCodec {
   }
 
   /// The bytes of `entries`' lines, each ending with a newline.
+  ///
+  /// Keys come in a fixed order, `seq`, `type`, `payload`, then the app's own keys, so that the
+  /// journal reads well and the same entry is always written the same way.
   static func encode(_ entries: [JournalEntry]) throws(StorageError) -> [UInt8] {
     let encoder = JSONEncoder()
-    encoder.outputFormatting = [.withoutEscapingSlashes]
-    var bytes: [UInt8] = []
-    for entry in entries {
-      do {
-        bytes += try encoder.encode(entry)
-      } catch {
-        throw .systemCall(operation: "encode", path: "journal entry", reason: "\(error)")
+    encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
+    var text = ""
+    do {
+      for entry in entries {
+        text += "{\"seq\":\(entry.seq),"
+        text += try typeAndPayload(entry.change, encoder: encoder)
+        if let inverse = entry.inverse {
+          text += ",\"inverse\":{" + (try typeAndPayload(inverse, encoder: encoder)) + "}"
+        }
+        if let undoes = entry.undoes { text += ",\"undoes\":\(undoes)" }
+        text += "}\n"
       }
-      bytes.append(0x0A)
+    } catch {
+      throw .systemCall(operation: "encode", path: "a journal entry", reason: "\(error)")
     }
-    return bytes
+    return Array(text.utf8)
+  }
+
+  private static func typeAndPayload(_ change: AnyTodoChange, encoder: JSONEncoder) throws
+    -> String
+  {
+    let payload = try encoder.encode(change.change)
+    return "\"type\":" + JSONText.quoted(change.typeName) + ",\"payload\":"
+      + String(decoding: payload, as: UTF8.self)
   }
 
   /// The ranges of the complete lines in `bytes` (without newlines), and where the incomplete

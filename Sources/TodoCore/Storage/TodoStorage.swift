@@ -13,6 +13,7 @@ public protocol TodoStorage: Sendable {
 
   /// Runs `body` while no other process or task can change the store, with the latest stored
   /// state; what `body` appends is durable when this method returns.
+  @discardableResult
   func withExclusiveAccess<R: Sendable>(
     _ body: (any StorageTransaction) async throws -> R
   ) async throws -> R

@@ -40,6 +40,11 @@ public struct AddTodo: TodoChange {
     "add \(id.map { "#\($0) " } ?? "")\(JSONText.quoted(title))"
   }
 
+  /// Whether the change would alter `state`.
+  public func changes(_ state: AppState) -> Bool {
+    true
+  }
+
   /// This change, type-erased.
   public var erased: AnyTodoChange { .addTodo(self) }
 }

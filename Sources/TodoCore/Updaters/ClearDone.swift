@@ -29,6 +29,13 @@ public struct ClearDone: TodoChange {
   /// `clear`.
   public var summary: String { "clear" }
 
+  /// Whether the change would alter `state`.
+  ///
+  /// - Complexity: O(n) in the number of todos.
+  public func changes(_ state: AppState) -> Bool {
+    state.todos.contains { $0.done }
+  }
+
   /// This change, type-erased.
   public var erased: AnyTodoChange { .clearDone(self) }
 }

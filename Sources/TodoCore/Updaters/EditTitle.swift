@@ -34,6 +34,11 @@ public struct EditTitle: TodoChange {
   /// `edit #id "title"`.
   public var summary: String { "edit #\(id) \(JSONText.quoted(title))" }
 
+  /// Whether the change would alter `state`.
+  public func changes(_ state: AppState) -> Bool {
+    state.todos[id: id].map { $0.title != title } ?? false
+  }
+
   /// This change, type-erased.
   public var erased: AnyTodoChange { .editTitle(self) }
 }

@@ -32,6 +32,11 @@ public struct RemoveTodo: TodoChange {
   /// `remove #id`.
   public var summary: String { "remove #\(id)" }
 
+  /// Whether the change would alter `state`.
+  public func changes(_ state: AppState) -> Bool {
+    state.todos.contains(id: id)
+  }
+
   /// This change, type-erased.
   public var erased: AnyTodoChange { .removeTodo(self) }
 }

@@ -50,6 +50,11 @@ public struct RestoreTodos: TodoChange {
     "restore " + todos.map { "#\($0.todo.id)" }.joined(separator: ", ")
   }
 
+  /// Whether the change would alter `state`.
+  public func changes(_ state: AppState) -> Bool {
+    !todos.isEmpty
+  }
+
   /// This change, type-erased.
   public var erased: AnyTodoChange { .restoreTodos(self) }
 }

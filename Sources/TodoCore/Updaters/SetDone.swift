@@ -33,6 +33,11 @@ public struct SetDone: TodoChange {
   /// `done #id` or `reopen #id`.
   public var summary: String { "\(done ? "done" : "reopen") #\(id)" }
 
+  /// Whether the change would alter `state`.
+  public func changes(_ state: AppState) -> Bool {
+    state.todos[id: id].map { $0.done != done } ?? false
+  }
+
   /// This change, type-erased.
   public var erased: AnyTodoChange { .setDone(self) }
 }

@@ -11,6 +11,10 @@ public protocol TodoChange: StateUpdater, Codable, Hashable where StateType == A
   /// Throws the reason why this change cannot apply to `state`, such as an unknown id.
   func validate(in state: AppState) throws(TodoError)
 
+  /// Whether applying this change to `state` would change anything; the app journals only
+  /// changes that do, so that `undo` never reverts a change that did nothing.
+  func changes(_ state: AppState) -> Bool
+
   /// The change that takes `state` back from after this change to before it, or `nil` if this
   /// change cannot be undone.
   ///

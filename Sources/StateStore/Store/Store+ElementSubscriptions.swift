@@ -1,18 +1,28 @@
 /// The subscribers of the elements of one ``TrackedArray`` in the state.
 @MainActor
 class ElementGroupBase<S: State> {
+  let anyKeyPath: AnyKeyPath
+
+  init(anyKeyPath: AnyKeyPath) {
+    self.anyKeyPath = anyKeyPath
+  }
+
   func refresh(_ state: S) {}
+
+  var isEmpty: Bool { true }
+
+  /// Drops cancelled subscribers; returns whether the group is now empty.
+  func removeCancelled() -> Bool { true }
 }
 
 @MainActor
 final class ElementEntry<Element: Equatable> {
-  let flag = DeliveryFlag()
-  var callback: (@MainActor (Element?) -> Void)?
+  let slot: CallbackSlot<@MainActor (Element?) -> Void>
   var last: Element?
 
   init(last: Element?, callback: @escaping @MainActor (Element?) -> Void) {
     self.last = last
-    self.callback = callback
+    self.slot = CallbackSlot(callback)
   }
 }
 
@@ -28,6 +38,17 @@ where Element.ID: Sendable {
   init(keyPath: KeyPath<S, TrackedArray<Element>>, state: S) {
     self.keyPath = keyPath
     self.lastStamp = state[keyPath: keyPath].currentStamp
+    super.init(anyKeyPath: keyPath)
+  }
+
+  override var isEmpty: Bool { buckets.isEmpty }
+
+  override func removeCancelled() -> Bool {
+    for (id, bucket) in buckets where bucket.contains(where: { !$0.slot.isActive }) {
+      let remaining = bucket.filter(\.slot.isActive)
+      buckets[id] = remaining.isEmpty ? nil : remaining
+    }
+    return buckets.isEmpty
   }
 
   override func refresh(_ state: S) {
@@ -43,9 +64,9 @@ where Element.ID: Sendable {
   }
 
   private func deliver(_ element: Element?, to bucket: [ElementEntry<Element>]) {
-    for entry in bucket where entry.flag.isActive && entry.last != element {
+    for entry in bucket where entry.last != element {
       entry.last = element
-      entry.callback?(element)
+      entry.slot.callback?(element)
     }
   }
 }
@@ -83,18 +104,9 @@ extension Store {
     let entry = ElementEntry(last: current, callback: onChange)
     group.buckets[id, default: []].append(entry)
     onChange(current)
-    return Subscription { [weak self, weak group, entry] in
-      entry.flag.deactivate()
-      onMainActor {
-        entry.callback = nil
-        guard let self, let group else { return }
-        group.buckets[id]?.removeAll { $0 === entry }
-        if group.buckets[id]?.isEmpty == true { group.buckets[id] = nil }
-        guard group.buckets.isEmpty else { return }
-        self.elementGroups[group.keyPath] = nil
-        self.elementOrder.removeAll { $0 === group }
-        self.refreshHasObservers()
-      }
+    return Subscription { [weak self, weak entry] in
+      entry?.slot.clear()
+      self?.noteCancellation()
     }
   }
 }

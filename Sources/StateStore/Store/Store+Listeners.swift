@@ -1,24 +1,8 @@
 /// A registered `(old, new)` listener.
-@MainActor
-final class ListenerEntry<S: State> {
-  let flag = DeliveryFlag()
-  var callback: (@MainActor (S, S) -> Void)?
-
-  init(_ callback: @escaping @MainActor (S, S) -> Void) {
-    self.callback = callback
-  }
-}
+typealias ListenerEntry<S: State> = CallbackSlot<@MainActor (S, S) -> Void>
 
 /// A registered observer of applied updaters.
-@MainActor
-final class UpdateObserverEntry<S: State> {
-  let flag = DeliveryFlag()
-  var callback: (@MainActor (AppliedUpdate<S>) -> Void)?
-
-  init(_ callback: @escaping @MainActor (AppliedUpdate<S>) -> Void) {
-    self.callback = callback
-  }
-}
+typealias UpdateObserverEntry<S: State> = CallbackSlot<@MainActor (AppliedUpdate<S>) -> Void>
 
 extension Store {
   /// Calls `listener` with the state before and after every updater, until the token is
@@ -34,14 +18,9 @@ extension Store {
     let entry = ListenerEntry(listener)
     listeners.append(entry)
     refreshHasObservers()
-    return Subscription { [weak self, entry] in
-      entry.flag.deactivate()
-      onMainActor {
-        entry.callback = nil
-        guard let self else { return }
-        self.listeners.removeAll { $0 === entry }
-        self.refreshHasObservers()
-      }
+    return Subscription { [weak self, weak entry] in
+      entry?.clear()
+      self?.noteCancellation()
     }
   }
 
@@ -57,14 +36,9 @@ extension Store {
     let entry = UpdateObserverEntry(observer)
     updateObservers.append(entry)
     refreshHasObservers()
-    return Subscription { [weak self, entry] in
-      entry.flag.deactivate()
-      onMainActor {
-        entry.callback = nil
-        guard let self else { return }
-        self.updateObservers.removeAll { $0 === entry }
-        self.refreshHasObservers()
-      }
+    return Subscription { [weak self, weak entry] in
+      entry?.clear()
+      self?.noteCancellation()
     }
   }
 
@@ -74,12 +48,12 @@ extension Store {
   where U.StateType == S {
     if !updateObservers.isEmpty {
       let update = AppliedUpdate(updater: updater, cause: cause, sequence: version)
-      for entry in updateObservers where entry.flag.isActive {
+      for entry in updateObservers {
         entry.callback?(update)
       }
     }
     if let old {
-      for entry in listeners where entry.flag.isActive {
+      for entry in listeners {
         entry.callback?(old, currentState)
       }
     }

@@ -1,20 +1,29 @@
 /// The subscribers of one selection (a view-model type or a key path), sharing one evaluation.
 @MainActor
 class SelectionGroupBase<S: State> {
+  let key: AnyHashable
+
+  init(key: AnyHashable) {
+    self.key = key
+  }
+
   func refresh(_ state: S, version: UInt64) {}
+
   var isEmpty: Bool { true }
+
+  /// Drops cancelled subscribers; returns whether the group is now empty.
+  func removeCancelled() -> Bool { true }
 }
 
 /// One subscriber of a selection, remembering the last value it received.
 @MainActor
 final class SelectionEntry<Value: Equatable> {
-  let flag = DeliveryFlag()
-  var callback: (@MainActor (Value) -> Void)?
+  let slot: CallbackSlot<@MainActor (Value) -> Void>
   var last: Value
 
   init(last: Value, callback: @escaping @MainActor (Value) -> Void) {
     self.last = last
-    self.callback = callback
+    self.slot = CallbackSlot(callback)
   }
 }
 
@@ -25,13 +34,16 @@ final class SelectionGroup<S: State, Value: Equatable>: SelectionGroupBase<S> {
   var cached: Value
   var cachedVersion: UInt64
 
-  let key: AnyHashable
-
   init(key: AnyHashable, select: @escaping (S) -> Value, state: S, version: UInt64) {
-    self.key = key
     self.select = select
     self.cached = select(state)
     self.cachedVersion = version
+    super.init(key: key)
+  }
+
+  override func removeCancelled() -> Bool {
+    entries.removeAll { !$0.slot.isActive }
+    return entries.isEmpty
   }
 
   override var isEmpty: Bool { entries.isEmpty }
@@ -46,9 +58,9 @@ final class SelectionGroup<S: State, Value: Equatable>: SelectionGroupBase<S> {
 
   override func refresh(_ state: S, version: UInt64) {
     let value = value(for: state, version: version)
-    for entry in entries where entry.flag.isActive && entry.last != value {
+    for entry in entries where entry.last != value {
       entry.last = value
-      entry.callback?(value)
+      entry.slot.callback?(value)
     }
   }
 }
@@ -95,17 +107,9 @@ extension Store {
     let entry = SelectionEntry(last: value, callback: onChange)
     group.entries.append(entry)
     onChange(value)
-    return Subscription { [weak self, weak group, entry] in
-      entry.flag.deactivate()
-      onMainActor {
-        entry.callback = nil
-        guard let self, let group else { return }
-        group.entries.removeAll { $0 === entry }
-        guard group.entries.isEmpty else { return }
-        self.selectionGroups[group.key] = nil
-        self.selectionOrder.removeAll { $0 === group }
-        self.refreshHasObservers()
-      }
+    return Subscription { [weak self, weak entry] in
+      entry?.slot.clear()
+      self?.noteCancellation()
     }
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The single owner of an application's state, applying dispatched updaters strictly in order.
 ///
@@ -36,6 +37,8 @@ public final class Store<S: State, Dependencies: Sendable> {
   var updateObservers: [UpdateObserverEntry<S>] = []
   /// Whether anything at all must run after an updater is applied.
   var hasObservers = false
+  /// Tokens cancelled since the last sweep; tokens may be cancelled on any thread.
+  nonisolated let cancellations = Atomic<Int>(0)
 
   /// The dependencies every side effect of this store receives.
   public let dependencies: Dependencies
@@ -184,6 +187,7 @@ public final class Store<S: State, Dependencies: Sendable> {
   }
 
   func apply<U: StateUpdater>(_ updater: U, cause: DispatchCause?) where U.StateType == S {
+    if cancellations.load(ordering: .relaxed) != 0 { sweepCancelledEntries() }
     guard hasObservers else {
       updater.updateState(&currentState)
       version &+= 1
@@ -205,6 +209,29 @@ public final class Store<S: State, Dependencies: Sendable> {
     InterceptorContext(
       getState: { [weak self] in self?.currentState },
       enqueue: { [weak self] dispatchable in self?.dispatch(dispatchable) })
+  }
+
+  /// Records that a token was cancelled, so the next update sweeps the emptied entry.
+  nonisolated func noteCancellation() {
+    cancellations.add(1, ordering: .relaxed)
+  }
+
+  /// Removes the entries whose tokens were cancelled, and groups left without subscribers.
+  ///
+  /// - Complexity: O(listeners + subscriptions).
+  func sweepCancelledEntries() {
+    cancellations.store(0, ordering: .relaxed)
+    listeners.removeAll { !$0.isActive }
+    updateObservers.removeAll { !$0.isActive }
+    for group in selectionOrder where group.removeCancelled() {
+      selectionGroups[group.key] = nil
+    }
+    selectionOrder.removeAll { $0.isEmpty }
+    for group in elementOrder where group.removeCancelled() {
+      elementGroups[group.anyKeyPath] = nil
+    }
+    elementOrder.removeAll { $0.isEmpty }
+    refreshHasObservers()
   }
 
   func refreshHasObservers() {

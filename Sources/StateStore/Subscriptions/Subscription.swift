@@ -1,4 +1,3 @@
-import Foundation
 import Synchronization
 
 /// A token that keeps a listener or subscriber alive; cancelling or releasing it stops delivery.
@@ -43,22 +42,32 @@ public final class Subscription: Hashable, Sendable {
   }
 }
 
-/// A delivery flag shared between a store's entry and its token; readable from any thread.
-final class DeliveryFlag: Sendable {
-  private let cancelled = Atomic<Bool>(false)
-
-  var isActive: Bool { !cancelled.load(ordering: .acquiring) }
-
-  func deactivate() { cancelled.store(true, ordering: .releasing) }
-}
-
-/// Runs `body` on the main actor: now when the caller is on the main thread, otherwise soon.
+/// The callback of a store entry, which its token can drop from any thread.
 ///
-/// Used by cancellation, which may come from any thread while store data lives on the main actor.
-func onMainActor(_ body: @escaping @MainActor @Sendable () -> Void) {
-  if Thread.isMainThread {
-    MainActor.assumeIsolated { body() }
-  } else {
-    Task { @MainActor in body() }
+/// Cancelling releases the callback (and everything it captured) at once, whatever the thread:
+/// the store may run its main-actor code on a thread other than the process's main thread (as
+/// test runners do), so the token cannot rely on reaching the store synchronously. The store
+/// removes the emptied entry before its next update.
+final class CallbackSlot<Callback: Sendable>: Sendable {
+  private let slot: Mutex<Callback?>
+
+  init(_ callback: Callback) {
+    slot = Mutex(callback)
+  }
+
+  /// The callback, or `nil` once cancelled.
+  ///
+  /// Copying it out keeps it alive for the call.
+  var callback: Callback? { slot.withLock { $0 } }
+
+  var isActive: Bool { slot.withLock { $0 != nil } }
+
+  func clear() {
+    let released = slot.withLock { callback in
+      defer { callback = nil }
+      return callback
+    }
+    // Drop the closure outside the lock: its captures' deinitializers may run arbitrary code.
+    _ = released
   }
 }

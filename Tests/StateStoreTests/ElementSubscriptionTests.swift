@@ -1,0 +1,109 @@
+import Testing
+
+@testable import StateStore
+
+/// A todo whose comparisons are counted, to prove which subscribers the store evaluates.
+struct CountedTodo: Identifiable, Sendable {
+  var id: Int
+  var done = false
+}
+
+@MainActor var countedComparisons = 0
+
+extension CountedTodo: Equatable {
+  static func == (lhs: CountedTodo, rhs: CountedTodo) -> Bool {
+    MainActor.assumeIsolated { countedComparisons += 1 }
+    return lhs.id == rhs.id && lhs.done == rhs.done
+  }
+}
+
+struct CountedState: State {
+  var rows = TrackedArray((0..<1000).map { CountedTodo(id: $0) })
+}
+
+struct ToggleCounted: StateUpdater {
+  let id: Int
+  func updateState(_ state: inout CountedState) { state.rows[id: id]?.done.toggle() }
+}
+
+@MainActor
+@Suite("Element subscriptions: a row hears only about its own element")
+struct ElementSubscriptionTests {
+  @Test("a row subscriber gets its element at once and then only its own changes")
+  func onlyOwnChanges() {
+    let store = Store<ListState, Void>(initialState: ListState(todos: makeTodos(10)))
+    var received: [Todo?] = []
+    let token = store.subscribe(to: \.todos, id: 3) { received.append($0) }
+    #expect(received == [Todo(id: 3, title: "todo number 3")])
+    store.dispatch(Toggle(id: 4))
+    store.dispatch(SetFilter(filter: "open"))
+    store.dispatch(Rename(id: 3, title: "todo number 3"))
+    #expect(received.count == 1, "unrelated and no-op changes are not delivered")
+    store.dispatch(Toggle(id: 3))
+    #expect(received.last??.done == true)
+    store.dispatch(RemoveTodo(id: 3))
+    #expect(received.count == 3)
+    #expect(received.last == .some(nil), "a removed element is delivered as nil")
+    store.dispatch(AddTodo(todo: Todo(id: 3, title: "back")))
+    #expect(received.last??.title == "back")
+    _ = token
+  }
+
+  @Test("only the changed elements' subscribers are evaluated")
+  func evaluatesOnlyChanged() {
+    let store = Store<CountedState, Void>(initialState: CountedState())
+    var deliveries = 0
+    let tokens = (0..<10_000).map { k in
+      store.subscribe(to: \.rows, id: k % 1000) { _ in deliveries += 1 }
+    }
+    #expect(deliveries == 10_000)
+    deliveries = 0
+    countedComparisons = 0
+    store.dispatch(ToggleCounted(id: 7))
+    #expect(deliveries == 10, "the ten subscribers of row 7, nobody else")
+    #expect(countedComparisons == 10, "one comparison per subscriber of the changed row")
+    _ = tokens
+  }
+
+  @Test("many changes in one dispatch, beyond the journal, still reach every subscriber")
+  func journalOverflow() {
+    let store = Store<ListState, Void>(initialState: ListState(todos: makeTodos(200)))
+    var received: [Int: [Bool]] = [:]
+    let tokens = stride(from: 0, to: 200, by: 7).map { id in
+      store.subscribe(to: \.todos, id: id) { received[id, default: []].append($0?.done ?? false) }
+    }
+    store.dispatch(ToggleAll())
+    store.dispatch(Toggle(id: 7))
+    for id in stride(from: 0, to: 200, by: 7) {
+      #expect(received[id] == (id == 7 ? [false, true, false] : [false, true]), "row \(id)")
+    }
+    _ = tokens
+  }
+
+  @Test("replacing the whole array re-checks every subscribed element")
+  func wholeReplacement() {
+    let store = Store<ListState, Void>(initialState: ListState(todos: makeTodos(3)))
+    var first: [String?] = []
+    var second: [String?] = []
+    let tokens = [
+      store.subscribe(to: \.todos, id: 0) { first.append($0?.title) },
+      store.subscribe(to: \.todos, id: 1) { second.append($0?.title) },
+    ]
+    store.dispatch(
+      ReplaceAll(todos: [Todo(id: 0, title: "todo number 0"), Todo(id: 1, title: "new")]))
+    #expect(first == ["todo number 0"])
+    #expect(second == ["todo number 1", "new"])
+    _ = tokens
+  }
+
+  @Test("an element subscription added for a missing id hears when it appears")
+  func missingElementAppears() {
+    let store = Store<ListState, Void>()
+    var received: [String?] = []
+    let token = store.subscribe(to: \.todos, id: 42) { received.append($0?.title) }
+    store.dispatch(AddTodo(todo: Todo(id: 1, title: "other")))
+    store.dispatch(AddTodo(todo: Todo(id: 42, title: "mine")))
+    #expect(received == [nil, "mine"])
+    _ = token
+  }
+}

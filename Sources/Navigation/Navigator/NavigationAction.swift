@@ -18,3 +18,13 @@ public enum NavigationAction: Sendable, CustomStringConvertible {
     }
   }
 }
+
+extension NavigationAction {
+  /// The context of a show or hide action; `nil` for a navigate action.
+  public var context: (any Sendable)? {
+    switch self {
+    case .show(_, let context), .hide(_, let context): context
+    case .navigate: nil
+    }
+  }
+}

@@ -67,7 +67,8 @@ extension Navigator {
     guard currentRoute.contains(identifier) else {
       throw failure(
         .incomplete, request,
-        detail: "\"\(handler.routeIdentifier)\" handled it, but \"\(identifier)\" is not on the route")
+        detail:
+          "\"\(handler.routeIdentifier)\" handled it, but \"\(identifier)\" is not on the route")
     }
   }
 

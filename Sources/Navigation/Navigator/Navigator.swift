@@ -191,3 +191,14 @@ enum NavigationTaskLocals {
   /// The navigator whose request the current task is resolving, if any.
   @TaskLocal static var runningNavigator: ObjectIdentifier?
 }
+
+extension Navigator {
+  /// Hands every request to `recorder` instead of performing it; the route never changes.
+  ///
+  /// This is how a navigation witness in StateStoreTesting stands in for the navigator.
+  @_spi(Testing) public func record(
+    with recorder: @escaping @MainActor (NavigationAction) throws -> Void
+  ) {
+    self.recorder = recorder
+  }
+}

@@ -111,13 +111,14 @@ public final class Store<S: State, Dependencies: Sendable> {
     if queueHead < queue.count { drainQueue() }
   }
 
+  // Disfavored so that `dispatch(SomeUpdater())` picks the typed overload: Swift otherwise
+  // prefers this non-generic one, whose dynamic `as? any StateUpdater<S>` cast costs microseconds.
+
   /// Dispatches any dispatchable: an updater of this store's state, or an executable dispatchable
   /// such as a side effect, which is started without being awaited.
   ///
   /// Use it where the type is known only at run time; prefer the typed overloads otherwise. A
   /// dispatchable that the store cannot run is reported to ``onUnhandledError``.
-  // Disfavored so that `dispatch(SomeUpdater())` picks the typed overload: Swift otherwise
-  // prefers this non-generic one, whose dynamic `as? any StateUpdater<S>` cast costs microseconds.
   @_disfavoredOverload
   public func dispatch(_ dispatchable: any Dispatchable) {
     queue.append(QueuedDispatch(dispatchable, cause: observedCause()))

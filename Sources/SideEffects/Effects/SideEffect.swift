@@ -1,0 +1,120 @@
+/// The requirements every side effect shares, whether it returns a value or not.
+///
+/// You do not conform to this protocol directly: conform to ``SideEffect`` or
+/// ``ReturningSideEffect``. Both get the defaults below, so an effect only names a cancellation
+/// identifier when it needs one.
+public protocol AnySideEffect: ExecutableDispatchable {
+  /// The identifier that ties this effect to others of the same kind, or `nil` (the default).
+  ///
+  /// While an effect with an identifier runs, a new effect with an equal identifier applies
+  /// ``cancellationPolicy``: by default it cancels the one in flight (search-as-you-type). Any
+  /// `Hashable & Sendable` value works; a string or an enum case is typical.
+  var cancellationID: (any Hashable & Sendable)? { get }
+
+  /// What happens when this effect starts while another with the same identifier runs.
+  var cancellationPolicy: CancellationPolicy { get }
+}
+
+extension AnySideEffect {
+  /// No identifier: the effect never cancels nor is cancelled by another.
+  public var cancellationID: (any Hashable & Sendable)? { nil }
+
+  /// The new effect cancels the one in flight.
+  public var cancellationPolicy: CancellationPolicy { .cancelInFlight }
+}
+
+/// What an effect with a ``AnySideEffect/cancellationID`` does when another with the same
+/// identifier is already running.
+public enum CancellationPolicy: Sendable, Hashable {
+  /// Cancels the effect in flight and runs the new one: the latest request wins.
+  case cancelInFlight
+  /// Keeps the effect in flight and does not run the new one: the first request wins.
+  case keepInFlight
+}
+
+/// Asynchronous work that talks to the world: loading, saving, timers, navigation.
+///
+/// A side effect runs off the main actor, concurrently with other effects. It reads the state,
+/// dispatches updaters and other effects, and reaches the world only through the dependencies
+/// the store gives it, so that tests can swap in fakes:
+///
+/// ```swift
+/// struct LoadTodos: SideEffect {
+///   func sideEffect(_ context: SideEffectContext<AppState, AppDependencies>) async throws {
+///     await context.dispatch(SetLoading(true))
+///     let todos = try await context.dependencies.api.todos()
+///     await context.dispatch(SetTodos(todos))
+///   }
+/// }
+///
+/// try await store.dispatch(LoadTodos())  // errors reach the caller
+/// store.launch(LoadTodos())              // fire and forget; errors reach onUnhandledError
+/// ```
+///
+/// > Note: Once an effect is cancelled, the updaters it dispatches are ignored, so a stale
+/// > result never overwrites a newer one.
+public protocol SideEffect: AnySideEffect {
+  /// The state of the store this effect runs on.
+  associatedtype StateType: State
+  /// The dependencies of the store this effect runs on.
+  associatedtype Dependencies: Sendable
+
+  /// Performs the effect; a thrown error reaches whoever awaited the dispatch.
+  func sideEffect(_ context: SideEffectContext<StateType, Dependencies>) async throws
+}
+
+/// A side effect that hands a value back to whoever awaited it.
+///
+/// ```swift
+/// struct CountDone: ReturningSideEffect {
+///   func sideEffect(_ context: SideEffectContext<AppState, Void>) async throws -> Int {
+///     await context.getState().todos.filter(\.done).count
+///   }
+/// }
+///
+/// let done = try await store.dispatch(CountDone())
+/// ```
+public protocol ReturningSideEffect: AnySideEffect {
+  /// The state of the store this effect runs on.
+  associatedtype StateType: State
+  /// The dependencies of the store this effect runs on.
+  associatedtype Dependencies: Sendable
+  /// The value the effect hands back.
+  associatedtype ReturnValue: Sendable
+
+  /// Performs the effect and returns its value; a thrown error reaches whoever awaited it.
+  func sideEffect(_ context: SideEffectContext<StateType, Dependencies>) async throws
+    -> ReturnValue
+}
+
+extension SideEffect {
+  /// Runs this effect on `store` without awaiting it, as the store does for an effect that
+  /// reaches it untyped (for example one dispatched by an interceptor).
+  ///
+  /// The effect has already been through the interceptors. Its errors, and a store whose state
+  /// or dependencies do not match the effect's, are reported to ``Store/onUnhandledError``.
+  @MainActor
+  public func start<S: State, D: Sendable>(in store: Store<S, D>) {
+    guard let typed = store as? Store<StateType, Dependencies> else {
+      store.onUnhandledError(EffectStoreMismatchError(effect: self, store: store), self)
+      return
+    }
+    _ = typed.startEffect(self, reportsErrors: true) { try await self.sideEffect($0) }
+  }
+}
+
+extension ReturningSideEffect {
+  /// Runs this effect on `store` without awaiting it, discarding its value, as the store does
+  /// for an effect that reaches it untyped.
+  ///
+  /// The effect has already been through the interceptors. Its errors, and a store whose state
+  /// or dependencies do not match the effect's, are reported to ``Store/onUnhandledError``.
+  @MainActor
+  public func start<S: State, D: Sendable>(in store: Store<S, D>) {
+    guard let typed = store as? Store<StateType, Dependencies> else {
+      store.onUnhandledError(EffectStoreMismatchError(effect: self, store: store), self)
+      return
+    }
+    _ = typed.startEffect(self, reportsErrors: true) { try await self.sideEffect($0) }
+  }
+}

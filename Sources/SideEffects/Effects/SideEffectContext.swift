@@ -1,0 +1,66 @@
+/// What a running side effect can see and do: read the state, dispatch, use its dependencies.
+///
+/// A context keeps its store alive while the effect runs; it is released with the effect.
+/// Every call reaches the store on the main actor, in the order the effect awaits them, so the
+/// updaters of one effect apply in the order it dispatched them.
+public struct SideEffectContext<S: State, D: Sendable>: Sendable {
+  /// The store the effect runs on, for modules that extend effects (such as navigation).
+  @_spi(Extensions) public let store: Store<S, D>
+
+  /// The dependencies of the store: clients, clocks, file systems.
+  ///
+  /// Every effect of a store gets the same value; tests pass fakes.
+  public let dependencies: D
+
+  /// Creates the context of an effect running on `store`.
+  @MainActor init(store: Store<S, D>) {
+    self.store = store
+    self.dependencies = store.dependencies
+  }
+
+  /// The store's current state: it includes every updater this effect has already dispatched.
+  public func getState() async -> S {
+    await store.state
+  }
+
+  /// Applies `updater` on the store and returns once listeners and subscribers have seen it.
+  ///
+  /// The updater is ignored if this effect has been cancelled, so that a cancelled search, for
+  /// example, never overwrites the results of the newer one.
+  public func dispatch<U: StateUpdater>(_ updater: U) async where U.StateType == S {
+    await store.dispatchUnlessCancelled(updater)
+  }
+
+  /// Runs `effect` on the store and waits for it, as part of this effect.
+  ///
+  /// The nested effect goes through the interceptors, shares this effect's task (cancelling
+  /// one cancels both) and its updaters are recorded with the cause `"Outer › Inner"`.
+  ///
+  /// - Throws: Whatever `effect` throws.
+  public func dispatch<E: SideEffect>(_ effect: E) async throws
+  where E.StateType == S, E.Dependencies == D {
+    try await store.dispatch(effect)
+  }
+
+  /// Runs `effect` on the store, waits for it and returns its value.
+  ///
+  /// - Throws: Whatever `effect` throws, or ``EffectNotRunError`` if it did not run.
+  @discardableResult
+  public func dispatch<E: ReturningSideEffect>(_ effect: E) async throws -> E.ReturnValue
+  where E.StateType == S, E.Dependencies == D {
+    try await store.dispatch(effect)
+  }
+
+  /// Cancels every running effect of the store whose cancellation identifier equals `id`.
+  public func cancelEffects(identifiedBy id: some Hashable & Sendable) async {
+    await store.cancelEffects(identifiedBy: id)
+  }
+}
+
+extension Store {
+  /// Dispatches `updater` unless the current task, the effect's, has been cancelled.
+  func dispatchUnlessCancelled<U: StateUpdater>(_ updater: U) where U.StateType == S {
+    guard !Task.isCancelled else { return }
+    dispatch(updater)
+  }
+}

@@ -1,0 +1,96 @@
+import Synchronization
+
+/// A handle on a side effect started without being awaited: cancel it, or await its outcome.
+///
+/// Releasing the handle does not cancel the effect; call ``cancel()``.
+///
+/// ```swift
+/// let task = store.launch(Search(query: "milk"))
+/// task.cancel()
+/// ```
+public final class EffectTask<Success: Sendable>: Sendable {
+  private enum Phase {
+    /// Still in the interceptors (queued behind a running dispatch).
+    case pending([CheckedContinuation<Started, Never>])
+    case started(Started)
+  }
+
+  enum Started: Sendable {
+    case running(Task<Success, any Error>)
+    case notRun(Result<Success, any Error>)
+  }
+
+  private let phase = Mutex<Phase>(.pending([]))
+  private let cancelled = Atomic<Bool>(false)
+
+  init() {}
+
+  /// Whether ``cancel()`` has been called.
+  public var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+
+  /// Cancels the effect; calling it again does nothing.
+  ///
+  /// The effect sees `Task.isCancelled`, its sleeps throw and the updaters it dispatches from
+  /// now on are ignored.
+  public func cancel() {
+    cancelled.store(true, ordering: .releasing)
+    let started = phase.withLock { phase -> Started? in
+      if case .started(let started) = phase { return started }
+      return nil
+    }
+    if case .running(let task)? = started { task.cancel() }
+  }
+
+  /// Waits for the effect and returns its value.
+  ///
+  /// Awaiting does not own the effect: cancelling the awaiting task leaves the effect running.
+  ///
+  /// - Throws: Whatever the effect threw, or ``EffectNotRunError`` when a returning effect did
+  ///   not run.
+  public var value: Success {
+    get async throws {
+      switch await started() {
+      case .running(let task): return try await task.value
+      case .notRun(let result): return try result.get()
+      }
+    }
+  }
+
+  /// Waits for the effect and returns its outcome.
+  public var result: Result<Success, any Error> {
+    get async {
+      do { return .success(try await value) } catch { return .failure(error) }
+    }
+  }
+
+  /// Waits until the effect has finished, whatever its outcome.
+  public func finish() async {
+    _ = await result
+  }
+
+  /// Records how the effect started, once its trip through the interceptors is over.
+  func attach(_ started: Started) {
+    let waiters = phase.withLock { phase -> [CheckedContinuation<Started, Never>] in
+      guard case .pending(let waiters) = phase else { return [] }
+      phase = .started(started)
+      return waiters
+    }
+    if isCancelled, case .running(let task) = started { task.cancel() }
+    for waiter in waiters { waiter.resume(returning: started) }
+  }
+
+  private func started() async -> Started {
+    await withCheckedContinuation { continuation in
+      let started = phase.withLock { phase -> Started? in
+        switch phase {
+        case .started(let started): return started
+        case .pending(var waiters):
+          waiters.append(continuation)
+          phase = .pending(waiters)
+          return nil
+        }
+      }
+      if let started { continuation.resume(returning: started) }
+    }
+  }
+}

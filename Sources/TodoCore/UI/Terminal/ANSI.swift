@@ -1,0 +1,17 @@
+/// The escape sequences this UI writes: the xterm subset that every current terminal understands.
+enum ANSI {
+  static let enterAlternateScreen = "\u{1B}[?1049h"
+  static let leaveAlternateScreen = "\u{1B}[?1049l"
+  static let hideCursor = "\u{1B}[?25l"
+  static let showCursor = "\u{1B}[?25h"
+  /// Autowrap off: a line that is exactly as wide as the screen must not scroll it.
+  static let disableAutowrap = "\u{1B}[?7l"
+  static let enableAutowrap = "\u{1B}[?7h"
+  static let clearScreen = "\u{1B}[2J"
+  static let resetAttributes = "\u{1B}[0m"
+
+  /// Moves the cursor to a zero-based `row` and `column`.
+  static func moveTo(row: Int, column: Int) -> String {
+    "\u{1B}[\(row + 1);\(column + 1)H"
+  }
+}

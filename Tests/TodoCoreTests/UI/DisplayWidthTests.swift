@@ -55,3 +55,17 @@ struct DisplayWidthTests {
     #expect("plain 漢字".sanitizedForTerminal == "plain 漢字")
   }
 }
+
+@Suite("Wrapping")
+struct WrappingTests {
+  @Test("Wrapping breaks after spaces and never exceeds the width")
+  func wrapping() {
+    #expect("Buy milk and eggs".wrapped(toWidth: 9) == ["Buy milk", "and eggs"])
+    #expect("abcdefghij".wrapped(toWidth: 4) == ["abcd", "efgh", "ij"])
+    #expect("漢字漢字漢".wrapped(toWidth: 5) == ["漢字", "漢字", "漢"])
+    #expect("".wrapped(toWidth: 5) == [""])
+    for line in "🙂 family 👨‍👩‍👧 and 漢字 text".wrapped(toWidth: 7) {
+      #expect(line.displayWidth <= 7)
+    }
+  }
+}

@@ -75,3 +75,38 @@ extension String {
     scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
   }
 }
+
+extension String {
+  /// The text broken into lines of at most `width` columns, between grapheme clusters, preferring
+  /// to break after a space.
+  ///
+  /// - Complexity: O(n) in the length of the text.
+  func wrapped(toWidth width: Int) -> [String] {
+    guard width > 0 else { return [] }
+    var lines: [String] = []
+    var line = ""
+    var lineWidth = 0
+    var lastSpace: String.Index?
+    for character in self {
+      let characterWidth = character.displayWidth
+      if lineWidth + characterWidth > width, !line.isEmpty {
+        if let space = lastSpace, character != " " {
+          let rest = String(line[line.index(after: space)...])
+          lines.append(String(line[..<space]))
+          line = rest
+        } else {
+          lines.append(line)
+          line = ""
+        }
+        lineWidth = line.displayWidth
+        lastSpace = nil
+        if character == " ", line.isEmpty { continue }
+      }
+      if character == " " { lastSpace = line.endIndex }
+      line.append(character)
+      lineWidth += characterWidth
+    }
+    if !line.isEmpty || lines.isEmpty { lines.append(line) }
+    return lines
+  }
+}

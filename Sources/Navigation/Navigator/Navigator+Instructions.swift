@@ -1,0 +1,110 @@
+/// Carrying out one instruction of a routing table.
+extension Navigator {
+  /// One request being carried out by one routable's instruction.
+  struct Step {
+    let request: NavigationRequest
+    let description: String
+    let handler: any Routable
+    let context: (any Sendable)?
+    /// For a `Hide`, the routable being hidden.
+    let hidden: (any Routable)?
+  }
+
+  func apply(_ instruction: NavigationInstruction, step: Step) async throws {
+    guard let handlerPosition = position(of: step.handler) else {
+      throw failure(.incomplete, step.description, detail: "the handler left the route")
+    }
+    switch instruction {
+    case .push(let factory):
+      let routable = try build(factory, for: step)
+      changeLevels { $0[$0.count - 1].append(routable) }
+    case .presentModally(let factory):
+      let routable = try build(factory, for: step)
+      changeLevels { $0.append([routable]) }
+    case .pop:
+      try pop(step, handlerLevel: handlerPosition.level)
+    case .popToRoot:
+      truncate(level: handlerPosition.level, keeping: 1)
+    case .popTo(let identifier):
+      guard let target = topmostPosition(of: identifier) else {
+        throw failure(.notOnRoute, step.description, detail: "popTo(\"\(identifier)\")")
+      }
+      truncate(level: target.level, keeping: target.index + 1)
+    case .dismissModally(let behaviour):
+      try dismiss(step, behaviour: behaviour, handlerLevel: handlerPosition.level)
+    case .custom(let handler):
+      try await handler(CustomNavigation(navigator: self, step: step))
+    }
+  }
+
+  private func build(_ factory: RoutableFactory, for step: Step) throws -> any Routable {
+    let routable = try factory(step.context)
+    if case .show(let identifier) = step.request, routable.routeIdentifier != identifier {
+      throw failure(
+        .identifierMismatch(built: routable.routeIdentifier), step.description,
+        detail: "built by the table of \"\(step.handler.routeIdentifier)\"")
+    }
+    return routable
+  }
+
+  private func topmostPosition(of identifier: RouteElementIdentifier) -> Position? {
+    for level in levels.indices.reversed() {
+      if let index = levels[level].lastIndex(where: { $0.routeIdentifier == identifier }) {
+        return Position(level: level, index: index)
+      }
+    }
+    return nil
+  }
+
+  private func pop(_ step: Step, handlerLevel: Int) throws {
+    let target: Position
+    if let hidden = step.hidden, let position = position(of: hidden) {
+      target = position
+    } else {
+      target = Position(level: handlerLevel, index: levels[handlerLevel].count - 1)
+    }
+    guard target.index > 0 else {
+      throw failure(
+        target.level == 0 ? .cannotHideRoot : .cannotPopFirstOfModal, step.description,
+        detail: "pop, in the table of \"\(step.handler.routeIdentifier)\"")
+    }
+    truncate(level: target.level, keeping: target.index)
+  }
+
+  private func dismiss(
+    _ step: Step, behaviour: NavigationInstruction.ModalDismissBehaviour, handlerLevel: Int
+  ) throws {
+    let first: Int
+    if let hidden = step.hidden, let hiddenLevel = position(of: hidden)?.level, hiddenLevel >= 1 {
+      first = behaviour == .soft ? hiddenLevel : min(hiddenLevel, handlerLevel + 1)
+    } else if levels.count > handlerLevel + 1 {
+      first = handlerLevel + 1
+    } else if handlerLevel >= 1 {
+      first = handlerLevel
+    } else {
+      throw failure(
+        .nothingToDismiss, step.description,
+        detail: "dismissModally, in the table of \"\(step.handler.routeIdentifier)\"")
+    }
+    changeLevels { $0 = Array($0.prefix(first)) }
+  }
+
+  /// Keeps the first `count` routables of `level` and removes every level above it.
+  func truncate(level: Int, keeping count: Int) {
+    changeLevels { levels in
+      levels = Array(levels.prefix(level + 1))
+      levels[level] = Array(levels[level].prefix(count))
+    }
+  }
+
+  /// Applies `change` to the levels and tells observers if the route changed.
+  func changeLevels(_ change: (inout [[any Routable]]) -> Void) {
+    let before = levels.flatMap { level in level.map { ObjectIdentifier($0) } }
+    let oldRoute = currentRoute
+    change(&levels)
+    let after = levels.flatMap { level in level.map { ObjectIdentifier($0) } }
+    if before != after {
+      routeDidChange(from: oldRoute)
+    }
+  }
+}

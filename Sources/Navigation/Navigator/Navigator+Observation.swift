@@ -1,0 +1,130 @@
+import Foundation
+import Synchronization
+
+/// Telling a UI layer and the store's state about route changes.
+extension Navigator {
+  /// Calls `observer` with the route before and after every change, until the token is
+  /// cancelled or released.
+  ///
+  /// A change is reported once per step: a `Navigate` that hides two elements and shows one
+  /// reports three changes. A step that replaces a routable by another with the same identifier
+  /// is reported too (the routes are then equal), so that a UI layer redraws the new routable.
+  ///
+  /// ```swift
+  /// let token = navigator.observeRoute { _, _ in
+  ///   renderer.render(navigator.levels)
+  /// }
+  /// ```
+  ///
+  /// - Returns: The token that keeps the observer registered.
+  public func observeRoute(
+    _ observer: @escaping @MainActor (_ old: Route, _ new: Route) -> Void
+  ) -> Subscription {
+    let entry = RouteObserverEntry(observer)
+    observers.append(entry)
+    let flag = entry.flag
+    return Subscription { [weak self] in
+      flag.deactivate()
+      runOnMainActor {
+        self?.observers.removeAll { $0.flag === flag }
+      }
+    }
+  }
+
+  /// A stream of every route the navigator goes to, starting with the next change.
+  ///
+  /// The stream ends when the task iterating it is cancelled.
+  ///
+  /// ```swift
+  /// for await route in navigator.routeUpdates() { print(route) }
+  /// ```
+  public func routeUpdates() -> AsyncStream<Route> {
+    let (stream, continuation) = AsyncStream.makeStream(of: Route.self)
+    let subscription = observeRoute { _, new in continuation.yield(new) }
+    continuation.onTermination = { _ in subscription.cancel() }
+    return stream
+  }
+
+  /// Keeps `store.state.route` equal to ``currentRoute`` from now on, by dispatching a
+  /// ``SetRoute`` after each change of the route.
+  ///
+  /// A store whose dependencies provide this navigator does this by itself at its first
+  /// navigation dispatch; call it earlier when route changes may come from elsewhere first.
+  /// Registering does not dispatch: the first change does. The navigator holds the store
+  /// weakly. Registering the same store again does nothing.
+  public func mirrorRoute<S: RouteHoldingState, D: Sendable>(into store: Store<S, D>) {
+    mirrorRouteIfPossible(into: store)
+  }
+
+  /// Registers `store` for route mirroring when its state holds a route.
+  func mirrorRouteIfPossible<S: State, D: Sendable>(into store: Store<S, D>) {
+    guard let holding = S.self as? any RouteHoldingState.Type else { return }
+    mirrors.removeAll { $0.owner == nil }
+    guard !mirrors.contains(where: { $0.owner === store }) else { return }
+    mirrors.append(
+      MirrorEntry(owner: store) { [weak store] route in
+        store?.dispatch(setRouteUpdater(holding, route))
+      })
+  }
+
+  func routeDidChange(from old: Route) {
+    let new = currentRoute
+    if old != new {
+      for mirror in mirrors where mirror.owner != nil {
+        mirror.send(new)
+      }
+    }
+    for entry in observers where entry.flag.isActive {
+      entry.callback(old, new)
+    }
+  }
+}
+
+private func setRouteUpdater<T: RouteHoldingState>(_ type: T.Type, _ route: Route)
+  -> any Dispatchable
+{
+  SetRoute<T>(route)
+}
+
+/// A registered route observer.
+@MainActor
+final class RouteObserverEntry {
+  let flag = ObserverFlag()
+  let callback: @MainActor (Route, Route) -> Void
+
+  init(_ callback: @escaping @MainActor (Route, Route) -> Void) {
+    self.callback = callback
+  }
+}
+
+/// A store whose state mirrors the route.
+@MainActor
+final class MirrorEntry {
+  weak var owner: AnyObject?
+  let send: @MainActor (Route) -> Void
+
+  init(owner: AnyObject, send: @escaping @MainActor (Route) -> Void) {
+    self.owner = owner
+    self.send = send
+  }
+}
+
+/// Whether an observer is still registered; readable from any thread.
+final class ObserverFlag: Sendable {
+  private let cancelled = Atomic<Bool>(false)
+
+  var isActive: Bool { !cancelled.load(ordering: .acquiring) }
+
+  func deactivate() { cancelled.store(true, ordering: .releasing) }
+}
+
+/// Runs `body` on the main actor: now on the main thread, otherwise soon.
+///
+/// A subscription may be cancelled from any thread, while observers live on the main actor.
+private func runOnMainActor(_ body: @escaping @MainActor @Sendable () -> Void) {
+  if Thread.isMainThread {
+    MainActor.assumeIsolated { body() }
+  } else {
+    Task { @MainActor in body() }
+  }
+}

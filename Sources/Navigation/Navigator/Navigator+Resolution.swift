@@ -1,0 +1,165 @@
+/// Resolving requests: which routable answers, and checking that it did what was asked.
+extension Navigator {
+  /// Where a routable sits: its modal level and its index in that level's stack.
+  struct Position: Equatable {
+    var level: Int
+    var index: Int
+  }
+
+  func run(_ action: NavigationAction) async throws {
+    switch action {
+    case .show(let identifier, let context):
+      try await resolveShow(identifier, context: context, describedAs: action.description)
+    case .hide(let identifier, let context):
+      try await resolveHide(identifier, context: context, describedAs: action.description)
+    case .navigate(let target, let contexts):
+      try await resolveNavigate(to: target, contexts: contexts, describedAs: action.description)
+    }
+  }
+
+  func failure(_ kind: NavigationError.Kind, _ request: String, detail: String? = nil)
+    -> NavigationError
+  {
+    NavigationError(kind, request: request, route: currentRoute, detail: detail)
+  }
+
+  /// The topmost position of `routable` on the route.
+  ///
+  /// - Complexity: O(routables on the route).
+  func position(of routable: any Routable) -> Position? {
+    for level in levels.indices.reversed() {
+      if let index = levels[level].lastIndex(where: { $0 === routable }) {
+        return Position(level: level, index: index)
+      }
+    }
+    return nil
+  }
+
+  /// The first of `candidates` whose table has `request`, with its instruction.
+  private func handler(
+    of request: NavigationRequest, among candidates: some Sequence<any Routable>
+  ) -> (any Routable, NavigationInstruction)? {
+    for candidate in candidates {
+      if let configured = candidate as? any RoutableWithConfiguration,
+        let instruction = configured.navigationConfiguration[request]
+      {
+        return (configured, instruction)
+      }
+    }
+    return nil
+  }
+
+  // MARK: - Show
+
+  private func resolveShow(
+    _ identifier: RouteElementIdentifier, context: (any Sendable)?, describedAs request: String
+  ) async throws {
+    let navigationRequest = NavigationRequest.show(identifier)
+    guard
+      let (handler, instruction) = handler(
+        of: navigationRequest, among: visibleRoutables.reversed())
+    else { throw failure(.unhandled, request) }
+    try await apply(
+      instruction,
+      step: Step(
+        request: navigationRequest, description: request, handler: handler, context: context,
+        hidden: nil))
+    guard currentRoute.contains(identifier) else {
+      throw failure(
+        .incomplete, request,
+        detail:
+          "\"\(handler.routeIdentifier)\" handled it, but \"\(identifier)\" is not on the route")
+    }
+  }
+
+  // MARK: - Hide
+
+  private func resolveHide(
+    _ identifier: RouteElementIdentifier?, context: (any Sendable)?, describedAs request: String
+  ) async throws {
+    let routables = visibleRoutables
+    let index: Int
+    if let identifier {
+      guard let found = routables.lastIndex(where: { $0.routeIdentifier == identifier }) else {
+        throw failure(.notOnRoute, request)
+      }
+      index = found
+    } else {
+      index = routables.count - 1
+    }
+    try await hide(routables, at: index, context: context, describedAs: request)
+  }
+
+  /// Hides `routables[index]`, asking it first and then the routables beneath it.
+  private func hide(
+    _ routables: [any Routable], at index: Int, context: (any Sendable)?,
+    describedAs request: String
+  ) async throws {
+    guard index > 0, routables.indices.contains(index) else {
+      throw failure(.cannotHideRoot, request)
+    }
+    let hidden = routables[index]
+    let navigationRequest = NavigationRequest.hide(hidden.routeIdentifier)
+    guard
+      let (handler, instruction) = handler(
+        of: navigationRequest, among: routables[...index].reversed())
+    else { throw failure(.unhandled, request) }
+    try await apply(
+      instruction,
+      step: Step(
+        request: navigationRequest, description: request, handler: handler, context: context,
+        hidden: hidden))
+    guard position(of: hidden) == nil else {
+      throw failure(
+        .incomplete, request,
+        detail: "\"\(handler.routeIdentifier)\" handled it, but the routable is still on the route")
+    }
+  }
+
+  // MARK: - Navigate
+
+  private func resolveNavigate(
+    to target: Route, contexts: [RouteElementIdentifier: any Sendable],
+    describedAs request: String
+  ) async throws {
+    guard target.first == root.routeIdentifier else {
+      throw failure(
+        .invalidTarget, request, detail: "the root is \"\(root.routeIdentifier)\"")
+    }
+    // Each step must shorten the route or extend the common prefix; tables that undo each
+    // other's work would otherwise loop forever.
+    var stepsLeft = 2 * (currentRoute.count + target.count)
+    while currentRoute != target {
+      guard stepsLeft > 0 else {
+        throw failure(.incomplete, request, detail: "the routing tables did not converge")
+      }
+      stepsLeft -= 1
+      do {
+        try await navigateOneStep(to: target, contexts: contexts)
+      } catch var error as NavigationError {
+        error.navigationTarget = target
+        throw error
+      }
+    }
+  }
+
+  private func navigateOneStep(
+    to target: Route, contexts: [RouteElementIdentifier: any Sendable]
+  ) async throws {
+    let route = currentRoute
+    let common = zip(route, target).prefix { $0 == $1 }.count
+    if route.count > common {
+      let routables = visibleRoutables
+      let top = routables.count - 1
+      let request = NavigationAction.hide(routables[top].routeIdentifier, context: nil)
+      try await hide(routables, at: top, context: nil, describedAs: request.description)
+    } else {
+      let identifier = target[route.count]
+      let request = NavigationAction.show(identifier, context: nil).description
+      try await resolveShow(identifier, context: contexts[identifier], describedAs: request)
+      guard currentRoute.starts(with: target.prefix(route.count + 1)) else {
+        throw failure(.incomplete, request, detail: "the route left the way to the target")
+      }
+    }
+  }
+}

@@ -1,0 +1,204 @@
+/// Resolves `Show`, `Hide` and `Navigate` against the routing tables of the routables on the
+/// route, without any UI framework.
+///
+/// The navigator holds a stack of modal levels, each a stack of pushed routables; level 0
+/// starts with the root, which never leaves. ``currentRoute`` is every level's routables in
+/// order. A UI layer renders ``levels`` (or ``visibleRoutables``) and re-renders when
+/// ``observeRoute(_:)`` reports a change; it never decides the route itself.
+///
+/// ```swift
+/// let navigator = Navigator(root: ListScreen())
+/// try await navigator.show("detail", context: todo.id)
+/// navigator.currentRoute  // ["list", "detail"]
+/// ```
+///
+/// Requests run one at a time, in the order they arrive: a request waits for the one before it,
+/// and its awaited call returns only when every step of it is done. An application usually
+/// dispatches ``Show``, ``Hide`` and ``Navigate`` to its store instead of calling the navigator,
+/// so that interceptors and the action log see them.
+@MainActor
+public final class Navigator {
+  /// The routable the route starts from; it is never removed.
+  public let root: any Routable
+
+  /// The modal levels, bottom first; each is a stack of routables, bottom first.
+  ///
+  /// `levels[0][0]` is the root, and no level is empty.
+  public internal(set) var levels: [[any Routable]]
+
+  var observers: [RouteObserverEntry] = []
+  var mirrors: [MirrorEntry] = []
+  var jobs: [NavigationJob] = []
+  var isRunning = false
+  /// Set by a navigation witness: requests are handed to it instead of being performed.
+  var recorder: (@MainActor (NavigationAction) throws -> Void)?
+
+  /// Creates a navigator whose route is `[root.routeIdentifier]`.
+  public init(root: any Routable) {
+    self.root = root
+    self.levels = [[root]]
+  }
+
+  /// The visible path from the root to the topmost routable, as identifiers.
+  ///
+  /// - Complexity: O(routables on the route).
+  public var currentRoute: Route {
+    levels.flatMap { level in level.map(\.routeIdentifier) }
+  }
+
+  /// The routables on the route, from the root to the topmost: what a UI layer renders.
+  ///
+  /// - Complexity: O(routables on the route).
+  public var visibleRoutables: [any Routable] {
+    levels.flatMap { $0 }
+  }
+
+  /// The topmost routable: the screen the user sees in front.
+  public var topmostRoutable: any Routable {
+    levels.last?.last ?? root
+  }
+
+  // MARK: - Requests
+
+  /// Shows the element `identifier`, as the first routable on the route (topmost first) whose
+  /// table has `.show(identifier)` says.
+  ///
+  /// - Parameter context: Handed to the instruction's factory, such as the id of a todo.
+  /// - Throws: ``NavigationError`` when no routable handles the request or its instruction fails.
+  public func show(_ identifier: RouteElementIdentifier, context: (any Sendable)? = nil)
+    async throws
+  {
+    try await perform(.show(identifier, context: context))
+  }
+
+  /// Hides the topmost element `identifier`, or the topmost element when `identifier` is `nil`.
+  ///
+  /// The routable being hidden is asked first, then the routables beneath it, topmost first.
+  ///
+  /// - Throws: ``NavigationError`` when the identifier is not on the route, is the root, or no
+  ///   routable handles the request.
+  public func hide(_ identifier: RouteElementIdentifier? = nil, context: (any Sendable)? = nil)
+    async throws
+  {
+    try await perform(.hide(identifier, context: context))
+  }
+
+  /// Goes to `route`: hides down to the common prefix, topmost first, then shows each missing
+  /// element in turn; returns at once when `route` is already the current route.
+  ///
+  /// If a step fails, the error says which, and ``currentRoute`` is what the completed steps
+  /// left.
+  ///
+  /// - Parameter contexts: The context for the factory of each element shown.
+  /// - Complexity: One request per element hidden or shown.
+  public func navigate(
+    to route: Route, contexts: [RouteElementIdentifier: any Sendable] = [:]
+  ) async throws {
+    try await perform(.navigate(to: route, contexts: contexts))
+  }
+
+  /// Runs `action` after every request that arrived before it, and returns when it is done.
+  ///
+  /// Called from a `.custom` instruction of this navigator, it runs at once, nested in the
+  /// request being resolved, rather than waiting for that request to finish.
+  public func perform(_ action: NavigationAction) async throws {
+    if let recorder {
+      try recorder(action)
+      return
+    }
+    if isInsideRequest {
+      try await run(action)
+      return
+    }
+    if !isRunning && jobs.isEmpty {
+      if case .navigate(let target, _) = action, target == currentRoute { return }
+      isRunning = true
+      defer { finishRunning() }
+      try await NavigationTaskLocals.$runningNavigator.withValue(ObjectIdentifier(self)) {
+        try await run(action)
+      }
+      return
+    }
+    try await withCheckedThrowingContinuation { continuation in
+      jobs.append(NavigationJob(action: action) { continuation.resume(with: $0) })
+    }
+  }
+
+  /// Queues `action` without awaiting it; `completion` gets its outcome.
+  ///
+  /// Used by the store, whose interceptor chain hands over a request synchronously: queueing
+  /// it at once keeps requests in the order they left the chain.
+  func submit(
+    _ action: NavigationAction,
+    completion: @escaping @MainActor (Result<Void, any Error>) -> Void
+  ) {
+    if let recorder {
+      completion(Result { try recorder(action) })
+    } else if isInsideRequest {
+      // Waiting for the queue from inside its running request would wait forever.
+      Task { completion(await self.outcome(of: action)) }
+    } else {
+      jobs.append(NavigationJob(action: action, completion: completion))
+      if !isRunning {
+        isRunning = true
+        Task { await self.drainJobs() }
+      }
+    }
+  }
+
+  // MARK: - Queue
+
+  private var isInsideRequest: Bool {
+    NavigationTaskLocals.runningNavigator == ObjectIdentifier(self)
+  }
+
+  private func finishRunning() {
+    if jobs.isEmpty {
+      isRunning = false
+    } else {
+      Task { await self.drainJobs() }
+    }
+  }
+
+  private func drainJobs() async {
+    while !jobs.isEmpty {
+      let job = jobs.removeFirst()
+      let result = await NavigationTaskLocals.$runningNavigator.withValue(ObjectIdentifier(self)) {
+        await outcome(of: job.action)
+      }
+      job.completion(result)
+    }
+    isRunning = false
+  }
+
+  private func outcome(of action: NavigationAction) async -> Result<Void, any Error> {
+    do {
+      try await run(action)
+      return .success(())
+    } catch {
+      return .failure(error)
+    }
+  }
+}
+
+/// A request waiting for the navigator.
+struct NavigationJob {
+  let action: NavigationAction
+  let completion: @MainActor (Result<Void, any Error>) -> Void
+}
+
+enum NavigationTaskLocals {
+  /// The navigator whose request the current task is resolving, if any.
+  @TaskLocal static var runningNavigator: ObjectIdentifier?
+}
+
+extension Navigator {
+  /// Hands every request to `recorder` instead of performing it; the route never changes.
+  ///
+  /// This is how a navigation witness in StateStoreTesting stands in for the navigator.
+  @_spi(Testing) public func record(
+    with recorder: @escaping @MainActor (NavigationAction) throws -> Void
+  ) {
+    self.recorder = recorder
+  }
+}

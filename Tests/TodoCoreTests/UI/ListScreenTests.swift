@@ -9,7 +9,8 @@ struct ListScreenTests {
 
   @Test("The list shows the breadcrumb, every todo, the selection and the keys")
   func initialFrame() throws {
-    let ui = try TerminalUIHarness(storage: storage(titles: titles, doneCount: 1), width: 80, height: 10)
+    let ui = try TerminalUIHarness(
+      storage: storage(titles: titles, doneCount: 1), width: 80, height: 10)
     #expect(ui.route == ["list"])
     #expect(
       ui.text == """
@@ -101,7 +102,8 @@ struct ListScreenTests {
     #expect(ui.text.contains("21 of 30"))
   }
 
-  @Test("A frame of any size fits its rows exactly", arguments: [(20, 5), (80, 24), (1, 1), (7, 3)])
+  @Test(
+    "A frame of any size fits its rows exactly", arguments: [(20, 5), (80, 24), (1, 1), (7, 3)])
   func sizes(width: Int, height: Int) throws {
     let ui = try TerminalUIHarness(storage: storage(titles: titles), width: width, height: height)
     let frame = ui.frame

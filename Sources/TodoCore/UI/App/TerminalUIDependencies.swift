@@ -1,3 +1,5 @@
+import Navigation
+
 /// What the terminal UI's store gives its side effects: the todo storage and the navigator.
 ///
 /// Conforming to `NavigationProvider` is what lets screens write

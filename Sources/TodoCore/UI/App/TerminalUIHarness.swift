@@ -1,3 +1,5 @@
+import Navigation
+
 /// Drives the terminal UI without a terminal: feed keys, read the frame as text, check the route.
 ///
 /// The harness runs the same ``TodoTerminalApp`` as `todo-cli ui`, with the same key decoder,
@@ -53,7 +55,9 @@ final class TerminalUIHarness {
   var text: String { frame.text }
 
   /// The screen's lines, without trailing spaces.
-  var lines: [String] { text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
+  var lines: [String] {
+    text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+  }
 
   /// The current route.
   var route: Route { app.route }

@@ -1,3 +1,5 @@
+import Navigation
+
 /// A key, or keys, and what it does, for the bottom line and the help screen.
 struct KeyHint: Equatable, Sendable {
   /// The keys as the user types them, such as `j/k` or `enter`.

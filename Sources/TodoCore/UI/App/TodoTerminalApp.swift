@@ -1,3 +1,5 @@
+import Navigation
+
 /// The todo app's terminal UI: one store, one navigator, and the screens on its route.
 ///
 /// The application owns no screen state of its own. What it draws comes from the navigator's

@@ -1,3 +1,5 @@
+import Navigation
+
 /// Asks whether to delete a todo, presented modally over the list: `y` deletes, `n` keeps it.
 @MainActor
 final class ConfirmScreen: TodoScreen {

@@ -1,3 +1,5 @@
+import Navigation
+
 /// One todo, pushed over the list: its full title, wrapped, and whether it is done.
 ///
 /// It renders from an element subscription, `store.subscribe(to: \.todos, id:)`, so it hears

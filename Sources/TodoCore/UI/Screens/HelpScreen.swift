@@ -1,3 +1,5 @@
+import Navigation
+
 /// Lists the keys of the screen it was opened from, presented modally; `q` or Escape closes it.
 @MainActor
 final class HelpScreen: TodoScreen {

@@ -1,3 +1,5 @@
+import Navigation
+
 /// The root screen: every todo, one per line, with a movable selection.
 ///
 /// It renders from a ``TodoListViewModel`` subscription and keeps the selection by todo id.

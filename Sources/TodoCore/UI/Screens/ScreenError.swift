@@ -1,3 +1,5 @@
+import Navigation
+
 /// Why a screen could not be built for a navigation request.
 enum ScreenError: Error, Equatable, CustomStringConvertible {
   /// The request's context was not a todo id.

@@ -1,4 +1,5 @@
 import Foundation
+import Navigation
 
 /// The `add` and `edit` screens, presented modally: a box with a one-line title field.
 ///

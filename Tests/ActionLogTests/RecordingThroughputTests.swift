@@ -51,7 +51,7 @@ struct RecordingThroughputTests {
   }
 
   @Test(
-    "Measure recording and replay throughput (ACTIONLOG_MEASURE=1 swift test --filter Throughput)",
+    "Measure recording and replay throughput (ACTIONLOG_MEASURE=1 swift test --filter RecordingThroughputTests)",
     .enabled(if: ProcessInfo.processInfo.environment["ACTIONLOG_MEASURE"] != nil))
   func measure() throws {
     let updaters = updaters()

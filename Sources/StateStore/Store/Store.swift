@@ -31,10 +31,12 @@ public final class Store<S: State, Dependencies: Sendable> {
   // synchronous, nonisolated code given only the state) and the store never runs anything else
   // while an updater runs.
   @exclusivity(unchecked) @usableFromInline var currentState: S
+  // The same holds for the flags below, set on every dispatch: main-actor state that is never
+  // passed `inout` to code that could reach the store.
   /// The number of updates applied so far.
-  @usableFromInline var version: UInt64 = 0
+  @exclusivity(unchecked) @usableFromInline var version: UInt64 = 0
   /// True while the store is applying a dispatch or notifying about it.
-  @usableFromInline var isDispatching = false
+  @exclusivity(unchecked) @usableFromInline var isDispatching = false
   @usableFromInline var queue: [QueuedDispatch<S, Dependencies>] = []
   @usableFromInline var queueHead = 0
 

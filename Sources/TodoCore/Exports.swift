@@ -1,1 +1,2 @@
+@_exported import SideEffects
 @_exported import StateStore

@@ -1,13 +1,20 @@
 /// The subscribers of the elements of one ``TrackedArray`` in the state.
+@usableFromInline
 @MainActor
 class ElementGroupBase<S: State> {
   let anyKeyPath: AnyKeyPath
 
+  /// Delivers the changes that `state` holds since the last call.
+  ///
+  /// A closure rather than an overridden method: `subscribe(to:id:_:)` is inlined into the
+  /// application and sets it there, so delivery runs as code specialised for the application's
+  /// state and element types; an override would run generic code with metadata look-ups.
+  @usableFromInline var refresh: @MainActor (S) -> Void = { _ in }
+
+  @usableFromInline
   init(anyKeyPath: AnyKeyPath) {
     self.anyKeyPath = anyKeyPath
   }
-
-  func refresh(_ state: S) {}
 
   var isEmpty: Bool { true }
 
@@ -15,26 +22,30 @@ class ElementGroupBase<S: State> {
   func removeCancelled() -> Bool { true }
 }
 
+@usableFromInline
 @MainActor
 final class ElementEntry<Element: Equatable> {
-  let slot: CallbackSlot<@MainActor (Element?) -> Void>
-  var last: Element?
+  @usableFromInline let slot: CallbackSlot<@MainActor (Element?) -> Void>
+  @usableFromInline var last: Element?
 
+  @usableFromInline
   init(last: Element?, callback: @escaping @MainActor (Element?) -> Void) {
     self.last = last
     self.slot = CallbackSlot(callback)
   }
 }
 
+@usableFromInline
 @MainActor
 final class ElementGroup<S: State, Element: Identifiable & Equatable & Sendable>: ElementGroupBase<
   S
 >
 where Element.ID: Sendable {
-  let keyPath: KeyPath<S, TrackedArray<Element>>
-  var buckets: [Element.ID: [ElementEntry<Element>]] = [:]
-  var lastStamp: UInt64
+  @usableFromInline let keyPath: KeyPath<S, TrackedArray<Element>>
+  @usableFromInline var buckets: [Element.ID: [ElementEntry<Element>]] = [:]
+  @usableFromInline var lastStamp: UInt64
 
+  @usableFromInline
   init(keyPath: KeyPath<S, TrackedArray<Element>>, state: S) {
     self.keyPath = keyPath
     self.lastStamp = state[keyPath: keyPath].currentStamp
@@ -51,7 +62,8 @@ where Element.ID: Sendable {
     return buckets.isEmpty
   }
 
-  override func refresh(_ state: S) {
+  @inlinable
+  func deliverChanges(in state: S) {
     let array = state[keyPath: keyPath]
     guard array.currentStamp != lastStamp else { return }
     let known = array.visitChanges(since: lastStamp) { id in
@@ -63,7 +75,8 @@ where Element.ID: Sendable {
     lastStamp = array.currentStamp
   }
 
-  private func deliver(_ element: Element?, to bucket: [ElementEntry<Element>]) {
+  @inlinable
+  func deliver(_ element: Element?, to bucket: [ElementEntry<Element>]) {
     for entry in bucket where entry.last != element {
       entry.last = element
       entry.slot.callback?(element)
@@ -87,6 +100,7 @@ extension Store {
   /// - Complexity: O(1) to subscribe; per dispatch, O(elements changed + their subscribers).
   ///   When more elements change in one dispatch than the array's journal holds, every subscribed
   ///   element is compared once.
+  @inlinable
   public func subscribe<Element: Identifiable & Equatable & Sendable>(
     to keyPath: KeyPath<S, TrackedArray<Element>>, id: Element.ID,
     _ onChange: @escaping @MainActor (Element?) -> Void
@@ -96,6 +110,7 @@ extension Store {
       group = existing
     } else {
       group = ElementGroup(keyPath: keyPath, state: currentState)
+      group.refresh = { [unowned group] state in group.deliverChanges(in: state) }
       elementGroups[keyPath] = group
       elementOrder.append(group)
       refreshHasObservers()

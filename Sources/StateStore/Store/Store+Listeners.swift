@@ -1,7 +1,9 @@
 /// A registered `(old, new)` listener.
+@usableFromInline
 typealias ListenerEntry<S: State> = CallbackSlot<@MainActor (S, S) -> Void>
 
 /// A registered observer of applied updaters.
+@usableFromInline
 typealias UpdateObserverEntry<S: State> = CallbackSlot<@MainActor (AppliedUpdate<S>) -> Void>
 
 extension Store {
@@ -44,13 +46,11 @@ extension Store {
 
   /// Tells every observer about the updater just applied, in order: update observers, then
   /// listeners, then view-model and key-path subscribers, then element subscribers.
+  @inlinable
   func notify<U: StateUpdater>(_ updater: U, cause: DispatchCause?, old: S?)
   where U.StateType == S {
     if !updateObservers.isEmpty {
-      let update = AppliedUpdate(updater: updater, cause: cause, sequence: version)
-      for entry in updateObservers {
-        entry.callback?(update)
-      }
+      notifyUpdateObservers(updater, cause: cause)
     }
     if let old {
       for entry in listeners {
@@ -66,6 +66,15 @@ extension Store {
       for group in elementOrder {
         group.refresh(currentState)
       }
+    }
+  }
+
+  @usableFromInline
+  func notifyUpdateObservers<U: StateUpdater>(_ updater: U, cause: DispatchCause?)
+  where U.StateType == S {
+    let update = AppliedUpdate(updater: updater, cause: cause, sequence: version)
+    for entry in updateObservers {
+      entry.callback?(update)
     }
   }
 }

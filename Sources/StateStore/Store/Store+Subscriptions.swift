@@ -1,4 +1,5 @@
 /// The subscribers of one selection (a view-model type or a key path), sharing one evaluation.
+@usableFromInline
 @MainActor
 class SelectionGroupBase<S: State> {
   let key: AnyHashable
@@ -7,6 +8,7 @@ class SelectionGroupBase<S: State> {
     self.key = key
   }
 
+  @usableFromInline
   func refresh(_ state: S, version: UInt64) {}
 
   var isEmpty: Bool { true }

@@ -20,25 +20,35 @@ import Synchronization
 /// - While no listener asks for `(old, new)`, an updater mutates the state in place.
 @MainActor
 public final class Store<S: State, Dependencies: Sendable> {
-  var currentState: S
+  // The dispatch path is `@inlinable` so that it is specialised for the application's state
+  // and updaters where it is called: generic code left unspecialised looks up type metadata on
+  // every call and costs hundreds of nanoseconds per dispatch (see Docs/Performance.md). So the
+  // properties that path reads are `@usableFromInline`.
+  //
+  // The state skips the run-time exclusivity check, which would otherwise cost more than the
+  // whole dispatch: it is only ever accessed on the main actor, and the one long access, the
+  // updater's `inout`, cannot overlap another because an updater cannot reach the store (it is
+  // synchronous, nonisolated code given only the state) and the store never runs anything else
+  // while an updater runs.
+  @exclusivity(unchecked) @usableFromInline var currentState: S
   /// The number of updates applied so far.
-  var version: UInt64 = 0
+  @usableFromInline var version: UInt64 = 0
   /// True while the store is applying a dispatch or notifying about it.
-  var isDispatching = false
-  var queue: [QueuedDispatch<S, Dependencies>] = []
-  var queueHead = 0
+  @usableFromInline var isDispatching = false
+  @usableFromInline var queue: [QueuedDispatch<S, Dependencies>] = []
+  @usableFromInline var queueHead = 0
 
-  let interceptors: [StoreInterceptor<S>]
-  var listeners: [ListenerEntry<S>] = []
+  @usableFromInline let interceptors: [StoreInterceptor<S>]
+  @usableFromInline var listeners: [ListenerEntry<S>] = []
   var selectionGroups: [AnyHashable: SelectionGroupBase<S>] = [:]
-  var selectionOrder: [SelectionGroupBase<S>] = []
-  var elementGroups: [AnyKeyPath: ElementGroupBase<S>] = [:]
-  var elementOrder: [ElementGroupBase<S>] = []
-  var updateObservers: [UpdateObserverEntry<S>] = []
+  @usableFromInline var selectionOrder: [SelectionGroupBase<S>] = []
+  @usableFromInline var elementGroups: [AnyKeyPath: ElementGroupBase<S>] = [:]
+  @usableFromInline var elementOrder: [ElementGroupBase<S>] = []
+  @usableFromInline var updateObservers: [UpdateObserverEntry<S>] = []
   /// Whether anything at all must run after an updater is applied.
-  var hasObservers = false
+  @usableFromInline var hasObservers = false
   /// Tokens cancelled since the last sweep; tokens may be cancelled on any thread.
-  nonisolated let cancellations = Atomic<Int>(0)
+  @usableFromInline nonisolated let cancellations = Atomic<Int>(0)
 
   /// The dependencies every side effect of this store receives.
   public let dependencies: Dependencies
@@ -89,10 +99,10 @@ public final class Store<S: State, Dependencies: Sendable> {
   ///
   /// - Complexity: The updater's own cost, plus O(listeners + view-model types + changed
   ///   elements' subscribers) when anything observes the store.
+  @inlinable
   public func dispatch<U: StateUpdater>(_ updater: U) where U.StateType == S {
     if isDispatching || !interceptors.isEmpty {
-      queue.append(QueuedDispatch(updater: updater, cause: observedCause()))
-      if !isDispatching { drainQueue() }
+      enqueue(updater)
       return
     }
     isDispatching = true
@@ -101,11 +111,15 @@ public final class Store<S: State, Dependencies: Sendable> {
     if queueHead < queue.count { drainQueue() }
   }
 
+  // Disfavored so that `dispatch(SomeUpdater())` picks the typed overload: Swift otherwise
+  // prefers this non-generic one, whose dynamic `as? any StateUpdater<S>` cast costs microseconds.
+
   /// Dispatches any dispatchable: an updater of this store's state, or an executable dispatchable
   /// such as a side effect, which is started without being awaited.
   ///
   /// Use it where the type is known only at run time; prefer the typed overloads otherwise. A
   /// dispatchable that the store cannot run is reported to ``onUnhandledError``.
+  @_disfavoredOverload
   public func dispatch(_ dispatchable: any Dispatchable) {
     queue.append(QueuedDispatch(dispatchable, cause: observedCause()))
     if !isDispatching { drainQueue() }
@@ -128,10 +142,19 @@ public final class Store<S: State, Dependencies: Sendable> {
 
   // MARK: - Applying
 
-  private func observedCause() -> DispatchCause? {
+  /// Queues `updater` behind the dispatch in progress, or runs it through the interceptors.
+  @usableFromInline
+  func enqueue<U: StateUpdater>(_ updater: U) where U.StateType == S {
+    queue.append(QueuedDispatch(updater: updater, cause: observedCause()))
+    if !isDispatching { drainQueue() }
+  }
+
+  @inlinable
+  func observedCause() -> DispatchCause? {
     updateObservers.isEmpty ? nil : DispatchCause.current
   }
 
+  @usableFromInline
   func drainQueue() {
     guard !isDispatching else { return }
     isDispatching = true
@@ -186,6 +209,7 @@ public final class Store<S: State, Dependencies: Sendable> {
     }
   }
 
+  @inlinable
   func apply<U: StateUpdater>(_ updater: U, cause: DispatchCause?) where U.StateType == S {
     if cancellations.load(ordering: .relaxed) != 0 { sweepCancelledEntries() }
     guard hasObservers else {
@@ -212,6 +236,7 @@ public final class Store<S: State, Dependencies: Sendable> {
   }
 
   /// Records that a token was cancelled, so the next update sweeps the emptied entry.
+  @usableFromInline
   nonisolated func noteCancellation() {
     cancellations.add(1, ordering: .relaxed)
   }
@@ -219,6 +244,7 @@ public final class Store<S: State, Dependencies: Sendable> {
   /// Removes the entries whose tokens were cancelled, and groups left without subscribers.
   ///
   /// - Complexity: O(listeners + subscriptions).
+  @usableFromInline
   func sweepCancelledEntries() {
     cancellations.store(0, ordering: .relaxed)
     listeners.removeAll { !$0.isActive }
@@ -234,6 +260,7 @@ public final class Store<S: State, Dependencies: Sendable> {
     refreshHasObservers()
   }
 
+  @usableFromInline
   func refreshHasObservers() {
     hasObservers =
       !listeners.isEmpty || !selectionOrder.isEmpty || !elementOrder.isEmpty
@@ -242,6 +269,7 @@ public final class Store<S: State, Dependencies: Sendable> {
 }
 
 /// A dispatch waiting for its turn.
+@usableFromInline
 struct QueuedDispatch<S: State, D: Sendable> {
   let dispatchable: any Dispatchable
   let cause: DispatchCause?

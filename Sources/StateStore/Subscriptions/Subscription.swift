@@ -48,9 +48,11 @@ public final class Subscription: Hashable, Sendable {
 /// the store may run its main-actor code on a thread other than the process's main thread (as
 /// test runners do), so the token cannot rely on reaching the store synchronously. The store
 /// removes the emptied entry before its next update.
+@usableFromInline
 final class CallbackSlot<Callback: Sendable>: Sendable {
-  private let slot: Mutex<Callback?>
+  @usableFromInline let slot: Mutex<Callback?>
 
+  @usableFromInline
   init(_ callback: Callback) {
     slot = Mutex(callback)
   }
@@ -58,10 +60,12 @@ final class CallbackSlot<Callback: Sendable>: Sendable {
   /// The callback, or `nil` once cancelled.
   ///
   /// Copying it out keeps it alive for the call.
+  @inlinable
   var callback: Callback? { slot.withLock { $0 } }
 
   var isActive: Bool { slot.withLock { $0 != nil } }
 
+  @usableFromInline
   func clear() {
     let released = slot.withLock { callback in
       defer { callback = nil }

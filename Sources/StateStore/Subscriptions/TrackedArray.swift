@@ -72,6 +72,7 @@ where Element.ID: Sendable {
   /// Mutating in place (`todos[id: 3]?.done = true`) touches only that element.
   ///
   /// - Complexity: O(1) to read or modify in place; O(n) to remove.
+  @inlinable
   public subscript(id id: Element.ID) -> Element? {
     get { positions[id].map { storage[$0] } }
     _modify {
@@ -239,9 +240,9 @@ where Element.ID: Sendable {
     for (index, element) in storage.enumerated() { positions[element.id] = index }
   }
 
-  @usableFromInline
+  @inlinable
   mutating func noteChange(of id: Element.ID) {
-    stamp = mutationStamps.add(1, ordering: .relaxed).newValue
+    stamp = Self.nextStamp()
     if journal.count < Self.journalCapacity {
       journal.append((stamp, id))
     } else {
@@ -256,6 +257,7 @@ where Element.ID: Sendable {
   /// - Returns: `false` when `previous` is no longer in this array's history (too old, or from
   ///   another array), in which case `body` was not called and every element may have changed.
   /// - Complexity: O(journal capacity).
+  @inlinable
   func visitChanges(since previous: UInt64, _ body: (Element.ID) -> Void) -> Bool {
     if previous == stamp { return true }
     let count = journal.count
@@ -274,7 +276,14 @@ where Element.ID: Sendable {
   }
 
   /// The stamp of the latest mutation, for ``visitChanges(since:_:)``.
+  @inlinable
   var currentStamp: UInt64 { stamp }
+
+  /// A stamp no mutation of any array in the process has had.
+  @usableFromInline
+  static func nextStamp() -> UInt64 {
+    mutationStamps.add(1, ordering: .relaxed).newValue
+  }
 }
 
 extension TrackedArray: RandomAccessCollection {

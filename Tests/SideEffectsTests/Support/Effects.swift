@@ -52,3 +52,45 @@ struct ReportThread: SideEffect {
     context.dependencies.service.record(Thread.isMainThread ? "main" : "background")
   }
 }
+
+/// A search that waits at the gate, then shows its query; the latest search wins.
+struct Search: SideEffect {
+  let query: String
+  var cancellationID: (any Hashable & Sendable)? { "search" }
+  func sideEffect(_ context: SideEffectContext<Counter, Dependencies>) async throws {
+    context.dependencies.service.record("search \(query)")
+    try await context.dependencies.gate.wait()
+    await context.dispatch(SetResults(results: [query]))
+  }
+}
+
+/// A search that shows its query at once; the latest search wins.
+struct InstantSearch: SideEffect {
+  let query: String
+  var cancellationID: (any Hashable & Sendable)? { "search" }
+  func sideEffect(_ context: SideEffectContext<Counter, Dependencies>) async throws {
+    await context.dispatch(SetResults(results: [query]))
+  }
+}
+
+/// A refresh that waits at the gate; while one runs, new ones are skipped.
+struct Refresh: ReturningSideEffect {
+  let name: String
+  var cancellationID: (any Hashable & Sendable)? { "refresh" }
+  var cancellationPolicy: CancellationPolicy { .keepInFlight }
+  func sideEffect(_ context: SideEffectContext<Counter, Dependencies>) async throws -> String {
+    context.dependencies.service.record("refresh \(name)")
+    try await context.dependencies.gate.wait()
+    return name
+  }
+}
+
+/// Waits 300 ms on the injected clock, then shows its query; the latest search wins.
+struct DebouncedSearch: SideEffect {
+  let query: String
+  var cancellationID: (any Hashable & Sendable)? { "search" }
+  func sideEffect(_ context: SideEffectContext<Counter, Dependencies>) async throws {
+    try await context.dependencies.clock.sleep(for: .milliseconds(300))
+    await context.dispatch(SetResults(results: [query]))
+  }
+}

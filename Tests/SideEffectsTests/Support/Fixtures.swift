@@ -37,6 +37,7 @@ final class FakeService: Sendable {
 struct Dependencies: Sendable {
   let service: FakeService
   let gate: Gate
+  let clock: any Clock<Duration>
 }
 
 struct TestError: Error, Equatable {
@@ -45,9 +46,34 @@ struct TestError: Error, Equatable {
 
 @MainActor
 func makeStore(
+  clock: any Clock<Duration> = ContinuousClock(),
   interceptors: [StoreInterceptor<Counter>] = []
 ) -> Store<Counter, Dependencies> {
   Store(
-    initialState: Counter(), dependencies: Dependencies(service: FakeService(), gate: Gate()),
+    initialState: Counter(),
+    dependencies: Dependencies(service: FakeService(), gate: Gate(), clock: clock),
     interceptors: interceptors)
+}
+
+/// Collects the errors a store reports to its unhandled-error hook.
+@MainActor
+final class ErrorHook {
+  private(set) var errors: [String] = []
+  private var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+
+  init<D>(_ store: Store<Counter, D>) {
+    store.onUnhandledError = { [weak self] error, dispatchable in
+      guard let self else { return }
+      self.errors.append("\(type(of: dispatchable)): \(error)")
+      let ready = self.waiters.filter { $0.count <= self.errors.count }
+      self.waiters.removeAll { $0.count <= self.errors.count }
+      for waiter in ready { waiter.continuation.resume() }
+    }
+  }
+
+  /// Suspends until `count` errors have been reported.
+  func waitForErrors(_ count: Int) async {
+    guard errors.count < count else { return }
+    await withCheckedContinuation { waiters.append((count, $0)) }
+  }
 }

@@ -1,0 +1,101 @@
+import Foundation
+import Synchronization
+
+/// The updater types an action log may contain, each under a stable name.
+///
+/// The recorder looks an applied updater's type up here to name and encode it; the replayer
+/// looks a line's name up here to decode it. Register every updater your app dispatches:
+///
+/// ```swift
+/// let registry = ActionLogRegistry<TodoState>()
+/// registry.register(AddTodo.self)                  // written as "AddTodo"
+/// registry.register(ToggleTodo.self, name: "toggle")
+/// ```
+///
+/// The name is what the file stores, so keep it stable when you rename a type: pass the old name.
+/// Registering one type under several names makes every name readable and writes the last one,
+/// which is how a log survives a rename. Registering one name for two types is a conflict that
+/// the recorder and the replayer report as ``ActionLogError/conflictingRegistration(name:types:)``.
+public final class ActionLogRegistry<S: State>: Sendable {
+  private let tables = Mutex(Tables())
+
+  struct Tables {
+    var byName: [String: UpdaterCodec<S>] = [:]
+    var byType: [ObjectIdentifier: UpdaterCodec<S>] = [:]
+    var conflicts: [ActionLogError] = []
+  }
+
+  /// Creates an empty registry.
+  public init() {}
+
+  /// Registers an updater type under `name`, by default the type's name.
+  ///
+  /// - Returns: The registry, so registrations can be chained.
+  @discardableResult
+  public func register<U: StateUpdater & Codable>(_ type: U.Type, name: String? = nil) -> Self
+  where U.StateType == S {
+    let codec = UpdaterCodec<S>(type, name: name ?? String(describing: type))
+    tables.withLock { tables in
+      if let existing = tables.byName[codec.name], existing.typeID != codec.typeID {
+        tables.conflicts.append(
+          .conflictingRegistration(name: codec.name, types: [existing.typeName, codec.typeName]))
+        return
+      }
+      tables.byName[codec.name] = codec
+      tables.byType[codec.typeID] = codec
+    }
+    return self
+  }
+
+  /// The registered names, sorted.
+  ///
+  /// - Complexity: O(n log n) in the number of names.
+  public var names: [String] {
+    tables.withLock { $0.byName.keys.sorted() }
+  }
+
+  /// Throws the first conflict among the registrations, if any.
+  public func validate() throws(ActionLogError) {
+    if let conflict = tables.withLock({ $0.conflicts.first }) { throw conflict }
+  }
+
+  func codec(named name: String) -> UpdaterCodec<S>? {
+    tables.withLock { $0.byName[name] }
+  }
+
+  func codec(for type: Any.Type) -> UpdaterCodec<S>? {
+    tables.withLock { $0.byType[ObjectIdentifier(type)] }
+  }
+
+  /// A copy of the tables, for hot paths that should not take the lock on every entry.
+  func snapshot() -> [ObjectIdentifier: UpdaterCodec<S>] {
+    tables.withLock { $0.byType }
+  }
+}
+
+/// How one registered updater type is named, encoded and decoded.
+struct UpdaterCodec<S: State>: Sendable {
+  let name: String
+  /// The name as a JSON string literal, ready to paste into a line.
+  let quotedName: String
+  let typeName: String
+  let typeID: ObjectIdentifier
+  let encode: @Sendable (_ updater: any StateUpdater<S>, _ encoder: JSONEncoder) throws -> Data
+  let decode: @Sendable (_ line: KeyedDecodingContainer<LogKey>) throws -> any StateUpdater<S>
+
+  init<U: StateUpdater & Codable>(_ type: U.Type, name: String) where U.StateType == S {
+    self.name = name
+    self.quotedName = LogText.quoted(name)
+    self.typeName = String(reflecting: type)
+    self.typeID = ObjectIdentifier(type)
+    let typeName = self.typeName
+    self.encode = { updater, encoder in
+      guard let typed = updater as? U else {
+        throw ActionLogError.encodingFailed(
+          type: String(reflecting: Swift.type(of: updater)), reason: "not a \(typeName)")
+      }
+      return try encoder.encode(typed)
+    }
+    self.decode = { line in try line.decode(U.self, forKey: .payload) }
+  }
+}

@@ -1,0 +1,180 @@
+import Foundation
+
+/// Records every updater a store applies into an action log: a file, a file handle or memory.
+///
+/// ```swift
+/// let recorder = try ActionRecorder(
+///   store: store, registry: registry, destination: .file(url),
+///   options: .init(checkpointInterval: 100))
+/// store.dispatch(AddTodo(title: "milk"))    // written as line {"seq":1,"type":"AddTodo",…}
+/// try recorder.synchronize()                // on disk before the process exits
+/// ```
+///
+/// - Only updaters are recorded, each with its ``DispatchCause``: the side effect or user action
+///   that dispatched it. Replaying the log never runs side effects again.
+/// - Encoding an entry costs the updater's encoding alone, never the state's size.
+/// - An updater whose type is not registered is not lost silently: its line marks it
+///   `unrecorded` (a replay stops there with a clear error) and ``onError`` hears about it.
+/// - Appending to an existing file checks its header and continues its numbering, so several
+///   runs of a program can record one session.
+///
+/// Recording stops when ``stop()`` is called or the recorder is released.
+@MainActor
+public final class ActionRecorder {
+  /// Where the recorder writes.
+  public enum Destination {
+    /// A file, created with a header if missing, appended to if it exists.
+    case file(URL)
+    /// An open handle, written from its current position, header first.
+    ///
+    /// The handle stays open when the recorder stops: its owner closes it.
+    case fileHandle(FileHandle)
+    /// Memory; read the log back with ``recordedData``.
+    case memory
+  }
+
+  /// How often the recorder writes checkpoints and how it writes lines.
+  public struct Options: Sendable {
+    /// How many entries separate two checkpoints; `nil` writes none.
+    ///
+    /// A checkpoint is the whole state, written when recording starts and then after every this
+    /// many entries; it needs an `Encodable` state. It costs O(state size), so the cost per entry
+    /// is O(state size / interval).
+    public var checkpointInterval: Int?
+    /// Hold lines in memory until this many bytes are pending (or ``flush()``); 0 writes every
+    /// line at once with its own write call.
+    public var bufferCapacity: Int
+    /// Whether each entry carries the time it was applied (`"time"`, seconds since 1970).
+    public var recordsTime: Bool
+    /// The clock for `"time"` and the header's creation time.
+    public var clock: @Sendable () -> Date
+
+    /// Creates options; the defaults write every line at once, without checkpoints or times.
+    public init(
+      checkpointInterval: Int? = nil, bufferCapacity: Int = 0, recordsTime: Bool = false,
+      clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
+      self.checkpointInterval = checkpointInterval.map { max(1, $0) }
+      self.bufferCapacity = max(0, bufferCapacity)
+      self.recordsTime = recordsTime
+      self.clock = clock
+    }
+
+    /// Buffers up to 64 KiB of lines between writes: for throughput, with ``flush()`` at the end.
+    public static var buffered: Options { Options(bufferCapacity: 64 * 1024) }
+  }
+
+  private let sink: LogSink
+  private var subscription: Subscription?
+  private var entriesSinceCheckpoint = 0
+  private let reportError: @MainActor (ActionLogError, (any Dispatchable)?) -> Void
+
+  /// The sequence number of the last entry written, 0 if none.
+  public private(set) var lastSequence: Int
+  /// How many entries this recorder has written.
+  public private(set) var entriesRecorded = 0
+  /// Hears every recording error; by default they go to the store's `onUnhandledError`.
+  public var onError: (@MainActor (ActionLogError) -> Void)?
+
+  /// Starts recording `store` into `destination`.
+  ///
+  /// - Throws: ``ActionLogError`` if the file cannot be opened, an existing log has a bad header
+  ///   or another state type, the registry has conflicting names, or checkpoints are asked for a
+  ///   state that is not `Encodable`.
+  public init<S, D>(
+    store: Store<S, D>, registry: ActionLogRegistry<S>, destination: Destination,
+    options: Options = Options()
+  ) throws(ActionLogError) {
+    try registry.validate()
+    if options.checkpointInterval != nil, !(store.state is any Encodable) {
+      throw .stateNotEncodable(stateType: String(reflecting: S.self))
+    }
+    var startSequence = 0
+    var needsHeader = true
+    switch destination {
+    case .memory:
+      sink = LogSink(handle: nil, name: "memory", closesHandle: false, bufferCapacity: 0)
+    case .fileHandle(let handle):
+      sink = LogSink(
+        handle: handle, name: "file handle", closesHandle: false,
+        bufferCapacity: options.bufferCapacity)
+    case .file(let url):
+      let opened = try LogFile.openForAppending(url, stateType: S.self)
+      sink = LogSink(
+        handle: opened.handle, name: url.path, closesHandle: true,
+        bufferCapacity: options.bufferCapacity)
+      startSequence = opened.lastSequence
+      needsHeader = opened.needsHeader
+    }
+    lastSequence = startSequence
+    reportError = { [weak store] error, dispatchable in
+      store?.onUnhandledError(error, dispatchable ?? RecordingFailure())
+    }
+    var encoder = LineEncoder(registry: registry)
+    if needsHeader {
+      try sink.write(LogText.header(stateType: S.self, created: options.clock()))
+    }
+    if options.checkpointInterval != nil {
+      try sink.write(try encoder.checkpoint(store.state, sequence: startSequence))
+    }
+    subscription = store.observeUpdates { [weak self, weak store] update in
+      guard let self else { return }
+      self.lastSequence += 1
+      let time = options.recordsTime ? options.clock() : nil
+      let (line, failure) = encoder.entry(
+        update.updater, sequence: self.lastSequence, cause: update.cause, time: time)
+      self.write(line, for: update.updater)
+      if let failure { self.report(failure, update.updater) } else { self.entriesRecorded += 1 }
+      guard let interval = options.checkpointInterval, let store else { return }
+      self.entriesSinceCheckpoint += 1
+      guard self.entriesSinceCheckpoint >= interval else { return }
+      self.entriesSinceCheckpoint = 0
+      do throws(ActionLogError) {
+        self.write(try encoder.checkpoint(store.state, sequence: self.lastSequence), for: nil)
+      } catch {
+        self.report(error, update.updater)
+      }
+    }
+  }
+
+  isolated deinit {
+    subscription?.cancel()
+    do { try sink.close() } catch { report(error, nil) }
+  }
+
+  /// The log written so far, when the destination is ``Destination/memory``; empty otherwise.
+  public var recordedData: Data { sink.memory }
+
+  /// Writes any buffered lines.
+  public func flush() throws(ActionLogError) {
+    try sink.flush()
+  }
+
+  /// Writes any buffered lines and waits until the file is on disk (`fsync`).
+  ///
+  /// Call it before a command-line program exits, so a recorded session survives a power cut.
+  public func synchronize() throws(ActionLogError) {
+    try sink.synchronize()
+  }
+
+  /// Stops recording, writes any buffered lines and closes a file the recorder opened.
+  ///
+  /// Calling it again does nothing.
+  public func stop() throws(ActionLogError) {
+    guard let subscription else { return }
+    subscription.cancel()
+    self.subscription = nil
+    try sink.close()
+  }
+
+  private func write(_ line: Data, for updater: (any Dispatchable)?) {
+    do { try sink.write(line) } catch { report(error, updater) }
+  }
+
+  private func report(_ error: ActionLogError, _ updater: (any Dispatchable)?) {
+    if let onError { onError(error) } else { reportError(error, updater) }
+  }
+}
+
+/// Stands for "the action recorder" in `onUnhandledError` when no updater is involved.
+private struct RecordingFailure: Dispatchable {}

@@ -1,0 +1,78 @@
+import Foundation
+
+/// Turns updaters and states into log lines.
+///
+/// Only the updater goes through `JSONEncoder`; the envelope (`seq`, `type`, `cause`) is written
+/// as text, so the cost of an entry depends on the updater alone, never on the size of the state.
+struct LineEncoder<S: State> {
+  private let registry: ActionLogRegistry<S>
+  /// The registry's tables when encoding began, so the hot path takes no lock.
+  private var codecs: [ObjectIdentifier: UpdaterCodec<S>]
+  private let encoder: JSONEncoder
+
+  init(registry: ActionLogRegistry<S>) {
+    self.registry = registry
+    self.codecs = registry.snapshot()
+    let encoder = JSONEncoder()
+    // Sorted keys make a recorded log the same bytes every time: fixtures diff cleanly.
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    self.encoder = encoder
+  }
+
+  /// The entry line for `updater`, or, if it cannot be encoded, a line marking it unrecorded
+  /// together with the reason.
+  mutating func entry(
+    _ updater: any StateUpdater<S>, sequence: Int, cause: DispatchCause?, time: Date?
+  ) -> (line: Data, failure: ActionLogError?) {
+    let type = Swift.type(of: updater)
+    let typeID = ObjectIdentifier(type)
+    var codec = codecs[typeID]
+    if codec == nil, let late = registry.codec(for: type) {
+      codecs[typeID] = late
+      codec = late
+    }
+    var prefix = "{\"seq\":\(sequence),"
+    guard let codec else {
+      let name = String(reflecting: type)
+      prefix += "\"unrecorded\":\(LogText.quoted(name)),\"reason\":\"not registered\"}\n"
+      return (Data(prefix.utf8), .unregisteredUpdater(type: name))
+    }
+    let payload: Data
+    do {
+      payload = try codec.encode(updater, encoder)
+    } catch {
+      let reason = String(describing: error)
+      prefix +=
+        "\"unrecorded\":\(codec.quotedName),\"reason\":\(LogText.quoted("encoding failed: \(reason)"))}\n"
+      return (Data(prefix.utf8), .encodingFailed(type: codec.typeName, reason: reason))
+    }
+    prefix += "\"type\":" + codec.quotedName
+    if let cause { prefix += ",\"cause\":" + LogText.quoted(cause.name) }
+    if let time { prefix += ",\"time\":" + LogText.seconds(time) }
+    prefix += ",\"payload\":"
+    var line = Data(capacity: prefix.utf8.count + payload.count + 2)
+    line.append(contentsOf: prefix.utf8)
+    line.append(payload)
+    line.append(contentsOf: "}\n".utf8)
+    return (line, nil)
+  }
+
+  /// The checkpoint line recording `state` after entry `sequence`.
+  ///
+  /// - Complexity: O(size of the state).
+  func checkpoint(_ state: S, sequence: Int) throws(ActionLogError) -> Data {
+    guard let encodable = state as? any Encodable else {
+      throw .stateNotEncodable(stateType: String(reflecting: S.self))
+    }
+    let encoded: Data
+    do {
+      encoded = try encoder.encode(encodable)
+    } catch {
+      throw .encodingFailed(type: String(reflecting: S.self), reason: String(describing: error))
+    }
+    var line = Data("{\"checkpoint\":\(sequence),\"state\":".utf8)
+    line.append(encoded)
+    line.append(contentsOf: "}\n".utf8)
+    return line
+  }
+}

@@ -1,0 +1,86 @@
+import Foundation
+
+/// Opens a log file for appending: creates it with a header, or checks the existing one and
+/// finds where its numbering stops.
+enum LogFile {
+  struct Opened {
+    let handle: FileHandle
+    /// The last `seq` (or checkpoint number) in the file, 0 if none.
+    let lastSequence: Int
+    /// Whether the file is new or empty and still needs its header.
+    let needsHeader: Bool
+  }
+
+  /// Opens `url` to append entries recorded from a `stateType` store.
+  ///
+  /// A torn last line, left by a crash, is cut off: it holds no complete entry, and leaving it
+  /// would put a malformed line in the middle of the log. A complete last line that only lacks
+  /// its newline (a hand-edited file) gets one.
+  ///
+  /// - Complexity: O(size of the file), read once.
+  static func openForAppending(_ url: URL, stateType: Any.Type) throws(ActionLogError) -> Opened {
+    let path = url.path
+    do {
+      if !FileManager.default.fileExists(atPath: path) {
+        guard FileManager.default.createFile(atPath: path, contents: nil) else {
+          throw ActionLogError.fileError(path: path, reason: "cannot create the file")
+        }
+      }
+      let data = try Data(contentsOf: url)
+      let handle = try FileHandle(forUpdating: url)
+      guard !data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) else {
+        try handle.truncate(atOffset: 0)
+        return Opened(handle: handle, lastSequence: 0, needsHeader: true)
+      }
+      let tail = try examine(data, stateType: stateType)
+      if let cut = tail.truncateAt {
+        try handle.truncate(atOffset: UInt64(cut))
+      }
+      try handle.seekToEnd()
+      if tail.needsNewline { try handle.write(contentsOf: Data("\n".utf8)) }
+      return Opened(handle: handle, lastSequence: tail.lastSequence, needsHeader: false)
+    } catch let error as ActionLogError {
+      throw error
+    } catch {
+      throw .fileError(path: path, reason: error.localizedDescription)
+    }
+  }
+
+  private struct Tail {
+    var lastSequence = 0
+    var truncateAt: Int?
+    var needsNewline = false
+  }
+
+  private static func examine(_ data: Data, stateType: Any.Type) throws(ActionLogError) -> Tail {
+    var lines = data.split(separator: 0x0A, omittingEmptySubsequences: false).map { Data($0) }
+    var tail = Tail()
+    if data.last != 0x0A, let last = lines.last {
+      if isJSON(last) {
+        tail.needsNewline = true
+      } else if lines.count > 1 {
+        tail.truncateAt = data.count - last.count
+        lines.removeLast()
+      }
+    }
+    guard let first = lines.first else { throw .missingHeader }
+    let header = try LogHeader.validated(first, line: 1, decoder: JSONDecoder())
+    let storeState = String(describing: stateType)
+    if let logged = header.state, logged != storeState {
+      throw .stateTypeMismatch(logged: logged, store: storeState)
+    }
+    for line in lines.dropFirst().reversed() {
+      guard
+        let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any],
+        let sequence = (object["seq"] ?? object["checkpoint"]) as? Int
+      else { continue }
+      tail.lastSequence = sequence
+      break
+    }
+    return tail
+  }
+
+  private static func isJSON(_ line: Data) -> Bool {
+    (try? JSONSerialization.jsonObject(with: line, options: .fragmentsAllowed)) != nil
+  }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import StateStore
+import Testing
+
+/// Replays a recorded log and records a test issue, with a field-by-field diff, unless the final
+/// state equals `expected`.
+///
+/// One line turns a recorded session into a test:
+///
+/// ```swift
+/// @Test func reproducesBugReport() throws {
+///   let url = try #require(Bundle.module.url(forResource: "Fixtures/bug-412", withExtension: "jsonl"))
+///   try assertReplay(fixture: url, registry: .todo, initialState: TodoState(), equals: expected)
+/// }
+/// ```
+///
+/// A checkpoint that does not match is recorded as an issue too, naming the entry and the diff.
+///
+/// - Returns: The replayed state, for further checks; `nil` if a checkpoint did not match.
+/// - Throws: ``ActionLogError`` when the log cannot be read at all: a missing file, a bad header,
+///   a malformed line, an unknown type.
+@discardableResult
+public func assertReplay<S: State & Equatable>(
+  fixture url: URL, registry: ActionLogRegistry<S>, initialState: S, equals expected: S,
+  options: ActionReplayer<S>.Options = .init(),
+  sourceLocation: SourceLocation = #_sourceLocation
+) throws -> S? {
+  guard
+    let state = try replayRecordingDivergence(
+      url, registry: registry, initialState: initialState, options: options,
+      sourceLocation: sourceLocation)
+  else { return nil }
+  if state != expected {
+    recordMismatch(
+      "the replayed state differs from the expected state", expected: expected, actual: state,
+      url: url, sourceLocation: sourceLocation)
+  }
+  return state
+}
+
+/// Replays a recorded log and records a test issue unless the view model projected from the
+/// final state equals `expected`.
+///
+/// Use it to pin what a screen shows after a session without spelling out the whole state.
+///
+/// - Returns: The replayed state, for further checks; `nil` if a checkpoint did not match.
+/// - Throws: ``ActionLogError`` when the log cannot be read at all.
+@discardableResult
+public func assertReplay<S: State, ViewModel: ViewModelWithState>(
+  fixture url: URL, registry: ActionLogRegistry<S>, initialState: S, matches expected: ViewModel,
+  options: ActionReplayer<S>.Options = .init(),
+  sourceLocation: SourceLocation = #_sourceLocation
+) throws -> S? where ViewModel.StateType == S {
+  guard
+    let state = try replayRecordingDivergence(
+      url, registry: registry, initialState: initialState, options: options,
+      sourceLocation: sourceLocation)
+  else { return nil }
+  guard let actual = ViewModel(state: state) else {
+    Issue.record(
+      Comment(
+        rawValue: "replaying \(url.lastPathComponent): \(ViewModel.self)(state:) returned nil "
+          + "for the replayed state"),
+      sourceLocation: sourceLocation)
+    return state
+  }
+  if actual != expected {
+    recordMismatch(
+      "the replayed \(ViewModel.self) differs from the expected one", expected: expected,
+      actual: actual, url: url, sourceLocation: sourceLocation)
+  }
+  return state
+}
+
+/// Replays, turning a checkpoint divergence into a test issue; other errors are thrown.
+private func replayRecordingDivergence<S: State>(
+  _ url: URL, registry: ActionLogRegistry<S>, initialState: S,
+  options: ActionReplayer<S>.Options, sourceLocation: SourceLocation
+) throws -> S? {
+  do {
+    return try ActionReplayer(registry: registry, options: options)
+      .replay(contentsOf: url, initialState: initialState)
+  } catch ActionLogError.diverged(let divergence) {
+    Issue.record(
+      Comment(rawValue: "replaying \(url.lastPathComponent): \(divergence)"),
+      sourceLocation: sourceLocation)
+    return nil
+  }
+}
+
+private func recordMismatch<T>(
+  _ summary: String, expected: T, actual: T, url: URL, sourceLocation: SourceLocation
+) {
+  let lines = StateDiff.lines(from: expected, to: actual)
+  Issue.record(
+    Comment(
+      rawValue: "replaying \(url.lastPathComponent): \(summary) (expected → replayed):\n  "
+        + lines.joined(separator: "\n  ")),
+    sourceLocation: sourceLocation)
+}

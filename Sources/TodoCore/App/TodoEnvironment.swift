@@ -1,0 +1,60 @@
+/// Where a `todo-cli` run keeps its data and what it records: the setup every command, and the
+/// terminal UI, start from.
+///
+/// ```swift
+/// let environment = try TodoEnvironment(storeDirectory: nil, variables: ProcessInfo.processInfo.environment)
+/// let store = environment.makeStore()
+/// try await store.dispatch(LoadTodos())
+/// let entry = try await store.dispatch(PerformChange(AddTodo(title: "Buy milk")))
+/// ```
+public struct TodoEnvironment: Sendable {
+  /// The store's directory.
+  public var storeDirectory: String
+  /// The storage the store's side effects use.
+  public var storage: any TodoStorage
+  /// `--record <file>`: where this run appends the changes it dispatches, if anywhere.
+  public var recordPath: String?
+
+  /// Creates an environment on `storage`, for tests and tools that bring their own.
+  public init(storeDirectory: String, storage: any TodoStorage, recordPath: String? = nil) {
+    self.storeDirectory = storeDirectory
+    self.storage = storage
+    self.recordPath = recordPath
+  }
+
+  /// Creates the environment for the store in `storeDirectory`, or in the default directory
+  /// that `variables` (the process environment) point to.
+  ///
+  /// - Throws: ``UsageError`` when no directory is given and `HOME` is not set either.
+  public init(
+    storeDirectory: String?, recordPath: String? = nil, variables: [String: String]
+  ) throws(UsageError) {
+    guard let directory = storeDirectory ?? Self.defaultStoreDirectory(variables: variables)
+    else {
+      throw UsageError(
+        "no store directory: pass --store <dir>, or set TODO_CLI_HOME or HOME")
+    }
+    self.init(
+      storeDirectory: directory, storage: FileTodoStorage(directory: directory),
+      recordPath: recordPath)
+  }
+
+  /// `$TODO_CLI_HOME`, else `$XDG_DATA_HOME/todo-cli`, else `~/.local/share/todo-cli`; empty
+  /// variables count as unset.
+  public static func defaultStoreDirectory(variables: [String: String]) -> String? {
+    func value(_ name: String) -> String? {
+      guard let value = variables[name], !value.isEmpty else { return nil }
+      return value
+    }
+    if let home = value("TODO_CLI_HOME") { return home }
+    if let data = value("XDG_DATA_HOME") { return data + "/todo-cli" }
+    if let home = value("HOME") { return home + "/.local/share/todo-cli" }
+    return nil
+  }
+
+  /// A store on this environment's storage, with an empty state until ``LoadTodos`` runs.
+  @MainActor
+  public func makeStore() -> TodoStore {
+    TodoStore(initialState: AppState(), dependencies: TodoDependencies(storage: storage))
+  }
+}

@@ -1,0 +1,141 @@
+/// The help texts of `todo-cli` and each of its commands.
+public enum CommandHelp {
+  /// The version `--version` prints.
+  public static let version = "0.1.0"
+
+  /// One command-specific option.
+  struct Option {
+    let flag: String
+    let summary: String
+  }
+
+  /// A command's name, usage, summary and details.
+  struct Spec {
+    let name: String
+    let arguments: String
+    let summary: String
+    let details: [String]
+    var options: [Option] = []
+
+    /// The name and the arguments without options, for the program's command table.
+    var synopsis: String {
+      let options = arguments.firstRange(of: "[--")?.lowerBound ?? arguments.endIndex
+      let positional = arguments[..<options].split(separator: " ")
+      return ([name] + positional.map(String.init)).joined(separator: " ")
+    }
+  }
+
+  static let specs: [Spec] = [
+    Spec(
+      name: "add", arguments: "<title>", summary: "Add an open todo and print its id",
+      details: [
+        "The title is any non-empty text, emoji and right-to-left scripts included.",
+        "Several words are joined with spaces. Put '--' before a title that starts",
+        "with a dash: todo-cli add -- \"-20% on shoes\"",
+      ]),
+    Spec(
+      name: "list", arguments: "[--all | --done | --open] [--json]",
+      summary: "List the todos (--all, --done, --open, --json)",
+      details: [
+        "Each line shows the id, [x] for done or [ ] for open, and the title.",
+        "With --json, prints one JSON array of {\"id\", \"title\", \"done\"} objects.",
+      ],
+      options: [
+        Option(flag: "--all", summary: "Open and done todos (the default)"),
+        Option(flag: "--done", summary: "Only the done todos"),
+        Option(flag: "--open", summary: "Only the open todos"),
+        Option(flag: "--json", summary: "Print JSON instead of text"),
+      ]),
+    Spec(
+      name: "done", arguments: "<id>", summary: "Mark a todo done",
+      details: ["Fails with exit status 1 if no todo has this id."]),
+    Spec(
+      name: "reopen", arguments: "<id>", summary: "Mark a done todo open again",
+      details: ["Fails with exit status 1 if no todo has this id."]),
+    Spec(
+      name: "edit", arguments: "<id> <title>", summary: "Give a todo a new title",
+      details: ["Fails with exit status 1 if no todo has this id."]),
+    Spec(
+      name: "remove", arguments: "<id>", summary: "Remove a todo",
+      details: ["Ids are never reused. 'todo-cli undo' brings the todo back."]),
+    Spec(
+      name: "clear", arguments: "", summary: "Remove every done todo",
+      details: ["'todo-cli undo' brings them back, in their places."]),
+    Spec(
+      name: "undo", arguments: "", summary: "Revert the last change; repeat to go further back",
+      details: [
+        "Prints the change it reverted. The revert is itself recorded, so 'history'",
+        "keeps everything. Fails with exit status 1 when there is nothing to undo.",
+      ]),
+    Spec(
+      name: "history", arguments: "", summary: "Show the recorded changes, newest last",
+      details: ["Each line shows the change's number and what it did."]),
+    Spec(
+      name: "replay", arguments: "<log> [--json]",
+      summary: "Replay an action log onto an empty list and print it (--json)",
+      details: [
+        "<log> is an action log, such as one written with --record. The result is",
+        "printed as 'list' prints it; the store is neither read nor changed.",
+      ],
+      options: [Option(flag: "--json", summary: "Print JSON instead of text")]),
+    Spec(
+      name: "ui", arguments: "", summary: "Open the interactive terminal interface",
+      details: ["Needs a terminal. Changes are saved as they are made."]),
+    Spec(
+      name: "help", arguments: "[<command>]", summary: "Show help for todo-cli or a command",
+      details: []),
+  ]
+
+  private static func padded(_ text: String, to width: Int) -> String {
+    text + String(repeating: " ", count: max(0, width - text.count))
+  }
+
+  static func spec(named name: String) -> Spec? {
+    specs.first { $0.name == name }
+  }
+
+  /// The program's help: what `todo-cli --help` prints.
+  public static var program: String {
+    let rows = specs.map { ($0.synopsis, $0.summary) }
+    let width = rows.map(\.0.count).max() ?? 0
+    let commands = rows.map { usage, summary in
+      "  " + padded(usage, to: width + 2) + summary
+    }
+    return
+      (["todo-cli \(version): a todo list that never loses a todo", ""]
+      + ["Usage: todo-cli [--store <dir>] [--record <file>] <command> [<arguments>]", ""]
+      + ["Commands:"] + commands + [""] + globalOptions + [
+        "",
+        "Exit status: 0 on success, 1 on failure (such as an unknown id or a damaged",
+        "store), 2 on a usage error. Messages go to standard error.",
+        "Run 'todo-cli <command> --help' for a command's details.",
+      ]).joined(separator: "\n") + "\n"
+  }
+
+  private static let globalOptions = [
+    "Options:",
+    "  --store <dir>    Where the todos live. Default: $TODO_CLI_HOME, else",
+    "                   $XDG_DATA_HOME/todo-cli, else ~/.local/share/todo-cli",
+    "  --record <file>  Append the changes this run makes to <file>, an action log",
+    "  -h, --help       Show help",
+    "  --version        Show the version",
+  ]
+
+  /// One command's help: what `todo-cli <command> --help` prints, or `nil` for an unknown name.
+  public static func command(_ name: String) -> String? {
+    guard let spec = spec(named: name) else { return nil }
+    var lines = ["Usage: todo-cli [--store <dir>] [--record <file>] \(spec.name)"]
+    if !spec.arguments.isEmpty { lines[0] += " \(spec.arguments)" }
+    lines += ["", spec.summary + "."]
+    if !spec.details.isEmpty { lines += [""] + spec.details }
+    if !spec.options.isEmpty {
+      let width = spec.options.map(\.flag.count).max() ?? 0
+      lines += ["", "Options:"]
+      lines += spec.options.map { option in
+        "  " + padded(option.flag, to: width + 2)
+          + option.summary
+      }
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+}

@@ -1,0 +1,72 @@
+/// Applies a user's change: checks it against the latest stored todos, journals it durably with
+/// its inverse, then dispatches it.
+///
+/// Under the storage's exclusive lock, the effect first brings the store up to date with what
+/// other processes stored, so a long-running UI and one-off commands can share a store. The
+/// change is journaled before it is dispatched: the store never shows a change that is not
+/// saved.
+///
+/// Returns the journal entry as written (for ``AddTodo`` its payload carries the chosen id), or
+/// `nil` when the change would not alter anything, in which case nothing is journaled.
+public struct PerformChange: ReturningSideEffect {
+  /// The change to apply.
+  public var change: AnyTodoChange
+
+  /// Creates the effect that applies `change`.
+  public init(_ change: AnyTodoChange) {
+    self.change = change
+  }
+
+  /// Creates the effect that applies `change`.
+  public init(_ change: some TodoChange) {
+    self.change = change.erased
+  }
+
+  /// Journals and dispatches the change.
+  ///
+  /// - Throws: ``TodoError`` if the change does not apply (an unknown id, a blank title), or
+  ///   a ``StorageError``; nothing is changed then.
+  public func sideEffect(_ context: SideEffectContext<AppState, TodoDependencies>) async throws
+    -> JournalEntry?
+  {
+    try await context.dependencies.storage.withExclusiveAccess { transaction in
+      let stored = transaction.state
+      await context.catchUp(with: stored)
+      var change = self.change
+      if case .addTodo(var add) = change, add.id == nil {
+        // The journal records the id, so that replaying reproduces it.
+        add.id = stored.nextID
+        change = .addTodo(add)
+      }
+      try change.change.validate(in: stored)
+      guard change.change.changes(stored) else { return nil }
+      let inverse = change.change.inverse(in: stored)
+      let entries = try transaction.append([JournalDraft(change: change, inverse: inverse)])
+      await context.dispatch(change)
+      return entries[0]
+    }
+  }
+}
+
+extension SideEffectContext where S == AppState {
+  /// Replaces the store's state with `stored` if they differ.
+  ///
+  /// - Complexity: O(todos).
+  func catchUp(with stored: AppState) async {
+    if await getState() != stored {
+      await dispatch(LoadStoredState(stored))
+    }
+  }
+
+  /// Dispatches the wrapped change with its static type.
+  func dispatch(_ change: AnyTodoChange) async {
+    switch change {
+    case .addTodo(let change): await dispatch(change)
+    case .setDone(let change): await dispatch(change)
+    case .editTitle(let change): await dispatch(change)
+    case .removeTodo(let change): await dispatch(change)
+    case .clearDone(let change): await dispatch(change)
+    case .restoreTodos(let change): await dispatch(change)
+    }
+  }
+}

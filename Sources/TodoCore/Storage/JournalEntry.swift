@@ -1,0 +1,72 @@
+import Foundation
+
+/// One line of the journal: a change the app applied, with what undoes it.
+///
+/// The journal is an action log in the documented format
+/// (`{"format":"statestore-action-log","version":1}` then one entry per line), so any action-log
+/// reader can replay it. The app adds two keys that readers which do not know them ignore:
+/// `inverse`, the change that reverts this one, and `undoes`, the entry an `undo` reverted.
+public struct JournalEntry: Sendable, Hashable, Codable {
+  /// The position in the journal, from 1, without gaps.
+  public var seq: Int
+  /// The change that was applied.
+  public var change: AnyTodoChange
+  /// The change that reverts it, if it can be undone.
+  public var inverse: AnyTodoChange?
+  /// The `seq` of the entry this one undid, if it was written by `undo`.
+  public var undoes: Int?
+
+  /// Creates an entry.
+  public init(seq: Int, change: AnyTodoChange, inverse: AnyTodoChange?, undoes: Int? = nil) {
+    self.seq = seq
+    self.change = change
+    self.inverse = inverse
+    self.undoes = undoes
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case seq, type, payload, inverse, undoes
+  }
+
+  /// Decodes an entry from its journal line.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    seq = try container.decode(Int.self, forKey: .seq)
+    let name = try container.decode(String.self, forKey: .type)
+    guard let change = try AnyTodoChange.decode(typeName: name, from: container, forKey: .payload)
+    else {
+      throw DecodingError.dataCorruptedError(
+        forKey: .type, in: container, debugDescription: "unknown change type \"\(name)\"")
+    }
+    self.change = change
+    inverse = try container.decodeIfPresent(AnyTodoChange.self, forKey: .inverse)
+    undoes = try container.decodeIfPresent(Int.self, forKey: .undoes)
+  }
+
+  /// Encodes the entry as its journal line's object.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(seq, forKey: .seq)
+    try container.encode(change.typeName, forKey: .type)
+    try change.encode(into: &container, forKey: .payload)
+    try container.encodeIfPresent(inverse, forKey: .inverse)
+    try container.encodeIfPresent(undoes, forKey: .undoes)
+  }
+}
+
+/// A change about to be journaled; the storage gives it its `seq`.
+public struct JournalDraft: Sendable, Hashable {
+  /// The change that was applied.
+  public var change: AnyTodoChange
+  /// The change that reverts it, if it can be undone.
+  public var inverse: AnyTodoChange?
+  /// The `seq` of the entry this one undoes, when written by `undo`.
+  public var undoes: Int?
+
+  /// Creates a draft.
+  public init(change: AnyTodoChange, inverse: AnyTodoChange?, undoes: Int? = nil) {
+    self.change = change
+    self.inverse = inverse
+    self.undoes = undoes
+  }
+}

@@ -1,0 +1,39 @@
+import Navigation
+
+/// A key, or keys, and what it does, for the bottom line and the help screen.
+struct KeyHint: Equatable, Sendable {
+  /// The keys as the user types them, such as `j/k` or `enter`.
+  let keys: String
+  /// What they do, in a few words.
+  let action: String
+
+  init(_ keys: String, _ action: String) {
+    self.keys = keys
+    self.action = action
+  }
+}
+
+/// A screen of the terminal UI: a routable with a routing table that draws itself and
+/// reacts to keys.
+///
+/// A screen never decides what is on the route: its keys dispatch `Show` and `Hide`, and the
+/// navigator resolves them with the tables of the screens on the route.
+@MainActor
+protocol TodoScreen: RoutableWithConfiguration {
+  /// Whether the screen shows as a box over the screen below it rather than filling the body.
+  var isModal: Bool { get }
+  /// The keys shown on the bottom line while this screen is in front.
+  var keyHints: [KeyHint] { get }
+  /// The keys the help screen lists when it is opened over this screen.
+  var helpEntries: [KeyHint] { get }
+
+  /// Draws the screen: a full screen into `body`, a modal as a box anywhere on `frame`.
+  func draw(in frame: inout Frame, body: Frame.Area)
+
+  /// Reacts to a key while the screen is in front.
+  func handle(_ key: Key) async
+}
+
+extension TodoScreen {
+  var helpEntries: [KeyHint] { keyHints }
+}

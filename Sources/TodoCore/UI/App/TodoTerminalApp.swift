@@ -1,0 +1,104 @@
+import Navigation
+
+/// The todo app's terminal UI: one store, one navigator, and the screens on its route.
+///
+/// The application owns no screen state of its own. What it draws comes from the navigator's
+/// route (which screens, in which order) and from each screen's view model (what they show);
+/// what a key does is up to the screen in front, which dispatches `Show`, `Hide` or a saved
+/// change to the store.
+///
+/// Layout, top to bottom: the route as a breadcrumb, the body of the topmost full screen with any
+/// modal screens drawn as boxes over it, a status line for messages, and the keys of the screen
+/// in front.
+@MainActor
+final class TodoTerminalApp: TerminalApplication {
+  /// The store that holds the todos and resolves navigation.
+  let store: TerminalUIStore
+  private(set) var exitCode: Int32?
+  /// A message for the status line, such as why a title was refused; cleared by the next key.
+  var status: String?
+
+  /// Creates the UI on `storage`, starting from `state` with the `list` screen as the root.
+  init(storage: any TodoStorage, state: AppState) {
+    let list = ListScreen()
+    let navigator = Navigator(root: list)
+    store = Store(
+      initialState: state,
+      dependencies: TerminalUIDependencies(storage: storage, navigator: navigator))
+    list.attach(to: self)
+  }
+
+  /// The navigator that resolves the screens' requests.
+  var navigator: Navigator { store.dependencies.navigator }
+
+  /// The route, from `list` to the screen in front.
+  var route: Route { navigator.currentRoute }
+
+  func handle(_ key: Key) async {
+    status = nil
+    guard let screen = navigator.topmostRoutable as? any TodoScreen else { return }
+    await screen.handle(key)
+  }
+
+  /// Ends the UI with exit status 0.
+  func quit() {
+    exitCode = 0
+  }
+
+  // MARK: - What screens dispatch
+
+  /// Dispatches `Show(identifier)`; a refusal shows on the status line.
+  func show(_ identifier: RouteElementIdentifier, context: (any Sendable)? = nil) async {
+    do {
+      try await store.dispatch(Show(identifier, context: context))
+    } catch {
+      status = "\(error)"
+    }
+  }
+
+  /// Dispatches `Hide(identifier)`; a refusal shows on the status line.
+  func hide(_ identifier: RouteElementIdentifier) async {
+    do {
+      try await store.dispatch(Hide(identifier))
+    } catch {
+      status = "\(error)"
+    }
+  }
+
+  /// Saves `change` to storage and applies it; returns `false`, with the reason on the status
+  /// line, if it was refused (a blank title, a todo removed by another process, a storage
+  /// failure).
+  @discardableResult
+  func save(_ change: some TodoChange) async -> Bool {
+    do {
+      try await store.dispatch(SaveTodoChange(change))
+      return true
+    } catch {
+      status = "\(error)"
+      return false
+    }
+  }
+
+  // MARK: - Drawing
+
+  func frame(width: Int, height: Int) -> Frame {
+    var frame = Frame(width: width, height: height)
+    frame.draw(route.joined(separator: " › "), row: 0)
+    let body = Frame.Area(
+      row: 1, column: 0, width: frame.width, height: max(frame.height - 3, 0))
+    let screens = navigator.visibleRoutables.compactMap { $0 as? any TodoScreen }
+    // Modal screens draw over the full screen they were presented from.
+    let base = screens.lastIndex { !$0.isModal } ?? 0
+    for screen in screens[base...] {
+      screen.draw(in: &frame, body: body)
+    }
+    if frame.height > 2, let status {
+      frame.draw(status, row: frame.height - 2)
+    }
+    if frame.height > 1, let front = screens.last {
+      let hints = front.keyHints.map { "\($0.keys) \($0.action)" }.joined(separator: "  ")
+      frame.draw(hints, row: frame.height - 1)
+    }
+    return frame
+  }
+}

@@ -1,0 +1,37 @@
+/// Runs `todo-cli ui`: the interactive terminal UI on the todos in `environment`'s store.
+///
+/// Checks that standard input and output are a terminal before anything else, loads the todos,
+/// then hands the terminal to the UI until the user quits. Every change is journaled to
+/// the store as it is made, so another `todo-cli` process sees it at once. The terminal is restored however the UI ends.
+///
+/// - Returns: The exit status: 0 after `q`, 2 when not run in a terminal, 1 when the store cannot
+///   be read or the terminal cannot be set up, 130 after Ctrl-C, 128 + n after signal n.
+@MainActor
+public func runTerminalUI(environment: TodoEnvironment, console: Console) async -> Int32 {
+  let storage = environment.storage
+  let session: TerminalSession
+  do {
+    session = try TerminalSession()
+  } catch {
+    printError(console, error.description)
+    return error.exitCode
+  }
+  let state: AppState
+  do {
+    state = try storage.load()
+  } catch {
+    printError(console, "\(error)")
+    return 1
+  }
+  let app = TodoTerminalApp(storage: storage, state: state)
+  do {
+    return try await TerminalRunner(session: session).run(app)
+  } catch {
+    printError(console, error.description)
+    return error.exitCode
+  }
+}
+
+private func printError(_ console: Console, _ message: String) {
+  console.error("todo-cli ui: \(message)\n")
+}

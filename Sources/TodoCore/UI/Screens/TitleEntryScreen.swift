@@ -1,0 +1,85 @@
+import Foundation
+import Navigation
+
+/// The `add` and `edit` screens, presented modally: a box with a one-line title field.
+///
+/// Enter saves through the store and dismisses the box; Escape dismisses it without saving.
+/// A blank title is refused with the reason on the status line, and the box stays open.
+@MainActor
+final class TitleEntryScreen: TodoScreen {
+  /// What the entered title is for.
+  enum Purpose {
+    /// A new todo.
+    case add
+    /// A new title for this todo.
+    case edit(Todo)
+  }
+
+  let routeIdentifier: RouteElementIdentifier
+  let isModal = true
+  let purpose: Purpose
+  private weak var app: TodoTerminalApp?
+  /// The title being typed.
+  private(set) var field: TextField
+
+  /// Creates the screen; an edit starts with the todo's current title.
+  init(app: TodoTerminalApp, purpose: Purpose) {
+    self.app = app
+    self.purpose = purpose
+    switch purpose {
+    case .add:
+      routeIdentifier = "add"
+      field = TextField()
+    case .edit(let todo):
+      routeIdentifier = "edit"
+      field = TextField(todo.title)
+    }
+  }
+
+  var keyHints: [KeyHint] { [KeyHint("enter", "save"), KeyHint("esc", "cancel")] }
+
+  var navigationConfiguration: [NavigationRequest: NavigationInstruction] {
+    [.hide(routeIdentifier): .dismissModally(behaviour: .soft)]
+  }
+
+  func handle(_ key: Key) async {
+    guard let app else { return }
+    switch key {
+    case .enter:
+      let title = field.text.trimmingCharacters(in: .whitespaces)
+      guard Title.isValid(title) else {
+        app.status = TodoError.emptyTitle.description
+        return
+      }
+      switch purpose {
+      case .add:
+        guard await app.save(AddTodo(title: title)) else { return }
+      case .edit(let todo):
+        if title != todo.title {
+          guard await app.save(EditTitle(id: todo.id, title: title)) else { return }
+        }
+      }
+      await app.hide(routeIdentifier)
+    case .escape:
+      await app.hide(routeIdentifier)
+    default:
+      _ = field.handle(key)
+    }
+  }
+
+  func draw(in frame: inout Frame, body: Frame.Area) {
+    let title: String
+    switch purpose {
+    case .add: title = "Add a todo"
+    case .edit(let todo): title = "Edit todo \(todo.id)"
+    }
+    let label = "Title: "
+    let boxWidth = min(max(frame.width - 8, 20), 70)
+    let fieldWidth = max(boxWidth - 2 - label.count, 2)
+    let visible = field.visible(inWidth: fieldWidth)
+    let area = frame.drawBox(
+      title: title, lines: [label + visible.text], minimumWidth: boxWidth - 2)
+    frame.cursor = Frame.Position(
+      row: area.row, column: min(area.column + label.count + visible.cursorColumn, frame.width - 1))
+  }
+}

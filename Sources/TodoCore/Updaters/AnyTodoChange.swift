@@ -1,0 +1,111 @@
+/// Any of the app's ``TodoChange``s, as one value the journal can store and decode by name.
+public enum AnyTodoChange: Sendable, Hashable {
+  /// An ``AddTodo``.
+  case addTodo(AddTodo)
+  /// A ``SetDone``.
+  case setDone(SetDone)
+  /// An ``EditTitle``.
+  case editTitle(EditTitle)
+  /// A ``RemoveTodo``.
+  case removeTodo(RemoveTodo)
+  /// A ``ClearDone``.
+  case clearDone(ClearDone)
+  /// A ``RestoreTodos``.
+  case restoreTodos(RestoreTodos)
+
+  /// Every change type, for registering with an action log.
+  public static let allTypes: [any TodoChange.Type] = [
+    AddTodo.self, SetDone.self, EditTitle.self, RemoveTodo.self, ClearDone.self,
+    RestoreTodos.self,
+  ]
+
+  /// The wrapped change.
+  public var change: any TodoChange {
+    switch self {
+    case .addTodo(let change): change
+    case .setDone(let change): change
+    case .editTitle(let change): change
+    case .removeTodo(let change): change
+    case .clearDone(let change): change
+    case .restoreTodos(let change): change
+    }
+  }
+
+  /// The name the wrapped change is recorded under.
+  public var typeName: String { type(of: change).typeName }
+
+  /// Applies the wrapped change to `state`.
+  public func apply(to state: inout AppState) {
+    change.updateState(&state)
+  }
+
+  /// Dispatches the wrapped change to `store` with its static type.
+  @MainActor
+  public func dispatch<D>(to store: Store<AppState, D>) {
+    switch self {
+    case .addTodo(let change): store.dispatch(change)
+    case .setDone(let change): store.dispatch(change)
+    case .editTitle(let change): store.dispatch(change)
+    case .removeTodo(let change): store.dispatch(change)
+    case .clearDone(let change): store.dispatch(change)
+    case .restoreTodos(let change): store.dispatch(change)
+    }
+  }
+
+  /// Decodes the change recorded as `typeName` from `container`'s `key`.
+  ///
+  /// - Returns: `nil` when `typeName` is not one of the app's changes.
+  static func decode<K: CodingKey>(
+    typeName: String, from container: KeyedDecodingContainer<K>, forKey key: K
+  ) throws -> AnyTodoChange? {
+    switch typeName {
+    case AddTodo.typeName: .addTodo(try container.decode(AddTodo.self, forKey: key))
+    case SetDone.typeName: .setDone(try container.decode(SetDone.self, forKey: key))
+    case EditTitle.typeName: .editTitle(try container.decode(EditTitle.self, forKey: key))
+    case RemoveTodo.typeName: .removeTodo(try container.decode(RemoveTodo.self, forKey: key))
+    case ClearDone.typeName: .clearDone(try container.decode(ClearDone.self, forKey: key))
+    case RestoreTodos.typeName:
+      .restoreTodos(try container.decode(RestoreTodos.self, forKey: key))
+    default: nil
+    }
+  }
+
+  /// Encodes the wrapped change into `container` under `key`.
+  func encode<K: CodingKey>(into container: inout KeyedEncodingContainer<K>, forKey key: K)
+    throws
+  {
+    switch self {
+    case .addTodo(let change): try container.encode(change, forKey: key)
+    case .setDone(let change): try container.encode(change, forKey: key)
+    case .editTitle(let change): try container.encode(change, forKey: key)
+    case .removeTodo(let change): try container.encode(change, forKey: key)
+    case .clearDone(let change): try container.encode(change, forKey: key)
+    case .restoreTodos(let change): try container.encode(change, forKey: key)
+    }
+  }
+}
+
+/// `{"type": "<name>", "payload": {...}}`: how an inverse is stored next to a journal entry.
+extension AnyTodoChange: Codable {
+  private enum CodingKeys: String, CodingKey {
+    case type, payload
+  }
+
+  /// Decodes a change from its type name and payload.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    let name = try container.decode(String.self, forKey: .type)
+    guard let change = try Self.decode(typeName: name, from: container, forKey: .payload) else {
+      throw DecodingError.dataCorruptedError(
+        forKey: .type, in: container, debugDescription: "unknown change type \"\(name)\"")
+    }
+    self = change
+  }
+
+  /// Encodes the change's type name and payload.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(typeName, forKey: .type)
+    try encode(into: &container, forKey: .payload)
+  }
+}

@@ -1,0 +1,104 @@
+import Dispatch
+
+/// One implementation of a workload: the store, or one of the plain-code floors.
+@MainActor
+protocol Runner: AnyObject {
+  /// What this runner is, as the report names it ("store", "indexed floor", ...).
+  var name: String { get }
+
+  /// Performs `operations` more operations (dispatches, or their plain-code equivalent).
+  func perform(_ operations: Int)
+
+  /// Checks everything observable against what `operations` operations must produce.
+  ///
+  /// - Returns: One message per failed check; empty when all pass.
+  func verify(operations: Int) -> [String]
+}
+
+/// How long and how often to measure.
+struct Schedule {
+  /// Measured repetitions, after the warm-up.
+  let repetitions: Int
+  /// How long one repetition of one runner should take, in nanoseconds.
+  let repetitionTime: Double
+  /// When set, every repetition performs exactly this many operations: no calibration.
+  let fixedOperations: Int?
+  /// Cap on operations per repetition, for workloads whose operation is a whole batch.
+  var maximumOperations = Int.max
+}
+
+/// The median, minimum and maximum of one runner's repetitions, in nanoseconds per operation.
+struct Statistics {
+  let median: Double
+  let min: Double
+  let max: Double
+
+  init(_ samples: [Double]) {
+    let sorted = samples.sorted()
+    let middle = sorted.count / 2
+    median =
+      sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    min = sorted.first ?? .nan
+    max = sorted.last ?? .nan
+  }
+}
+
+/// What measuring a group of runners produced.
+struct Measurement {
+  let statistics: [Statistics]
+  let failures: [String]
+}
+
+/// Nanoseconds on a monotonic clock.
+func now() -> UInt64 {
+  DispatchTime.now().uptimeNanoseconds
+}
+
+/// Warms every runner up, then measures them in turn, repetition by repetition.
+///
+/// Interleaving the runners means that a burst of load from another process on this shared
+/// machine lands on the store and its floors alike instead of on one of them.
+@MainActor
+func measure(_ runners: [any Runner], schedule: Schedule) -> Measurement {
+  var totals = [Int](repeating: 0, count: runners.count)
+  var batch = [Int](repeating: 0, count: runners.count)
+  for (index, runner) in runners.enumerated() {
+    if let fixed = schedule.fixedOperations {
+      runner.perform(fixed)
+      totals[index] += fixed
+      batch[index] = fixed
+      continue
+    }
+    // Warm-up doubles as calibration: double the batch until it takes a quarter of a repetition.
+    var operations = 1
+    while true {
+      let start = now()
+      runner.perform(operations)
+      let elapsed = Double(now() - start)
+      totals[index] += operations
+      if elapsed >= schedule.repetitionTime / 4 || operations >= schedule.maximumOperations {
+        let perOperation = elapsed / Double(operations)
+        let wanted = Int(schedule.repetitionTime / Swift.max(perOperation, 0.01))
+        batch[index] = Swift.min(Swift.max(wanted, 1), schedule.maximumOperations)
+        break
+      }
+      operations = Swift.min(operations * 2, schedule.maximumOperations)
+    }
+  }
+  var samples = [[Double]](repeating: [], count: runners.count)
+  for _ in 0..<schedule.repetitions {
+    for (index, runner) in runners.enumerated() {
+      let operations = batch[index]
+      let start = now()
+      runner.perform(operations)
+      let elapsed = Double(now() - start)
+      totals[index] += operations
+      samples[index].append(elapsed / Double(operations))
+    }
+  }
+  var failures: [String] = []
+  for (index, runner) in runners.enumerated() {
+    failures += runner.verify(operations: totals[index]).map { "\(runner.name): \($0)" }
+  }
+  return Measurement(statistics: samples.map(Statistics.init), failures: failures)
+}

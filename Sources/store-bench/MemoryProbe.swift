@@ -1,0 +1,72 @@
+import Foundation
+
+/// Peak memory of W3, measured in fresh processes so that nothing freed earlier in the run hides
+/// what a runner needs.
+///
+/// `store-bench --memory-probe store` (or `floor`) resets the kernel's peak-RSS mark, builds
+/// W3's store with its 10,000 subscribers (or the indexed floor with its 10,000 closures), runs
+/// a full cycle of 1,000 toggles, and prints how far the peak resident set (`VmHWM` in
+/// `/proc/self/status`) rose above the resident set before building. Both sides hold the same
+/// 1,000 todos, so the difference between them is the cost of the subscriptions.
+enum MemoryProbe {
+  /// The two sides of W3 a probe can build.
+  enum Side: String {
+    case store
+    case floor
+  }
+
+  /// Runs in the child process: builds `side`, returns the peak growth in bytes, or `nil` when
+  /// this system has no `/proc/self/status`.
+  @MainActor
+  static func measure(_ side: Side) -> Int? {
+    try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+    guard let before = residentBytes() else { return nil }
+    let runner: any Runner =
+      switch side {
+      case .store: ToggleStoreRunner(subscribers: 10_000)
+      case .floor: IndexedFloor(subscribers: 10_000)
+      }
+    runner.perform(todoCount)
+    guard let after = residentBytes() else { return nil }
+    return withExtendedLifetime(runner) { Swift.max(after.peak - before.current, 0) }
+  }
+
+  /// Runs in the parent: starts this executable as a probe for `side` and reads its answer.
+  ///
+  /// - Returns: The peak growth in bytes, or `nil` if the probe could not run or answer.
+  static func spawn(_ side: Side) -> Int? {
+    guard let executable = Bundle.main.executableURL else { return nil }
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = ["--memory-probe", side.rawValue]
+    let output = Pipe()
+    process.standardOutput = output
+    do {
+      try process.run()
+    } catch {
+      return nil
+    }
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { return nil }
+    return Int(
+      String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+  }
+
+  /// The current and peak resident set of this process, in bytes.
+  static func residentBytes() -> (current: Int, peak: Int)? {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else {
+      return nil
+    }
+    var current: Int?
+    var peak: Int?
+    for line in status.split(separator: "\n") {
+      let fields = line.split(whereSeparator: \.isWhitespace)
+      guard fields.count >= 2, let kibibytes = Int(fields[1]) else { continue }
+      if fields[0] == "VmRSS:" { current = kibibytes * 1024 }
+      if fields[0] == "VmHWM:" { peak = kibibytes * 1024 }
+    }
+    guard let current, let peak else { return nil }
+    return (current, peak)
+  }
+}

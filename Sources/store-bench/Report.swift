@@ -1,0 +1,122 @@
+import Foundation
+
+/// One workload's figures, as printed in the table and by `--json`.
+struct WorkloadResult: Encodable {
+  let workload: String
+  let medianNanoseconds: Double
+  let minNanoseconds: Double
+  let maxNanoseconds: Double
+  let floor: String
+  let floorMedianNanoseconds: Double
+  let floorMinNanoseconds: Double
+  let floorMaxNanoseconds: Double
+  let ratio: Double
+  let targetRatio: Double
+  let meetsTarget: Bool
+  /// The naive floor's median, for the workloads that have one besides the indexed floor.
+  let naiveFloorMedianNanoseconds: Double?
+  let repetitions: Int
+  /// Whether every notification count, checksum and final state was as expected.
+  let correct: Bool
+  let failures: [String]
+  let peakMemoryBytes: Int?
+  let floorPeakMemoryBytes: Int?
+  let memoryRatio: Double?
+  let summary: String
+
+  enum CodingKeys: String, CodingKey {
+    case workload
+    case medianNanoseconds = "median_ns"
+    case minNanoseconds = "min_ns"
+    case maxNanoseconds = "max_ns"
+    case floor
+    case floorMedianNanoseconds = "floor_median_ns"
+    case floorMinNanoseconds = "floor_min_ns"
+    case floorMaxNanoseconds = "floor_max_ns"
+    case ratio
+    case targetRatio = "target_ratio"
+    case meetsTarget = "meets_target"
+    case naiveFloorMedianNanoseconds = "naive_floor_median_ns"
+    case repetitions
+    case correct
+    case failures
+    case peakMemoryBytes = "peak_memory_bytes"
+    case floorPeakMemoryBytes = "floor_peak_memory_bytes"
+    case memoryRatio = "memory_ratio"
+    case summary
+  }
+}
+
+/// Prints `results` as JSON: an array holding one object per workload, one object per line.
+func printJSON(_ results: [WorkloadResult]) throws {
+  let encoder = JSONEncoder()
+  encoder.outputFormatting = [.sortedKeys]
+  let lines = try results.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
+  print("[\n  " + lines.joined(separator: ",\n  ") + "\n]")
+}
+
+/// Prints `results` as a table for people.
+func printTable(_ results: [WorkloadResult], mode: Options.Mode) {
+  print("store-bench (\(mode.rawValue)): ns per dispatch, median (min–max) over the repetitions")
+  print("")
+  let header = [
+    "workload", "store median (min–max)", "floor", "floor median (min–max)", "ratio", "target",
+  ]
+  var rows = [header]
+  for result in results {
+    rows.append([
+      result.workload,
+      spread(result.medianNanoseconds, result.minNanoseconds, result.maxNanoseconds),
+      result.floor,
+      spread(result.floorMedianNanoseconds, result.floorMinNanoseconds, result.floorMaxNanoseconds),
+      format(result.ratio) + "×",
+      "≤" + format(result.targetRatio) + "× " + (result.meetsTarget ? "met" : "MISSED"),
+    ])
+  }
+  let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+  for row in rows {
+    let cells = row.indices.map { column in
+      let cell = row[column]
+      let padding = String(repeating: " ", count: widths[column] - cell.count)
+      return column == 0 || column == 2 ? cell + padding : padding + cell
+    }
+    print(cells.joined(separator: "  "))
+  }
+  print("")
+  for result in results {
+    if let naive = result.naiveFloorMedianNanoseconds {
+      print(
+        "\(result.workload): naive floor (every subscriber compares) \(format(naive)) ns, "
+          + "\(format(naive / result.medianNanoseconds))× slower than the store")
+    }
+    if let bytes = result.peakMemoryBytes, let floorBytes = result.floorPeakMemoryBytes,
+      let memoryRatio = result.memoryRatio
+    {
+      print(
+        "\(result.workload): peak memory growth of the store and its subscribers "
+          + "\(kibibytes(bytes)), of the indexed floor \(kibibytes(floorBytes)): "
+          + "\(format(memoryRatio))× (target ≤2×)")
+    }
+  }
+  for result in results {
+    print("\(result.workload): \(result.summary)", result.correct ? "" : "— CHECKS FAILED")
+    for failure in result.failures {
+      print("  ✗ \(failure)")
+    }
+  }
+}
+
+private func spread(_ median: Double, _ min: Double, _ max: Double) -> String {
+  "\(format(median)) (\(format(min))–\(format(max)))"
+}
+
+private func kibibytes(_ bytes: Int) -> String {
+  format(Double(bytes) / 1024) + " KiB"
+}
+
+/// Three significant digits, and no more than needed: 1.6, 27.4, 541, 15,900.
+func format(_ value: Double) -> String {
+  guard value.isFinite else { return "n/a" }
+  let digits = value >= 100 ? 0 : value >= 10 ? 1 : 2
+  return value.formatted(.number.precision(.fractionLength(digits)))
+}

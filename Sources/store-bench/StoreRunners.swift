@@ -1,0 +1,83 @@
+import StateStore
+
+/// How many todos the state holds in every workload.
+let todoCount = 1_000
+
+/// W0 through the store: `store.dispatch(Increment())` with nobody listening.
+@MainActor
+final class CounterStoreRunner: Runner {
+  let name = "store"
+  let store = Store<AppState, Void>(initialState: AppState(todoCount: todoCount))
+
+  func perform(_ operations: Int) {
+    for _ in 0..<operations {
+      store.dispatch(Increment())
+    }
+  }
+
+  func verify(operations: Int) -> [String] {
+    store.state.counter == operations
+      ? [] : ["expected counter \(operations), found \(store.state.counter)"]
+  }
+}
+
+/// W1, W2, W3 and L1 through the store: `store.dispatch(ToggleTodo(id:))`, cycling through the
+/// todos, with row subscribers and an `(old, new)` listener registered the way an app does.
+@MainActor
+final class ToggleStoreRunner: Runner {
+  let name = "store"
+  let store = Store<AppState, Void>(initialState: AppState(todoCount: todoCount))
+  let subscribers: Int
+  let sink = Sink()
+  var tokens: [Subscription] = []
+  var next = 0
+  var failures: [String] = []
+
+  init(subscribers: Int = 0, listens: Bool = false) {
+    self.subscribers = subscribers
+    for k in 0..<subscribers {
+      let token = store.subscribe(to: \.todos, id: k % todoCount) { [sink] todo in
+        sink.receive(todo)
+      }
+      tokens.append(token)
+    }
+    if sink.count != subscribers {
+      failures.append("expected \(subscribers) first deliveries, counted \(sink.count)")
+    }
+    sink.reset()
+    if listens {
+      tokens.append(
+        store.addListener { [sink] old, new in
+          sink.receive(
+            oldCounter: old.counter, newCounter: new.counter, todoCount: new.todos.count)
+        })
+    }
+  }
+
+  func perform(_ operations: Int) {
+    var index = next
+    for _ in 0..<operations {
+      store.dispatch(ToggleTodo(id: index))
+      index += 1
+      if index == todoCount { index = 0 }
+    }
+    next = index
+  }
+
+  func verify(operations: Int) -> [String] {
+    let expectation = ToggleExpectation(todoCount: todoCount, operations: operations)
+    var failures = self.failures
+    failures += expectation.check(doneFlags: store.state.todos.map(\.done))
+    if tokens.count > subscribers {
+      let expected = operations * todoCount
+      if sink.count != operations || sink.checksum != expected {
+        failures.append(
+          "expected \(operations) (old, new) pairs with checksum \(expected), "
+            + "got \(sink.count) with \(sink.checksum)")
+      }
+    } else {
+      failures += expectation.check(sink, subscribers: subscribers)
+    }
+    return failures
+  }
+}

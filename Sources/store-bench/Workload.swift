@@ -1,0 +1,46 @@
+/// One line of the report: a store workload, the floors it is measured against and its target.
+struct Workload {
+  /// The short name used in the issue and the report: "W0", "L1", ...
+  let name: String
+  /// What the workload does, for the table.
+  let summary: String
+  /// The highest acceptable ratio of the store's median to the floor's.
+  let targetRatio: Double
+  /// Builds the runners: the store first, then the floors.
+  let makeRunners: [@MainActor () -> any Runner]
+  /// Which runner the ratio is taken against.
+  let ratioFloor: Int
+  /// Whether to report the peak memory of the store and its floor (see ``MemoryProbe``).
+  let measuresMemory: Bool
+  /// The largest batch a repetition may perform, for workloads whose operation is a whole run.
+  var maximumOperations = Int.max
+
+  static let all: [Workload] = [
+    Workload(
+      name: "W0", summary: "increment the counter, no subscribers", targetRatio: 10,
+      makeRunners: [{ CounterStoreRunner() }, { CounterFloor() }], ratioFloor: 1,
+      measuresMemory: false),
+    Workload(
+      name: "W1", summary: "toggle todo i % 1000 of 1,000, no subscribers", targetRatio: 10,
+      makeRunners: [{ ToggleStoreRunner() }, { ToggleFloor() }], ratioFloor: 1,
+      measuresMemory: false),
+    Workload(
+      name: "W2", summary: "W1 + 100 row subscribers", targetRatio: 10,
+      makeRunners: [
+        { ToggleStoreRunner(subscribers: 100) }, { NaiveFloor(subscribers: 100) },
+        { IndexedFloor(subscribers: 100) },
+      ], ratioFloor: 2, measuresMemory: false),
+    Workload(
+      name: "W3", summary: "W1 + 10,000 row subscribers", targetRatio: 5,
+      makeRunners: [
+        { ToggleStoreRunner(subscribers: 10_000) }, { NaiveFloor(subscribers: 10_000) },
+        { IndexedFloor(subscribers: 10_000) },
+      ], ratioFloor: 2, measuresMemory: true),
+    Workload(
+      name: "L1", summary: "W1 + one (old, new) listener", targetRatio: 1.5,
+      makeRunners: [{ ToggleStoreRunner(listens: true) }, { CopyFloor() }], ratioFloor: 1,
+      measuresMemory: false),
+  ]
+
+  static var allNames: Set<String> { Set(all.map(\.name)) }
+}

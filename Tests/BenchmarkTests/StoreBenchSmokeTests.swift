@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+
+/// One workload as `store-bench --json` prints it, with its snake-case keys converted.
+private struct Row: Decodable {
+  let workload: String
+  let medianNs: Double
+  let minNs: Double
+  let maxNs: Double
+  let floor: String
+  let floorMedianNs: Double
+  let ratio: Double
+  let correct: Bool
+  let failures: [String]
+  let peakMemoryBytes: Int?
+  let floorPeakMemoryBytes: Int?
+}
+
+@Suite("store-bench, run as a user runs it")
+struct StoreBenchSmokeTests {
+  @Test("--smoke --json exits 0 and reports every workload, correct, with its floor and ratio")
+  func smokeRunReportsEveryWorkload() throws {
+    let run = try runStoreBench(["--smoke", "--json"])
+    #expect(run.status == 0, "stderr: \(run.error)")
+    let decoder = JSONDecoder()
+    decoder.keyDecodingStrategy = .convertFromSnakeCase
+    let rows = try decoder.decode([Row].self, from: Data(run.output.utf8))
+    #expect(rows.map(\.workload) == ["W0", "W1", "W2", "W3", "L1"])
+    for row in rows {
+      #expect(row.correct, "\(row.workload): \(row.failures)")
+      #expect(row.failures.isEmpty)
+      #expect(row.minNs <= row.medianNs && row.medianNs <= row.maxNs, "\(row.workload)")
+      #expect(row.floorMedianNs > 0, "\(row.workload)")
+      #expect(abs(row.ratio - row.medianNs / row.floorMedianNs) < 1e-9 * row.ratio)
+    }
+    let w3 = try #require(rows.first { $0.workload == "W3" })
+    #expect(w3.floor == "indexed floor")
+    #expect((w3.peakMemoryBytes ?? 0) > 0)
+    #expect((w3.floorPeakMemoryBytes ?? 0) > 0)
+  }
+
+  @Test("the table names every workload and its floor")
+  func tableNamesEveryWorkload() throws {
+    let run = try runStoreBench(["--smoke", "--only", "W0,L1"])
+    #expect(run.status == 0, "stderr: \(run.error)")
+    #expect(run.output.contains("plain mutation floor"))
+    #expect(run.output.contains("copy floor"))
+    #expect(!run.output.contains("W3"))
+  }
+
+  @Test("an unknown option or workload exits 2 and says what was wrong")
+  func badCommandLine() throws {
+    let option = try runStoreBench(["--fast"])
+    #expect(option.status == 2)
+    #expect(option.error.contains("unknown option '--fast'"))
+    let workload = try runStoreBench(["--only", "W9"])
+    #expect(workload.status == 2)
+    #expect(workload.error.contains("unknown workload W9"))
+  }
+}
+
+/// What one run of the executable printed and how it ended.
+struct BenchRun {
+  let status: Int32
+  let output: String
+  let error: String
+}
+
+/// Runs the `store-bench` executable built next to the test bundle.
+func runStoreBench(_ arguments: [String]) throws -> BenchRun {
+  let process = Process()
+  process.executableURL = productsDirectory.appendingPathComponent("store-bench")
+  process.arguments = arguments
+  let output = Pipe()
+  let error = Pipe()
+  process.standardOutput = output
+  process.standardError = error
+  try process.run()
+  // Read before waiting, so that a full pipe cannot stall the child; its standard error holds
+  // a line or two, far below a pipe's capacity, so reading it second cannot block.
+  let outputData = output.fileHandleForReading.readDataToEndOfFile()
+  let errorText = error.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  return BenchRun(
+    status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+    error: String(decoding: errorText, as: UTF8.self))
+}
+
+/// Where SwiftPM put the products: the test bundle's directory on Linux, its parent on macOS.
+private var productsDirectory: URL {
+  #if os(macOS)
+    for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+      return bundle.bundleURL.deletingLastPathComponent()
+    }
+  #endif
+  return Bundle.main.bundleURL
+}

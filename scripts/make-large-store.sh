@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Writes a todo-cli store with many todos and many recorded changes, for speed measurements.
+#
+# Usage: scripts/make-large-store.sh <store-dir> [todos=10000] [changes=100000]
+#
+# The journal gets <todos> AddTodo entries, then SetDone entries that mark todos done and open
+# again until it holds <changes> entries in all. It is written directly in the documented
+# action-log format; no snapshot is written, so the first command that changes the store replays
+# the whole journal once and compacts it, as an upgraded or restored store would.
+set -euo pipefail
+
+store=${1:?usage: make-large-store.sh <store-dir> [todos] [changes]}
+todos=${2:-10000}
+changes=${3:-100000}
+
+if [[ -e "$store/journal.jsonl" ]]; then
+  echo "make-large-store.sh: $store already holds a store" >&2
+  exit 1
+fi
+mkdir -p "$store"
+awk -v todos="$todos" -v changes="$changes" 'BEGIN {
+  print "{\"format\":\"statestore-action-log\",\"version\":1,\"app\":\"todo-cli\"}"
+  for (seq = 1; seq <= todos; seq++) {
+    printf "{\"seq\":%d,\"type\":\"AddTodo\",\"payload\":{\"id\":%d,\"title\":\"Todo number %d\"}", seq, seq, seq
+    printf ",\"inverse\":{\"type\":\"RemoveTodo\",\"payload\":{\"id\":%d}}}\n", seq
+  }
+  for (; seq <= changes; seq++) {
+    id = (seq % todos) + 1
+    round = int((seq - todos - 1) / todos)
+    done = (round % 2 == 0) ? "true" : "false"
+    undo = (round % 2 == 0) ? "false" : "true"
+    printf "{\"seq\":%d,\"type\":\"SetDone\",\"payload\":{\"done\":%s,\"id\":%d}", seq, done, id
+    printf ",\"inverse\":{\"type\":\"SetDone\",\"payload\":{\"done\":%s,\"id\":%d}}}\n", undo, id
+  }
+}' > "$store/journal.jsonl"

@@ -13,12 +13,20 @@ protocol Runner: AnyObject {
   ///
   /// - Returns: One message per failed check; empty when all pass.
   func verify(operations: Int) -> [String]
+
+  /// How many entries one operation handles: the figures are per entry. 1 unless a whole log
+  /// is one operation (R1, R2).
+  var entriesPerOperation: Int { get }
+}
+
+extension Runner {
+  var entriesPerOperation: Int { 1 }
 }
 
 /// How long and how often to measure.
 struct Schedule {
   /// Measured repetitions, after the warm-up.
-  let repetitions: Int
+  var repetitions: Int
   /// How long one repetition of one runner should take, in nanoseconds.
   let repetitionTime: Double
   /// When set, every repetition performs exactly this many operations: no calibration.
@@ -63,7 +71,8 @@ func measure(_ runners: [any Runner], schedule: Schedule) -> Measurement {
   var totals = [Int](repeating: 0, count: runners.count)
   var batch = [Int](repeating: 0, count: runners.count)
   for (index, runner) in runners.enumerated() {
-    if let fixed = schedule.fixedOperations {
+    if let requested = schedule.fixedOperations {
+      let fixed = Swift.min(requested, schedule.maximumOperations)
       runner.perform(fixed)
       totals[index] += fixed
       batch[index] = fixed
@@ -93,7 +102,7 @@ func measure(_ runners: [any Runner], schedule: Schedule) -> Measurement {
       runner.perform(operations)
       let elapsed = Double(now() - start)
       totals[index] += operations
-      samples[index].append(elapsed / Double(operations))
+      samples[index].append(elapsed / Double(operations * runner.entriesPerOperation))
     }
   }
   var failures: [String] = []

@@ -3,7 +3,14 @@
 func runSuite(_ options: Options) -> [WorkloadResult] {
   let schedule = schedule(for: options)
   var results: [WorkloadResult] = []
-  for workload in Workload.all where options.workloads?.contains(workload.name) ?? true {
+  let logEntries =
+    switch options.mode {
+    case .full: 1_000_000
+    case .quick: 10_000
+    case .smoke: 200
+    }
+  for workload in Workload.all(logEntries: logEntries)
+  where options.workloads?.contains(workload.name) ?? true {
     results.append(run(workload, schedule: schedule))
   }
   return results
@@ -26,7 +33,8 @@ private func schedule(for options: Options) -> Schedule {
 private func run(_ workload: Workload, schedule: Schedule) -> WorkloadResult {
   var schedule = schedule
   schedule.maximumOperations = workload.maximumOperations
-  let runners = workload.makeRunners.map { $0() }
+  schedule.repetitions = Swift.min(schedule.repetitions, workload.maximumRepetitions)
+  let runners = workload.makeRunners()
   let measurement = measure(runners, schedule: schedule)
   let store = measurement.statistics[0]
   let floor = measurement.statistics[workload.ratioFloor]

@@ -7,40 +7,69 @@ struct Workload {
   /// The highest acceptable ratio of the store's median to the floor's.
   let targetRatio: Double
   /// Builds the runners: the store first, then the floors.
-  let makeRunners: [@MainActor () -> any Runner]
+  let makeRunners: @MainActor () -> [any Runner]
   /// Which runner the ratio is taken against.
   let ratioFloor: Int
   /// Whether to report the peak memory of the store and its floor (see ``MemoryProbe``).
   let measuresMemory: Bool
   /// The largest batch a repetition may perform, for workloads whose operation is a whole run.
   var maximumOperations = Int.max
+  /// The most repetitions worth running, for workloads whose repetition takes seconds.
+  var maximumRepetitions = Int.max
 
-  static let all: [Workload] = [
+  /// Every workload, with action logs of `logEntries` entries for R1 and R2.
+  static func all(logEntries: Int) -> [Workload] {
+    storeWorkloads + [
+      Workload(
+        name: "R1", summary: "record \(logEntries) W1 updaters to a file (ns per entry)",
+        targetRatio: 2,
+        makeRunners: {
+          [RecordingStoreRunner(entries: logEntries), EncodingFloor(entries: logEntries)]
+        },
+        ratioFloor: 1, measuresMemory: false, maximumOperations: 1, maximumRepetitions: 5),
+      Workload(
+        name: "R2", summary: "replay that file (ns per entry)", targetRatio: 2,
+        makeRunners: {
+          let file = recordReplayFile(entries: logEntries)
+          return [
+            ReplayStoreRunner(entries: logEntries, file: file),
+            DecodingFloor(entries: logEntries, file: file),
+          ]
+        },
+        ratioFloor: 1, measuresMemory: false, maximumOperations: 1, maximumRepetitions: 5),
+    ]
+  }
+
+  static let storeWorkloads: [Workload] = [
     Workload(
       name: "W0", summary: "increment the counter, no subscribers", targetRatio: 10,
-      makeRunners: [{ CounterStoreRunner() }, { CounterFloor() }], ratioFloor: 1,
+      makeRunners: { [CounterStoreRunner(), CounterFloor()] }, ratioFloor: 1,
       measuresMemory: false),
     Workload(
       name: "W1", summary: "toggle todo i % 1000 of 1,000, no subscribers", targetRatio: 10,
-      makeRunners: [{ ToggleStoreRunner() }, { ToggleFloor() }], ratioFloor: 1,
+      makeRunners: { [ToggleStoreRunner(), ToggleFloor()] }, ratioFloor: 1,
       measuresMemory: false),
     Workload(
       name: "W2", summary: "W1 + 100 row subscribers", targetRatio: 10,
-      makeRunners: [
-        { ToggleStoreRunner(subscribers: 100) }, { NaiveFloor(subscribers: 100) },
-        { IndexedFloor(subscribers: 100) },
-      ], ratioFloor: 2, measuresMemory: false),
+      makeRunners: {
+        [
+          ToggleStoreRunner(subscribers: 100), NaiveFloor(subscribers: 100),
+          IndexedFloor(subscribers: 100),
+        ]
+      }, ratioFloor: 2, measuresMemory: false),
     Workload(
       name: "W3", summary: "W1 + 10,000 row subscribers", targetRatio: 5,
-      makeRunners: [
-        { ToggleStoreRunner(subscribers: 10_000) }, { NaiveFloor(subscribers: 10_000) },
-        { IndexedFloor(subscribers: 10_000) },
-      ], ratioFloor: 2, measuresMemory: true),
+      makeRunners: {
+        [
+          ToggleStoreRunner(subscribers: 10_000), NaiveFloor(subscribers: 10_000),
+          IndexedFloor(subscribers: 10_000),
+        ]
+      }, ratioFloor: 2, measuresMemory: true),
     Workload(
       name: "L1", summary: "W1 + one (old, new) listener", targetRatio: 1.5,
-      makeRunners: [{ ToggleStoreRunner(listens: true) }, { CopyFloor() }], ratioFloor: 1,
+      makeRunners: { [ToggleStoreRunner(listens: true), CopyFloor()] }, ratioFloor: 1,
       measuresMemory: false),
   ]
 
-  static var allNames: Set<String> { Set(all.map(\.name)) }
+  static var allNames: Set<String> { Set(all(logEntries: 0).map(\.name)) }
 }

@@ -25,7 +25,7 @@ struct StoreBenchSmokeTests {
     let decoder = JSONDecoder()
     decoder.keyDecodingStrategy = .convertFromSnakeCase
     let rows = try decoder.decode([Row].self, from: Data(run.output.utf8))
-    #expect(rows.map(\.workload) == ["W0", "W1", "W2", "W3", "L1"])
+    #expect(rows.map(\.workload) == ["W0", "W1", "W2", "W3", "L1", "R1", "R2"])
     for row in rows {
       #expect(row.correct, "\(row.workload): \(row.failures)")
       #expect(row.failures.isEmpty)

@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+
+/// Runs the built `todo-cli` as a user's shell would, each test on its own store directory.
+final class CLIHarness {
+  /// What one run printed and returned.
+  struct Result {
+    var status: Int32
+    var output: String
+    var error: String
+  }
+
+  /// The built executable, found next to the test bundle in the build products directory.
+  static let executable: URL? = {
+    var candidates: [URL] = []
+    if let bundle = Bundle.main.executableURL {
+      candidates.append(bundle.deletingLastPathComponent())
+    }
+    candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
+    candidates.append(Bundle.main.bundleURL)
+    let arguments0 = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    candidates.append(arguments0)
+    for directory in candidates {
+      let url = directory.appendingPathComponent("todo-cli")
+      if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+    }
+    return nil
+  }()
+
+  let directory: URL
+  var store: String { directory.appendingPathComponent("store").path }
+
+  init() throws {
+    directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("todo-cli-tests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+  }
+
+  deinit { try? FileManager.default.removeItem(at: directory) }
+
+  /// Runs `todo-cli --store <store> <arguments>` and waits for it.
+  @discardableResult
+  func run(_ arguments: String..., environment: [String: String]? = nil) throws -> Result {
+    try run(arguments: ["--store", store] + arguments, environment: environment)
+  }
+
+  /// Runs `todo-cli <arguments>` exactly as given.
+  @discardableResult
+  func run(arguments: [String], environment: [String: String]? = nil) throws -> Result {
+    let process = try makeProcess(arguments: arguments, environment: environment)
+    // Files rather than pipes: a large output can never block the child while we wait.
+    let name = UUID().uuidString
+    let outputURL = directory.appendingPathComponent("\(name).out")
+    let errorURL = directory.appendingPathComponent("\(name).err")
+    _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
+    let output = try FileHandle(forWritingTo: outputURL)
+    let error = try FileHandle(forWritingTo: errorURL)
+    process.standardOutput = output
+    process.standardError = error
+    try process.run()
+    process.waitUntilExit()
+    try output.close()
+    try error.close()
+    defer {
+      try? FileManager.default.removeItem(at: outputURL)
+      try? FileManager.default.removeItem(at: errorURL)
+    }
+    return Result(
+      status: process.terminationStatus,
+      output: String(decoding: try Data(contentsOf: outputURL), as: UTF8.self),
+      error: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self))
+  }
+
+  func makeProcess(arguments: [String], environment: [String: String]? = nil) throws -> Process {
+    let executable = try #require(Self.executable, "todo-cli was not built next to the tests")
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    if let environment { process.environment = environment }
+    return process
+  }
+
+  /// Every file of the store and its bytes.
+  func storeContents() throws -> [String: Data] {
+    var contents: [String: Data] = [:]
+    for name in try FileManager.default.contentsOfDirectory(atPath: store) {
+      contents[name] = try Data(contentsOf: URL(fileURLWithPath: store + "/" + name))
+    }
+    return contents
+  }
+
+  /// The todos `list --json` prints.
+  func todos() throws -> [JSONTodo] {
+    let result = try run("list", "--json")
+    #expect(result.status == 0, "list failed: \(result.error)")
+    return try JSONDecoder().decode([JSONTodo].self, from: Data(result.output.utf8))
+  }
+}
+
+/// A todo as `list --json` prints it.
+struct JSONTodo: Decodable, Equatable {
+  var id: Int
+  var title: String
+  var done: Bool
+}

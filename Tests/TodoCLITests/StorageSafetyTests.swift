@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+@Suite("todo-cli never loses a todo")
+struct StorageSafetyTests {
+  @Test("Two processes adding 200 todos each at once give 400 todos with unique ids")
+  func concurrentAdds() throws {
+    let cli = try CLIHarness()
+    let executable = try #require(CLIHarness.executable).path
+    let script = """
+      for i in $(seq 200); do "$0" --store "$1" add "$2 $i" > /dev/null || exit 1; done
+      """
+    let shells = try ["first", "second"].map { name in
+      let shell = Process()
+      shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+      shell.arguments = ["-c", script, executable, cli.store, name]
+      try shell.run()
+      return shell
+    }
+    for shell in shells {
+      shell.waitUntilExit()
+      #expect(shell.terminationStatus == 0)
+    }
+    let todos = try cli.todos()
+    #expect(todos.count == 400)
+    #expect(Set(todos.map(\.id)).count == 400)
+    #expect(Set(todos.map(\.title)).count == 400)
+    for name in ["first", "second"] {
+      let titles = todos.map(\.title).filter { $0.hasPrefix(name + " ") }
+      #expect(titles == (1...200).map { "\(name) \($0)" }, "each shell's todos keep their order")
+    }
+  }
+
+  @Test("kill -9 at varied moments leaves a readable store with every completed add")
+  func killNine() throws {
+    let cli = try CLIHarness()
+    try cli.run("add", "before")
+    var completed = ["before"]
+    for attempt in 0..<40 {
+      let title = "attempt \(attempt)"
+      let process = try cli.makeProcess(arguments: ["--store", cli.store, "add", title])
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      // The delays sweep across the run: before the lock, while reading, while writing.
+      usleep(useconds_t((attempt * 1_700) % 45_000))
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+      if process.terminationReason == .exit && process.terminationStatus == 0 {
+        completed.append(title)
+      }
+    }
+    let titles = try cli.todos().map(\.title)
+    for title in completed { #expect(titles.contains(title), "\(title) was lost") }
+    #expect(Set(titles).count == titles.count)
+    #expect(try cli.run("add", "after").status == 0)
+    #expect(try cli.todos().last?.title == "after")
+    #expect(try cli.run("history").status == 0)
+  }
+
+  @Test("A damaged journal fails every command with exit 1 naming the file and line")
+  func damagedJournal() throws {
+    let cli = try CLIHarness()
+    for title in ["one", "two", "three"] { try cli.run("add", title) }
+    let journal = cli.store + "/journal.jsonl"
+    var text = try String(contentsOfFile: journal, encoding: .utf8)
+    text = text.replacingOccurrences(of: #"{"seq":2,"#, with: #"{"seq":2,,"#)
+    try Data(text.utf8).write(to: URL(fileURLWithPath: journal))
+    let before = try cli.storeContents()
+    for arguments in [
+      ["list"], ["list", "--json"], ["add", "x"], ["done", "1"], ["edit", "1", "y"],
+      ["remove", "1"], ["clear"], ["undo"], ["history"],
+    ] {
+      let result = try cli.run(arguments: ["--store", cli.store] + arguments)
+      #expect(result.status == 1, "\(arguments)")
+      #expect(result.error.contains("journal.jsonl:3"), "\(arguments): \(result.error)")
+    }
+    #expect(try cli.storeContents() == before, "the damaged store was changed")
+  }
+
+  @Test("A damaged snapshot or an unknown version fails with exit 1; nothing is written")
+  func damagedSnapshotAndVersion() throws {
+    let cli = try CLIHarness()
+    for index in 0..<210 { try cli.run("add", "todo \(index)") }
+    let snapshot = cli.store + "/snapshot"
+    #expect(FileManager.default.fileExists(atPath: snapshot))
+    var bytes = try Data(contentsOf: URL(fileURLWithPath: snapshot))
+    bytes[bytes.count / 2] ^= 0x20
+    try bytes.write(to: URL(fileURLWithPath: snapshot))
+    var before = try cli.storeContents()
+    for arguments in [["list"], ["add", "x"]] {
+      let result = try cli.run(arguments: ["--store", cli.store] + arguments)
+      #expect(result.status == 1)
+      #expect(result.error.contains("snapshot"), "\(result.error)")
+    }
+    #expect(try cli.storeContents() == before)
+
+    let other = try CLIHarness()
+    try other.run("add", "x")
+    let journal = other.store + "/journal.jsonl"
+    let text = try String(contentsOfFile: journal, encoding: .utf8)
+      .replacingOccurrences(of: #""version":1"#, with: #""version":2"#)
+    try Data(text.utf8).write(to: URL(fileURLWithPath: journal))
+    before = try other.storeContents()
+    let result = try other.run("add", "y")
+    #expect(result.status == 1)
+    #expect(result.error.contains("journal.jsonl:1: unsupported version 2"))
+    #expect(try other.storeContents() == before)
+  }
+}

@@ -1,15 +1,46 @@
-/// `--record <file>`: appends the changes one run dispatches to an action log.
+import Foundation
+
+/// `--record <file>`: appends the updaters one run dispatches to an action log, through the
+/// library's ``ActionRecorder``.
+///
+/// Several runs can record into one file: the recorder checks its header and continues its
+/// numbering. The runner loads the store before recording starts, so the log holds the user's
+/// changes, not the load.
 @MainActor
 final class SessionRecording {
-  /// Starts recording `store` into the log at `path`, or returns `nil` when `path` is `nil`.
-  static func start(for store: TodoStore, at path: String?) throws -> SessionRecording? {
-    guard path != nil else { return nil }
-    throw UsageError("--record is not available yet: the action log has not landed")
+  private let recorder: ActionRecorder
+  private var failure: ActionLogError?
+
+  private init(recorder: ActionRecorder) {
+    self.recorder = recorder
   }
 
-  /// Writes what is pending and makes it durable.
-  func finish() throws {}
+  /// Starts recording `store` into the log at `path`, or returns `nil` when `path` is `nil`.
+  ///
+  /// - Throws: ``ActionLogError`` if the file cannot be opened or is not a todo-cli action log.
+  static func start(for store: TodoStore, at path: String?) throws -> SessionRecording? {
+    guard let path else { return nil }
+    let recorder = try ActionRecorder(
+      store: store, registry: TodoActionLog.makeRegistry(),
+      destination: .file(URL(fileURLWithPath: path)))
+    let recording = SessionRecording(recorder: recorder)
+    recorder.onError = { [weak recording] error in
+      if recording?.failure == nil { recording?.failure = error }
+    }
+    return recording
+  }
 
-  /// Stops recording.
-  func stop() {}
+  /// Stops recording and makes what was recorded durable.
+  ///
+  /// - Throws: The first recording error, if any.
+  func finish() throws {
+    try recorder.synchronize()
+    try recorder.stop()
+    if let failure { throw failure }
+  }
+
+  /// Stops recording without reporting errors: for runs that already failed.
+  func stop() {
+    try? recorder.stop()
+  }
 }

@@ -49,6 +49,10 @@ public enum TodoCommandRunner {
     }
     let store = environment.makeStore()
     do {
+      if environment.recordPath != nil {
+        // Loaded before recording starts, so that the log holds the changes, not the load.
+        try await store.dispatch(LoadTodos())
+      }
       let recording = try SessionRecording.start(for: store, at: environment.recordPath)
       defer { recording?.stop() }
       try await perform(command, on: store, console: console)

@@ -13,7 +13,7 @@ struct Increment: StateUpdater {
   func updateState(_ state: inout Counter) { state.value += 1 }
 }
 
-struct Append: StateUpdater {
+struct Append: StateUpdater, Equatable {
   let entry: String
   func updateState(_ state: inout Counter) { state.log.append(entry) }
 }

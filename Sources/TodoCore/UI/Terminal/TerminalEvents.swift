@@ -16,9 +16,11 @@ enum TerminalEvent: Sendable, Equatable {
 
 /// Delivers keyboard input, resizes and termination signals as one stream of events.
 ///
-/// Reads and signals are watched with Dispatch sources, so nothing runs in a signal handler's
-/// restricted context: the termination sources restore the terminal at once, on their own queue,
-/// and then tell the UI loop to finish.
+/// Signals reach the loop through a self-pipe: the handler only writes the signal's number to a
+/// pipe, which is async-signal-safe, and a Dispatch source reads it on an ordinary queue. (On
+/// Linux a Dispatch signal source misses signals whose action is "ignore", and `SIGWINCH` is
+/// ignored by default.) A termination signal restores the terminal at once, on that queue, and
+/// then tells the UI loop to finish.
 final class TerminalEventSource {
   /// The events, in the order they happened.
   let events: AsyncStream<TerminalEvent>
@@ -46,19 +48,24 @@ final class TerminalEventSource {
     }
     sources.append(reader)
 
-    for number in Self.terminationSignals + [SIGWINCH] {
-      // Dispatch can only see a signal whose default action has been turned off.
-      signal(number, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-      source.setEventHandler {
-        if number == SIGWINCH {
-          continuation.yield(.resize)
-        } else {
-          session.restore()
-          continuation.yield(.terminate(signal: number))
+    if let signals = signalPipe {
+      let watcher = DispatchSource.makeReadSource(fileDescriptor: signals.read, queue: queue)
+      watcher.setEventHandler {
+        var numbers = [UInt8](repeating: 0, count: 64)
+        let count = numbers.withUnsafeMutableBytes { read(signals.read, $0.baseAddress, $0.count) }
+        for number in numbers.prefix(max(count, 0)).map(Int32.init) {
+          if number == SIGWINCH {
+            continuation.yield(.resize)
+          } else {
+            session.restore()
+            continuation.yield(.terminate(signal: number))
+          }
         }
       }
-      sources.append(source)
+      sources.append(watcher)
+      for number in Self.terminationSignals + [SIGWINCH] {
+        signal(number, forwardSignalToPipe)
+      }
     }
     self.sources = sources
     for source in sources { source.resume() }
@@ -69,4 +76,30 @@ final class TerminalEventSource {
     for source in sources { source.cancel() }
     for number in Self.terminationSignals + [SIGWINCH] { signal(number, SIG_DFL) }
   }
+}
+
+/// The pipe that signal handlers write signal numbers to; `nil` if it could not be created, in
+/// which case signals keep their default actions.
+///
+/// A global so that a C signal handler, which cannot capture anything, can reach it. It is
+/// created on first use, which ``TerminalEventSource`` guarantees happens before any handler is
+/// installed, so a handler only ever reads the initialised value.
+private let signalPipe: (read: Int32, write: Int32)? = {
+  var descriptors: [Int32] = [0, 0]
+  guard pipe(&descriptors) == 0 else { return nil }
+  for descriptor in descriptors {
+    _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+    _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+  }
+  return (descriptors[0], descriptors[1])
+}()
+
+/// The signal handler: writes the signal number to the pipe, and nothing else.
+private func forwardSignalToPipe(_ number: Int32) {
+  guard let signals = signalPipe else { return }
+  // The interrupted code may be about to read errno: the handler must leave it as it was.
+  let savedErrno = errno
+  defer { errno = savedErrno }
+  var byte = UInt8(truncatingIfNeeded: number)
+  _ = write(signals.write, &byte, 1)
 }

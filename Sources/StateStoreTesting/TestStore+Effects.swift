@@ -1,0 +1,118 @@
+@_spi(Extensions) import SideEffects
+import Testing
+
+extension TestStore {
+  /// Starts `effect` without waiting for it; assert its updaters with ``receive(_:assert:fileID:filePath:line:column:)``.
+  ///
+  /// - Returns: The effect's handle, to cancel it or await it.
+  @discardableResult
+  public func send<E: SideEffect>(
+    _ effect: E, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
+    column: Int = #column
+  ) async -> EffectTask<Void> where E.StateType == S, E.Dependencies == Dependencies {
+    let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    checkNothingPending(before: "send(\(E.self))", at: location)
+    let handle = store.launch(effect)
+    updateLedger()
+    return handle
+  }
+
+  /// Starts a returning `effect` without waiting for it; its value can be awaited on the handle.
+  @discardableResult
+  public func send<E: ReturningSideEffect>(
+    _ effect: E, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
+    column: Int = #column
+  ) async -> EffectTask<E.ReturnValue>
+  where E.StateType == S, E.Dependencies == Dependencies {
+    let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    checkNothingPending(before: "send(\(E.self))", at: location)
+    let handle = store.launch(effect)
+    updateLedger()
+    return handle
+  }
+
+  /// Asserts that the next updater an effect dispatched is a `U`, and how it changed the state.
+  ///
+  /// Waits until an updater arrives or every effect has finished; it never waits on real time.
+  /// In non-exhaustive mode, updaters of other types are skipped.
+  public func receive<U: StateUpdater>(
+    _ type: U.Type,
+    assert updateStateToExpectedResult: ((inout S) throws -> Void)? = nil,
+    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
+    column: Int = #column
+  ) async where U.StateType == S {
+    let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    await receive(
+      "\(U.self)", matching: { $0 is U }, assert: updateStateToExpectedResult, at: location)
+  }
+
+  /// Asserts that the next updater an effect dispatched equals `updater`, and how it changed the
+  /// state.
+  public func receive<U: StateUpdater & Equatable>(
+    _ updater: U,
+    assert updateStateToExpectedResult: ((inout S) throws -> Void)? = nil,
+    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
+    column: Int = #column
+  ) async where U.StateType == S {
+    let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    await receive(
+      "\(updater)", matching: { ($0 as? U) == updater }, assert: updateStateToExpectedResult,
+      at: location)
+  }
+
+  /// Asserts that the next updater an effect dispatched satisfies `predicate`, and how it
+  /// changed the state.
+  public func receive(
+    where predicate: (any StateUpdater<S>) -> Bool,
+    assert updateStateToExpectedResult: ((inout S) throws -> Void)? = nil,
+    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
+    column: Int = #column
+  ) async {
+    let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    await receive(
+      "an updater matching the predicate", matching: predicate,
+      assert: updateStateToExpectedResult, at: location)
+  }
+
+  /// Waits until every running effect has finished.
+  ///
+  /// Effects that wait on a ``TestClock`` finish only when the test advances it.
+  public func finish() async {
+    while store.runningEffectCount > 0 {
+      await waitForActivity()
+    }
+    updateLedger()
+  }
+
+  private func receive(
+    _ expectation: String, matching predicate: (any StateUpdater<S>) -> Bool,
+    assert updateStateToExpectedResult: ((inout S) throws -> Void)?, at location: SourceLocation
+  ) async {
+    while true {
+      while let next = received.first {
+        received.removeFirst()
+        updateLedger()
+        let name = "\(Swift.type(of: next.updater))"
+        if predicate(next.updater) {
+          assertChange(
+            "receive(\(name))", from: next.old, to: next.new,
+            expected: updateStateToExpectedResult, at: location)
+          return
+        }
+        if exhaustivity == .on {
+          Issue.record(
+            "Expected to receive \(expectation), but received \(name).",
+            sourceLocation: location)
+          return
+        }
+      }
+      if store.runningEffectCount == 0 {
+        Issue.record(
+          "Expected to receive \(expectation), but effects finished without dispatching it.",
+          sourceLocation: location)
+        return
+      }
+      await waitForActivity()
+    }
+  }
+}

@@ -1,0 +1,232 @@
+@_spi(Extensions) import SideEffects
+import Synchronization
+import Testing
+
+/// A store for tests that asserts every state change, in the spirit of TCA's `TestStore`.
+///
+/// Send updaters and effects, state how each one changes the state, and receive, in order,
+/// every updater the effects dispatch:
+///
+/// ```swift
+/// @MainActor @Test func loading() async {
+///   let store = TestStore(initialState: AppState(), dependencies: .fake)
+///   await store.send(SetFilter(.done)) { $0.filter = .done }
+///   await store.send(LoadTodos())
+///   await store.receive(SetLoading.self) { $0.isLoading = true }
+///   await store.receive(SetTodos.self) { $0.todos = [milk]; $0.isLoading = false }
+/// }
+/// ```
+///
+/// Rules, in the default exhaustive mode (``Exhaustivity/on``):
+/// - A state change must match the closure exactly; the failure shows each differing field as
+///   `path: expected → actual`.
+/// - Every updater the effects dispatch must be received before the next send, and by the end.
+/// - No effect may still run when the store is released; `await store.finish()` waits for them.
+///
+/// Failures are recorded with Swift Testing's `Issue.record` at the caller's line.
+@MainActor
+public final class TestStore<S: State, Dependencies: Sendable> {
+  /// How strict the store is.
+  public enum Exhaustivity: Sendable, Hashable {
+    /// Every change, received updater and running effect must be accounted for.
+    case on
+    /// Only what the test asserts is checked: a closure checks the fields it sets, `receive`
+    /// skips updaters of other types, and leftovers at the end are ignored.
+    case off
+  }
+
+  /// An updater an effect dispatched, with the states around it.
+  struct Received {
+    let updater: any StateUpdater<S>
+    let old: S
+    let new: S
+  }
+
+  /// The store under test; use it for anything the test store does not wrap.
+  public let store: Store<S, Dependencies>
+
+  /// How strict the store is; ``Exhaustivity/on`` unless set.
+  public var exhaustivity: Exhaustivity = .on {
+    didSet { updateLedger() }
+  }
+
+  var received: [Received] = []
+  private var lastState: S
+  private var isSending = false
+  private var waiters: [CheckedContinuation<Void, Never>] = []
+  private var tokens: [Subscription] = []
+  private let ledger = Ledger()
+  private let creation: SourceLocation
+
+  /// Creates a test store.
+  ///
+  /// - Parameters:
+  ///   - initialState: The state to start from.
+  ///   - dependencies: What effects receive; pass fakes and a ``TestClock``.
+  ///   - interceptors: Interceptors of the underlying store.
+  public init(
+    initialState: S, dependencies: Dependencies, interceptors: [StoreInterceptor<S>] = [],
+    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
+    column: Int = #column
+  ) {
+    let store = Store(
+      initialState: initialState, dependencies: dependencies, interceptors: interceptors)
+    let creation = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    self.store = store
+    self.lastState = store.state
+    self.creation = creation
+    store.onUnhandledError = { error, dispatchable in
+      Issue.record(
+        "\(type(of: dispatchable)) threw an error that nobody awaited: \(error)",
+        sourceLocation: creation)
+    }
+    tokens.append(store.observeUpdates { [weak self] update in self?.observe(update) })
+    tokens.append(store.observeEffectCompletions { [weak self] in self?.wake() })
+  }
+
+  /// The current state of the store.
+  public var state: S { store.state }
+
+  deinit {
+    let leftovers = ledger.snapshot
+    let store = self.store
+    Task { @MainActor in store.cancelAllEffects() }
+    guard leftovers.isExhaustive else { return }
+    if !leftovers.unreceived.isEmpty {
+      let names = leftovers.unreceived.joined(separator: ", ")
+      Issue.record(
+        """
+        The test ended with \(leftovers.unreceived.count) received updater(s) not asserted: \
+        \(names). Assert each with `await store.receive(...)`, or skip them with \
+        `store.skipReceivedUpdaters()`.
+        """,
+        sourceLocation: creation)
+    }
+    if leftovers.runningEffects > 0 {
+      Issue.record(
+        """
+        The test ended with \(leftovers.runningEffects) effect(s) still running. Await them \
+        with `await store.finish()`, or cancel them with `await store.cancelInFlightEffects()`.
+        """,
+        sourceLocation: creation)
+    }
+  }
+
+  // MARK: - Sending updaters
+
+  /// Dispatches `updater` and asserts how it changes the state.
+  ///
+  /// `updateStateToExpectedResult` gets the state before the updater and must turn it into the
+  /// state after it. Without a closure, the state must not change (in exhaustive mode).
+  public func send<U: StateUpdater>(
+    _ updater: U,
+    assert updateStateToExpectedResult: ((inout S) throws -> Void)? = nil,
+    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
+    column: Int = #column
+  ) async where U.StateType == S {
+    let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    let label = "send(\(type(of: updater)))"
+    checkNothingPending(before: label, at: location)
+    let before = store.state
+    isSending = true
+    store.dispatch(updater)
+    isSending = false
+    let after = store.state
+    lastState = after
+    updateLedger()
+    assertChange(
+      label, from: before, to: after, expected: updateStateToExpectedResult, at: location)
+  }
+
+  /// Forgets every received updater not yet asserted.
+  public func skipReceivedUpdaters() {
+    received.removeAll()
+    updateLedger()
+  }
+
+  /// Cancels every effect still running, so the end of the test does not fail because of them.
+  public func cancelInFlightEffects() async {
+    store.cancelAllEffects()
+    await finish()
+  }
+
+  // MARK: - Internals
+
+  private func observe(_ update: AppliedUpdate<S>) {
+    let new = store.state
+    defer { lastState = new }
+    guard !isSending else { return }
+    received.append(Received(updater: update.updater, old: lastState, new: new))
+    updateLedger()
+    wake()
+  }
+
+  func wake() {
+    updateLedger()
+    let waiting = waiters
+    waiters.removeAll()
+    for waiter in waiting { waiter.resume() }
+  }
+
+  /// Suspends until an updater arrives or an effect finishes.
+  func waitForActivity() async {
+    await withCheckedContinuation { waiters.append($0) }
+  }
+
+  func updateLedger() {
+    ledger.update(
+      Ledger.Snapshot(
+        isExhaustive: exhaustivity == .on,
+        unreceived: received.map { "\(type(of: $0.updater))" },
+        runningEffects: store.runningEffectCount))
+  }
+
+  /// In exhaustive mode, fails if updaters were received and not asserted before `label`.
+  func checkNothingPending(before label: String, at location: SourceLocation) {
+    guard !received.isEmpty else { return }
+    guard exhaustivity == .on else {
+      received.removeAll()
+      updateLedger()
+      return
+    }
+    let names = received.map { "\(type(of: $0.updater))" }.joined(separator: ", ")
+    Issue.record(
+      """
+      Before \(label), \(received.count) received updater(s) must be asserted: \(names). \
+      Use `await store.receive(...)` first.
+      """,
+      sourceLocation: location)
+    received.removeAll()
+    updateLedger()
+  }
+}
+
+/// What the end-of-test checks need, readable from `deinit` on any thread.
+private final class Ledger: Sendable {
+  struct Snapshot: Sendable {
+    var isExhaustive = true
+    var unreceived: [String] = []
+    var runningEffects = 0
+  }
+
+  private let current = Mutex(Snapshot())
+
+  var snapshot: Snapshot { current.withLock { $0 } }
+
+  func update(_ snapshot: Snapshot) {
+    current.withLock { $0 = snapshot }
+  }
+}
+
+extension TestStore where Dependencies == Void {
+  /// Creates a test store whose effects need no dependencies.
+  public convenience init(
+    initialState: S, interceptors: [StoreInterceptor<S>] = [],
+    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
+    column: Int = #column
+  ) {
+    self.init(
+      initialState: initialState, dependencies: (), interceptors: interceptors, fileID: fileID,
+      filePath: filePath, line: line, column: column)
+  }
+}

@@ -1,0 +1,202 @@
+import SideEffects
+import StateStoreTesting
+import Synchronization
+import Testing
+
+/// Values collected from Swift Testing's `@Sendable` issue matcher.
+final class Collected<Value: Sendable>: Sendable {
+  private let values = Mutex<[Value]>([])
+  var all: [Value] { values.withLock { $0 } }
+  func append(_ value: Value) { values.withLock { $0.append(value) } }
+}
+
+/// The text of the issues recorded by `body`, which must record at least one.
+@MainActor
+func recordedIssues(_ body: @MainActor () async -> Void) async -> [String] {
+  let messages = Collected<String>()
+  await withKnownIssue {
+    await body()
+  } matching: { issue in
+    messages.append(issue.comments.map(\.rawValue).joined(separator: "\n"))
+    return true
+  }
+  return messages.all
+}
+
+@MainActor
+func makeTestStore(clock: any Clock<Duration> = ContinuousClock()) -> TestStore<
+  Counter, Dependencies
+> {
+  TestStore(
+    initialState: Counter(),
+    dependencies: Dependencies(service: FakeService(), gate: Gate(), clock: clock))
+}
+
+@MainActor
+@Suite("TestStore", .timeLimit(.minutes(1)))
+struct TestStoreTests {
+  @Test("send asserts the exact change and receive asserts each updater effects dispatch")
+  func happyPath() async {
+    let store = makeTestStore()
+    await store.send(Increment()) { $0.value = 1 }
+    await store.send(AppendSeveral(tag: "a", count: 2))
+    await store.receive(Append.self) { $0.log = ["a0"] }
+    await store.receive(Append(entry: "a1")) { $0.log = ["a0", "a1"] }
+    await store.finish()
+  }
+
+  @Test("a wrong expectation fails at the caller's line with a field diff")
+  func mismatchShowsDiff() async {
+    var line = 0
+    let messages = await recordedIssues {
+      let store = makeTestStore()
+      line = #line + 1
+      await store.send(Increment()) { $0.value = 2 }
+    }
+    #expect(messages.count == 1)
+    #expect(messages.first?.contains("differs from the expected state") == true)
+    #expect(messages.first?.contains("value: 2 → 1") == true)
+    #expect(line > 0)
+  }
+
+  @Test("the issue points at the line of the failing send")
+  func issueSourceLocation() async {
+    let lines = Collected<Int>()
+    var expectedLine = 0
+    await withKnownIssue {
+      let store = makeTestStore()
+      expectedLine = #line + 1
+      await store.send(Increment()) { $0.value = 5 }
+    } matching: { issue in
+      lines.append(issue.sourceLocation?.line ?? -1)
+      return true
+    }
+    #expect(lines.all == [expectedLine])
+  }
+
+  @Test("a change without a closure fails in exhaustive mode")
+  func unexpectedChange() async {
+    let messages = await recordedIssues {
+      let store = makeTestStore()
+      await store.send(Increment())
+    }
+    #expect(messages.first?.contains("no change was expected") == true)
+    #expect(messages.first?.contains("value: 0 → 1") == true)
+  }
+
+  @Test("receiving a different updater type fails")
+  func wrongReceivedType() async {
+    let messages = await recordedIssues {
+      let store = makeTestStore()
+      await store.send(AppendSeveral(tag: "a", count: 1))
+      await store.receive(Increment.self)
+      await store.finish()
+    }
+    #expect(messages == ["Expected to receive Increment, but received Append."])
+  }
+
+  @Test("receive fails, without hanging, when effects finish without dispatching it")
+  func receiveAfterEffectsFinished() async {
+    let messages = await recordedIssues {
+      let store = makeTestStore()
+      await store.send(ReportThread())
+      await store.receive(SetResults.self)
+    }
+    #expect(
+      messages == [
+        "Expected to receive SetResults, but effects finished without dispatching it."
+      ])
+  }
+
+  @Test("sending while received updaters are unasserted fails")
+  func sendWithPendingReceived() async {
+    let messages = await recordedIssues {
+      let store = makeTestStore()
+      await store.send(AppendSeveral(tag: "a", count: 1))
+      await store.finish()
+      await store.send(Increment()) { $0.value = 1 }
+    }
+    #expect(messages.count == 1)
+    #expect(messages.first?.contains("1 received updater(s) must be asserted: Append") == true)
+  }
+
+  @Test("unasserted received updaters fail the test when the store goes away")
+  func unreceivedAtEnd() async {
+    let messages = await recordedIssues {
+      let store = makeTestStore()
+      await store.send(AppendSeveral(tag: "a", count: 2))
+      await store.finish()
+    }
+    #expect(messages.count == 1)
+    #expect(messages.first?.contains("2 received updater(s) not asserted: Append, Append") == true)
+  }
+
+  @Test("effects still running when the store goes away fail the test and are cancelled")
+  func runningAtEnd() async {
+    let gate = Gate()
+    let messages = await recordedIssues {
+      let store = TestStore(
+        initialState: Counter(),
+        dependencies: Dependencies(service: FakeService(), gate: gate, clock: ContinuousClock()))
+      await store.send(WaitAtGate(name: "w"))
+      await gate.arrivals(1)
+      await store.receive(Append.self) { $0.log = ["w start"] }
+    }
+    #expect(messages.count == 1)
+    #expect(messages.first?.contains("1 effect(s) still running") == true)
+  }
+
+  @Test("an error no one awaits fails the test")
+  func unawaitedErrorFails() async {
+    let messages = await recordedIssues {
+      let store = makeTestStore()
+      await store.send(Failing(message: "oops"))
+      await store.finish()
+    }
+    #expect(
+      messages == ["Failing threw an error that nobody awaited: TestError(message: \"oops\")"])
+  }
+
+  @Test("non-exhaustive mode checks only what the test states")
+  func nonExhaustive() async {
+    let store = makeTestStore()
+    store.exhaustivity = .off
+    await store.send(Increment())
+    await store.send(AppendSeveral(tag: "a", count: 3))
+    await store.receive(where: { ($0 as? Append)?.entry == "a2" }) { $0.log = ["a0", "a1", "a2"] }
+    await store.finish()
+    #expect(store.state.log == ["a0", "a1", "a2"])
+  }
+
+  @Test("non-exhaustive mode still fails a wrong stated field")
+  func nonExhaustiveStillChecks() async {
+    let messages = await recordedIssues {
+      let store = makeTestStore()
+      store.exhaustivity = .off
+      await store.send(Increment()) { $0.value = 3 }
+    }
+    #expect(messages.first?.contains("value: 3 → 1") == true)
+  }
+
+  @Test("a debounced search is tested with the test clock, never sleeping")
+  func debounce() async {
+    let clock = TestClock()
+    let store = makeTestStore(clock: clock)
+    await store.send(DebouncedSearch(query: "m"))
+    await clock.waitForSleepers(1)
+    await store.send(DebouncedSearch(query: "mi"))
+    await clock.waitForSleepers(1)
+    await clock.advance(by: .milliseconds(300))
+    await store.receive(SetResults(results: ["mi"])) { $0.results = ["mi"] }
+    await store.finish()
+  }
+
+  @Test("a returning effect's value can be awaited on the handle send returns")
+  func returningEffect() async throws {
+    let store = makeTestStore()
+    let handle = await store.send(IncrementAndRead())
+    await store.receive(Increment.self) { $0.value = 1 }
+    #expect(try await handle.value == 1)
+    await store.finish()
+  }
+}

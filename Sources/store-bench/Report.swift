@@ -86,8 +86,8 @@ func printTable(_ results: [WorkloadResult], mode: Options.Mode) {
   for result in results {
     if let naive = result.naiveFloorMedianNanoseconds {
       print(
-        "\(result.workload): naive floor (every subscriber compares) \(format(naive)) ns, "
-          + "\(format(naive / result.medianNanoseconds))× slower than the store")
+        "\(result.workload): naive floor (every subscriber compares) \(format(naive)) ns; "
+          + "store / naive floor = \(format(result.medianNanoseconds / naive))×")
     }
     if let bytes = result.peakMemoryBytes, let floorBytes = result.floorPeakMemoryBytes,
       let memoryRatio = result.memoryRatio

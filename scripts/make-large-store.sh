@@ -4,7 +4,7 @@
 # Usage: scripts/make-large-store.sh <store-dir> [todos=10000] [changes=100000]
 #
 # The journal gets <todos> AddTodo entries, then SetDone entries that mark todos done and open
-# again until it holds <changes> entries in all. It is written directly in the documented
+# again until it holds <changes> entries in all; with the defaults, the odd ids end open. It is written directly in the documented
 # action-log format; no snapshot is written, so the first command that changes the store replays
 # the whole journal once and compacts it, as an upgraded or restored store would.
 set -euo pipefail
@@ -24,12 +24,13 @@ awk -v todos="$todos" -v changes="$changes" 'BEGIN {
     printf "{\"seq\":%d,\"type\":\"AddTodo\",\"payload\":{\"id\":%d,\"title\":\"Todo number %d\"}", seq, seq, seq
     printf ",\"inverse\":{\"type\":\"RemoveTodo\",\"payload\":{\"id\":%d}}}\n", seq
   }
+  # Round r sets todo id done when r + id is even, so the last round leaves the odd ids open.
   for (; seq <= changes; seq++) {
     id = (seq % todos) + 1
     round = int((seq - todos - 1) / todos)
-    done = (round % 2 == 0) ? "true" : "false"
-    undo = (round % 2 == 0) ? "false" : "true"
+    done = ((round + id) % 2 == 0) ? "true" : "false"
+    before = (round == 0) ? "false" : (((round - 1 + id) % 2 == 0) ? "true" : "false")
     printf "{\"seq\":%d,\"type\":\"SetDone\",\"payload\":{\"done\":%s,\"id\":%d}", seq, done, id
-    printf ",\"inverse\":{\"type\":\"SetDone\",\"payload\":{\"done\":%s,\"id\":%d}}}\n", undo, id
+    printf ",\"inverse\":{\"type\":\"SetDone\",\"payload\":{\"done\":%s,\"id\":%d}}}\n", before, id
   }
 }' > "$store/journal.jsonl"

@@ -112,7 +112,7 @@ struct NavigateTests {
     let updates = navigator.routeUpdates()
     let slow = Task { try await navigator.show("slow") }
     for await _ in started { break }
-    store.dispatch(Show("fast") as any Dispatchable)
+    store.dispatch(any: Show("fast"))
     #expect(navigator.currentRoute == ["list"])
     releaseContinuation.yield()
     try await slow.value

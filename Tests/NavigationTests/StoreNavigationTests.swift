@@ -95,7 +95,7 @@ struct StoreNavigationTests {
     store.onUnhandledError = { error, dispatchable in
       continuation.yield("\(dispatchable): \((error as? NavigationError)?.kind == .unhandled)")
     }
-    store.dispatch(Show("nowhere") as any Dispatchable)
+    store.dispatch(any: Show("nowhere"))
     var first: String?
     for await error in errors {
       first = error
@@ -111,7 +111,7 @@ struct StoreNavigationTests {
     store.onUnhandledError = { error, _ in
       if let error = error as? NavigationError { reported.append(error.kind) }
     }
-    store.dispatch(Show("detail") as any Dispatchable)
+    store.dispatch(any: Show("detail"))
     #expect(reported == [.noNavigator])
   }
 

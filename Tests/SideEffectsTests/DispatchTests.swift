@@ -114,7 +114,7 @@ struct DispatchTests {
       if new.log.count == 2 { finished.continuation.yield() }
     }
     let item: any Dispatchable = AppendSeveral(tag: "u", count: 2)
-    store.dispatch(item)
+    store.dispatch(any: item)
     var iterator = finished.stream.makeAsyncIterator()
     await iterator.next()
     #expect(store.state.log == ["u0", "u1"])
@@ -128,7 +128,7 @@ struct DispatchTests {
     var reported: [String] = []
     store.onUnhandledError = { error, _ in reported.append("\(error)") }
     let item: any Dispatchable = Failing(message: "never runs")
-    store.dispatch(item)
+    store.dispatch(any: item)
     #expect(reported.count == 1)
     #expect(reported.first?.contains("Failing cannot run on a") == true)
     #expect(reported.first?.contains("Store<") == true)

@@ -42,7 +42,7 @@ struct ErrorTests {
     let store = makeStore()
     let hook = ErrorHook(store)
     let item: any Dispatchable = Failing(message: "untyped")
-    store.dispatch(item)
+    store.dispatch(any: item)
     await hook.waitForErrors(1)
     #expect(hook.errors == ["Failing: TestError(message: \"untyped\")"])
   }

@@ -99,7 +99,7 @@ struct InterceptorTests {
     store.onUnhandledError = { error, dispatchable in
       reported.append("\(type(of: dispatchable)): \(error)")
     }
-    store.dispatch(Unrunnable() as any Dispatchable)
+    store.dispatch(any: Unrunnable())
     #expect(reported.count == 1)
     #expect(reported.first?.contains("Unrunnable") == true)
   }
@@ -108,7 +108,7 @@ struct InterceptorTests {
   func untypedUpdater() {
     let store = Store<CounterState, Void>()
     let items: [any Dispatchable] = [Increment(by: 2), SetLabel(label: "y")]
-    for item in items { store.dispatch(item) }
+    for item in items { store.dispatch(any: item) }
     #expect(store.state == CounterState(value: 2, label: "y"))
   }
 

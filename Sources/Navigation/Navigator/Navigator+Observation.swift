@@ -63,7 +63,7 @@ extension Navigator {
     guard !mirrors.contains(where: { $0.owner === store }) else { return }
     mirrors.append(
       MirrorEntry(owner: store) { [weak store] route in
-        store?.dispatch(setRouteUpdater(holding, route))
+        store?.dispatch(any: setRouteUpdater(holding, route))
       })
   }
 

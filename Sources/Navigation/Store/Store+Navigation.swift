@@ -20,23 +20,6 @@ extension Store where Dependencies: NavigationProvider {
 }
 
 extension Store {
-  /// Warns that navigation needs dependencies conforming to ``NavigationProvider``.
-  ///
-  /// Without this overload, such a call would silently pick the untyped `dispatch(_:)` and
-  /// fail only at run time. Called anyway, it looks the navigator up at run time.
-  ///
-  /// - Throws: ``NavigationError`` kind `.noNavigator` when the dependencies provide none.
-  @available(
-    *, deprecated,
-    message: "navigation requests need the store's Dependencies to conform to NavigationProvider"
-  )
-  public func dispatch<Request: NavigationDispatchable>(_ request: Request) async throws {
-    guard let provider = dependencies as? any NavigationProvider else {
-      throw NavigationError(.noNavigator, request: request.description, route: [])
-    }
-    try await dispatchNavigation(request, to: provider.navigator)
-  }
-
   func dispatchNavigation(_ request: any NavigationDispatchable, to navigator: Navigator)
     async throws
   {

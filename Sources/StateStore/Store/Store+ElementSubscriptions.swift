@@ -26,7 +26,8 @@ class ElementGroupBase<S: State> {
 @MainActor
 final class ElementEntry<Element: Equatable> {
   @usableFromInline let slot: CallbackSlot<@MainActor (Element?) -> Void>
-  @usableFromInline var last: Element?
+  /// Assigned just before each delivery, never held across the subscriber's call.
+  @exclusivity(unchecked) @usableFromInline var last: Element?
 
   @usableFromInline
   init(last: Element?, callback: @escaping @MainActor (Element?) -> Void) {
@@ -42,8 +43,11 @@ final class ElementGroup<S: State, Element: Identifiable & Equatable & Sendable>
 >
 where Element.ID: Sendable {
   @usableFromInline let keyPath: KeyPath<S, TrackedArray<Element>>
-  @usableFromInline var buckets: [Element.ID: [ElementEntry<Element>]] = [:]
-  @usableFromInline var lastStamp: UInt64
+  // Read and written on every dispatch; main-actor state that no access holds across a call to
+  // a subscriber, so the run-time exclusivity check only costs time.
+  @exclusivity(unchecked) @usableFromInline var buckets: [Element.ID: [ElementEntry<Element>]] =
+    [:]
+  @exclusivity(unchecked) @usableFromInline var lastStamp: UInt64
 
   @usableFromInline
   init(keyPath: KeyPath<S, TrackedArray<Element>>, state: S) {

@@ -31,10 +31,12 @@ public final class Store<S: State, Dependencies: Sendable> {
   // synchronous, nonisolated code given only the state) and the store never runs anything else
   // while an updater runs.
   @exclusivity(unchecked) @usableFromInline var currentState: S
+  // The same holds for the flags below, set on every dispatch: main-actor state that is never
+  // passed `inout` to code that could reach the store.
   /// The number of updates applied so far.
-  @usableFromInline var version: UInt64 = 0
+  @exclusivity(unchecked) @usableFromInline var version: UInt64 = 0
   /// True while the store is applying a dispatch or notifying about it.
-  @usableFromInline var isDispatching = false
+  @exclusivity(unchecked) @usableFromInline var isDispatching = false
   @usableFromInline var queue: [QueuedDispatch<S, Dependencies>] = []
   @usableFromInline var queueHead = 0
 
@@ -114,13 +116,15 @@ public final class Store<S: State, Dependencies: Sendable> {
   // Disfavored so that `dispatch(SomeUpdater())` picks the typed overload: Swift otherwise
   // prefers this non-generic one, whose dynamic `as? any StateUpdater<S>` cast costs microseconds.
 
-  /// Dispatches any dispatchable: an updater of this store's state, or an executable dispatchable
-  /// such as a side effect, which is started without being awaited.
+  /// Dispatches a dispatchable whose type is known only at run time.
   ///
-  /// Use it where the type is known only at run time; prefer the typed overloads otherwise. A
-  /// dispatchable that the store cannot run is reported to ``onUnhandledError``.
-  @_disfavoredOverload
-  public func dispatch(_ dispatchable: any Dispatchable) {
+  /// An updater of this store's state is applied; an ``ExecutableDispatchable`` such as a side
+  /// effect is started without being awaited. A dispatchable that the store cannot run is
+  /// reported to ``onUnhandledError``. Prefer the typed `dispatch` overloads: they are checked at
+  /// compile time (a navigation request, for example, compiles only when the store's
+  /// dependencies provide a navigator). The argument label keeps this method from silently
+  /// catching calls that no typed overload accepts.
+  public func dispatch(any dispatchable: any Dispatchable) {
     queue.append(QueuedDispatch(dispatchable, cause: observedCause()))
     if !isDispatching { drainQueue() }
   }
@@ -232,7 +236,7 @@ public final class Store<S: State, Dependencies: Sendable> {
   private var interceptorContext: InterceptorContext<S> {
     InterceptorContext(
       getState: { [weak self] in self?.currentState },
-      enqueue: { [weak self] dispatchable in self?.dispatch(dispatchable) })
+      enqueue: { [weak self] dispatchable in self?.dispatch(any: dispatchable) })
   }
 
   /// Records that a token was cancelled, so the next update sweeps the emptied entry.

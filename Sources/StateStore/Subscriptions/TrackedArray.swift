@@ -75,7 +75,7 @@ where Element.ID: Sendable {
   @inlinable
   public subscript(id id: Element.ID) -> Element? {
     get { positions[id].map { storage[$0] } }
-    _modify {
+    @inline(__always) _modify {
       guard let position = positions[id] else {
         var value: Element? = nil
         defer { if let value { upsert(value) } }

@@ -138,12 +138,12 @@ struct DispatchTests {
 @MainActor
 @Suite("Dispatching an effect from synchronous code", .timeLimit(.minutes(1)))
 struct SynchronousDispatchTests {
-  /// A UI event handler: synchronous, so `dispatch` starts the effect without awaiting it.
+  /// A UI event handler: synchronous, so it starts the effect without awaiting it.
   func onButtonTap(_ store: Store<Counter, Dependencies>) {
-    store.dispatch(AppendSeveral(tag: "tap", count: 1))
+    store.launch(AppendSeveral(tag: "tap", count: 1))
   }
 
-  @Test("dispatch from synchronous code starts the effect fire-and-forget")
+  @Test("launch from synchronous code starts the effect fire-and-forget")
   func synchronousDispatchStartsEffect() async {
     let store = makeStore()
     let done = AsyncStream<Void>.makeStream()

@@ -134,3 +134,24 @@ struct DispatchTests {
     #expect(reported.first?.contains("Store<") == true)
   }
 }
+
+@MainActor
+@Suite("Dispatching an effect from synchronous code", .timeLimit(.minutes(1)))
+struct SynchronousDispatchTests {
+  /// A UI event handler: synchronous, so it starts the effect without awaiting it.
+  func onButtonTap(_ store: Store<Counter, Dependencies>) {
+    store.launch(AppendSeveral(tag: "tap", count: 1))
+  }
+
+  @Test("launch from synchronous code starts the effect fire-and-forget")
+  func synchronousDispatchStartsEffect() async {
+    let store = makeStore()
+    let done = AsyncStream<Void>.makeStream()
+    let token = store.addListener { _, _ in done.continuation.yield() }
+    onButtonTap(store)
+    var iterator = done.stream.makeAsyncIterator()
+    await iterator.next()
+    #expect(store.state.log == ["tap0"])
+    token.cancel()
+  }
+}

@@ -1,6 +1,6 @@
 /// Journals a user's change made in the terminal UI, then applies it to the UI's store.
 ///
-/// This is ``PerformChange`` for the UI's dependencies: under the storage's exclusive lock the
+/// This is ``PerformChange`` for the UI's dependencies (both share `journalAndApply`): under the storage's exclusive lock the
 /// store first catches up with what other `todo-cli` processes saved, the change is checked
 /// against that latest state, journaled durably, and only then dispatched. A second `todo-cli
 /// list` therefore sees every change as soon as the screen shows it.
@@ -13,21 +13,8 @@ struct SaveTodoChange: ReturningSideEffect {
   }
 
   func sideEffect(_ context: SideEffectContext<AppState, TerminalUIDependencies>) async throws
-    -> JournalEntry
+    -> JournalEntry?
   {
-    try await context.dependencies.storage.withExclusiveAccess { transaction in
-      let stored = transaction.state
-      await context.catchUp(with: stored)
-      var change = self.change
-      if case .addTodo(var add) = change, add.id == nil {
-        add.id = stored.nextID
-        change = .addTodo(add)
-      }
-      try change.change.validate(in: stored)
-      let inverse = change.change.inverse(in: stored)
-      let entries = try transaction.append([JournalDraft(change: change, inverse: inverse)])
-      await context.dispatch(change)
-      return entries[0]
-    }
+    try await context.journalAndApply(change, in: context.dependencies.storage)
   }
 }

@@ -75,24 +75,20 @@ where Element.ID: Sendable {
   @inlinable
   public subscript(id id: Element.ID) -> Element? {
     get { positions[id].map { storage[$0] } }
-    @inline(__always) _modify {
+    // A plain setter rather than `_modify`: the element is small to copy, while a `_modify`
+    // coroutine whose frame holds an `Element?` is allocated on the heap on every mutation.
+    set {
       guard let position = positions[id] else {
-        var value: Element? = nil
-        defer { if let value { upsert(value) } }
-        yield &value
+        if let newValue { upsert(newValue) }
         return
       }
-      var value: Element? = storage[position]
-      defer {
-        if let value, value.id == id {
-          storage[position] = value
-          noteChange(of: id)
-        } else {
-          remove(at: position)
-          if let value { upsert(value) }
-        }
+      if let newValue, newValue.id == id {
+        storage[position] = newValue
+        noteChange(of: id)
+      } else {
+        remove(at: position)
+        if let newValue { upsert(newValue) }
       }
-      yield &value
     }
   }
 

@@ -1,5 +1,4 @@
-import Foundation
-import Synchronization
+import StateStore
 
 /// Telling a UI layer and the store's state about route changes.
 extension Navigator {
@@ -22,13 +21,9 @@ extension Navigator {
   ) -> Subscription {
     let entry = RouteObserverEntry(observer)
     observers.append(entry)
-    let flag = entry.flag
-    return Subscription { [weak self] in
-      flag.deactivate()
-      runOnMainActor {
-        self?.observers.removeAll { $0.flag === flag }
-      }
-    }
+    // Cancelling releases the observer at once from any thread; the emptied entry is swept at
+    // the next route change, as the store does with its listeners.
+    return Subscription { [weak entry] in entry?.clear() }
   }
 
   /// A stream of every route the navigator goes to, starting with the next change.
@@ -74,8 +69,9 @@ extension Navigator {
         mirror.send(new)
       }
     }
-    for entry in observers where entry.flag.isActive {
-      entry.callback(old, new)
+    observers.removeAll { !$0.isActive }
+    for entry in observers {
+      entry.callback?(old, new)
     }
   }
 }
@@ -86,16 +82,8 @@ private func setRouteUpdater<T: RouteHoldingState>(_ type: T.Type, _ route: Rout
   SetRoute<T>(route)
 }
 
-/// A registered route observer.
-@MainActor
-final class RouteObserverEntry {
-  let flag = ObserverFlag()
-  let callback: @MainActor (Route, Route) -> Void
-
-  init(_ callback: @escaping @MainActor (Route, Route) -> Void) {
-    self.callback = callback
-  }
-}
+/// A route observer, releasable from any thread.
+typealias RouteObserverEntry = CallbackSlot<@MainActor (Route, Route) -> Void>
 
 /// A store whose state mirrors the route.
 @MainActor
@@ -106,25 +94,5 @@ final class MirrorEntry {
   init(owner: AnyObject, send: @escaping @MainActor (Route) -> Void) {
     self.owner = owner
     self.send = send
-  }
-}
-
-/// Whether an observer is still registered; readable from any thread.
-final class ObserverFlag: Sendable {
-  private let cancelled = Atomic<Bool>(false)
-
-  var isActive: Bool { !cancelled.load(ordering: .acquiring) }
-
-  func deactivate() { cancelled.store(true, ordering: .releasing) }
-}
-
-/// Runs `body` on the main actor: now on the main thread, otherwise soon.
-///
-/// A subscription may be cancelled from any thread, while observers live on the main actor.
-private func runOnMainActor(_ body: @escaping @MainActor @Sendable () -> Void) {
-  if Thread.isMainThread {
-    MainActor.assumeIsolated { body() }
-  } else {
-    Task { @MainActor in body() }
   }
 }

@@ -42,18 +42,26 @@ public final class Subscription: Hashable, Sendable {
   }
 }
 
-/// The callback of a store entry, which its token can drop from any thread.
+/// A callback that a ``Subscription`` can release from any thread: the building block of the
+/// store's listeners and subscribers, and of observers in modules built on the store.
+///
+/// ```swift
+/// let slot = CallbackSlot<@MainActor (Route, Route) -> Void>(observer)
+/// observers.append(slot)
+/// return Subscription { [weak slot] in slot?.clear() }   // sweep `!isActive` slots later
+/// ```
 ///
 /// Cancelling releases the callback (and everything it captured) at once, whatever the thread:
 /// the store may run its main-actor code on a thread other than the process's main thread (as
 /// test runners do), so the token cannot rely on reaching the store synchronously. The store
-/// removes the emptied entry before its next update.
-@usableFromInline
-final class CallbackSlot<Callback: Sendable>: Sendable {
+/// removes the emptied entry before its next update. Extension modules (Navigation's route
+/// observers) use it for the same reason.
+public final class CallbackSlot<Callback: Sendable>: Sendable {
   @usableFromInline let slot: Mutex<Callback?>
 
-  @usableFromInline
-  init(_ callback: Callback) {
+  /// Holds `callback` until ``clear()``.
+  @inlinable
+  public init(_ callback: Callback) {
     slot = Mutex(callback)
   }
 
@@ -61,12 +69,13 @@ final class CallbackSlot<Callback: Sendable>: Sendable {
   ///
   /// Copying it out keeps it alive for the call.
   @inlinable
-  var callback: Callback? { slot.withLock { $0 } }
+  public var callback: Callback? { slot.withLock { $0 } }
 
-  var isActive: Bool { slot.withLock { $0 != nil } }
+  /// Whether the callback is still held, that is, not cancelled.
+  public var isActive: Bool { slot.withLock { $0 != nil } }
 
-  @usableFromInline
-  func clear() {
+  /// Releases the callback, and what it captured, at once; safe from any thread.
+  public func clear() {
     let released = slot.withLock { callback in
       defer { callback = nil }
       return callback

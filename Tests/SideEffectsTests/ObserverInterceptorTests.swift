@@ -200,3 +200,65 @@ struct ObserverInterceptorTests {
     #expect(countedEntryBuilds.load(ordering: .relaxed) == builds)
   }
 }
+
+/// How many times `SharedInterceptorEntry` has been built from a notification.
+let sharedInterceptorBuilds = Atomic<Int>(0)
+
+/// Counts every time a notification builds it; never dispatches.
+struct SharedInterceptorEntry: NotificationObserverDispatchable {
+  init?(notification: Notification) {
+    sharedInterceptorBuilds.add(1, ordering: .relaxed)
+    return nil
+  }
+}
+
+extension Notification.Name {
+  static let sharedInterceptorTest = Notification.Name("SideEffectsTests.sharedInterceptorTest")
+}
+
+/// One interceptor value kept for the whole process, as a `static let` would be.
+@MainActor let sharedObserverInterceptor = ObserverInterceptor<Counter>.observe([
+  .onNotification(.sharedInterceptorTest, [SharedInterceptorEntry.self])
+])
+
+@MainActor
+@Suite("ObserverInterceptor: observers are owned per store", .serialized)
+struct ObserverInterceptorOwnershipTests {
+  /// Katana's `testObserveOnNotification_whenStoreIsDeallocated_unregistersObserver`, with the
+  /// interceptor value outliving the stores.
+  @Test("a kept interceptor leaves no observer behind when its stores are released")
+  func keptInterceptorUnregistersWithStore() {
+    weak var weakFirst: Store<Counter, Dependencies>?
+    weak var weakSecond: Store<Counter, Dependencies>?
+    let before = sharedInterceptorBuilds.load(ordering: .relaxed)
+    do {
+      let first = makeStore(interceptors: [sharedObserverInterceptor])
+      let second = makeStore(interceptors: [sharedObserverInterceptor])
+      weakFirst = first
+      weakSecond = second
+      NotificationCenter.default.post(name: .sharedInterceptorTest, object: nil)
+      // One observer per live store, each building once per notification.
+      #expect(sharedInterceptorBuilds.load(ordering: .relaxed) == before + 2)
+      _ = (first, second)
+    }
+    #expect(weakFirst == nil && weakSecond == nil)
+    let afterRelease = sharedInterceptorBuilds.load(ordering: .relaxed)
+    NotificationCenter.default.post(name: .sharedInterceptorTest, object: nil)
+    #expect(
+      sharedInterceptorBuilds.load(ordering: .relaxed) == afterRelease,
+      "no observer may survive the store that registered it")
+  }
+
+  @Test("releasing one store removes only its own observer")
+  func releasingOneStoreKeepsTheOthers() {
+    let kept = makeStore(interceptors: [sharedObserverInterceptor])
+    do {
+      let released = makeStore(interceptors: [sharedObserverInterceptor])
+      _ = released
+    }
+    let before = sharedInterceptorBuilds.load(ordering: .relaxed)
+    NotificationCenter.default.post(name: .sharedInterceptorTest, object: nil)
+    #expect(sharedInterceptorBuilds.load(ordering: .relaxed) == before + 1)
+    _ = kept
+  }
+}

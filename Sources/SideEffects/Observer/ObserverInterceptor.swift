@@ -40,14 +40,16 @@ public enum ObserverInterceptor<S: State> {
 
   /// Creates an interceptor that watches `observers`.
   ///
-  /// Notification observers are registered when a store starts with the interceptor and removed
-  /// when the interceptor is released with its stores.
+  /// Notification observers are registered each time a store starts with the interceptor, are
+  /// owned by that store, and are removed when that store is released, whatever else keeps the
+  /// interceptor (a `static let`, or one value shared by several stores).
   ///
   /// - Complexity: Each dispatch costs O(state-change and dispatch observers), plus the
   ///   predicates' own cost.
   public static func observe(_ observers: [ObserverType]) -> StoreInterceptor<S> {
-    let notifications = NotificationObservations()
     let onStart: @MainActor @Sendable (InterceptorContext<S>) -> Void = { context in
+      let notifications = NotificationObservations()
+      context.keepAliveWithStore(notifications)
       for observer in observers {
         switch observer {
         case .onStart(let types):
@@ -107,7 +109,8 @@ public enum ObserverInterceptor<S: State> {
   }
 }
 
-/// The notification-center registrations of one observer interceptor, removed on release.
+/// The notification-center registrations one store made through an observer interceptor; the
+/// store owns them, and they are removed when it releases them.
 private final class NotificationObservations: Sendable {
   /// `NotificationCenter` tokens are opaque objects; they are only stored here and handed back
   /// to `removeObserver(_:)`, never used otherwise.

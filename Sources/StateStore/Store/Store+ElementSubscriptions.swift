@@ -109,6 +109,7 @@ extension Store {
     to keyPath: KeyPath<S, TrackedArray<Element>>, id: Element.ID,
     _ onChange: @escaping @MainActor (Element?) -> Void
   ) -> Subscription where Element.ID: Sendable {
+    checkNotInsideUpdater("subscribe")
     let group: ElementGroup<S, Element>
     if let existing = elementGroups[keyPath] as? ElementGroup<S, Element> {
       group = existing
@@ -122,7 +123,7 @@ extension Store {
     let current = currentState[keyPath: keyPath][id: id]
     let entry = ElementEntry(last: current, callback: onChange)
     group.buckets[id, default: []].append(entry)
-    onChange(current)
+    runAsStoreCallback { onChange(current) }
     return Subscription { [weak self, weak entry] in
       entry?.slot.clear()
       self?.noteCancellation()

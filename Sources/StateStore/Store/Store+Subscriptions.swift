@@ -96,6 +96,7 @@ extension Store {
     key: AnyHashable, select: @escaping (S) -> Value,
     _ onChange: @escaping @MainActor (Value) -> Void
   ) -> Subscription {
+    checkNotInsideUpdater("subscribe")
     let group: SelectionGroup<S, Value>
     if let existing = selectionGroups[key] as? SelectionGroup<S, Value> {
       group = existing
@@ -108,7 +109,7 @@ extension Store {
     let value = group.value(for: currentState, version: version)
     let entry = SelectionEntry(last: value, callback: onChange)
     group.entries.append(entry)
-    onChange(value)
+    runAsStoreCallback { onChange(value) }
     return Subscription { [weak self, weak entry] in
       entry?.slot.clear()
       self?.noteCancellation()

@@ -26,10 +26,17 @@ public final class Store<S: State, Dependencies: Sendable> {
   // properties that path reads are `@usableFromInline`.
   //
   // The state skips the run-time exclusivity check, which would otherwise cost more than the
-  // whole dispatch: it is only ever accessed on the main actor, and the one long access, the
-  // updater's `inout`, cannot overlap another because an updater cannot reach the store (it is
-  // synchronous, nonisolated code given only the state) and the store never runs anything else
-  // while an updater runs.
+  // whole dispatch. Why no two accesses can overlap:
+  // - It is only accessed on the main actor, so never from two threads at once.
+  // - The only modifying access is the updater's `inout` in `runUpdater(_:)`. Another modify
+  //   cannot nest inside it: every path to `runUpdater` goes through `dispatch`/`drainQueue`,
+  //   which queue instead of applying while `isDispatching` is set, and it is set for the whole
+  //   updater.
+  // - A read cannot nest inside it either, even from hostile code (an updater that captured
+  //   the store and calls `MainActor.assumeIsolated { store.state }`): every read that code
+  //   outside this file can start (`state`, subscribing, an interceptor's `context.state`)
+  //   first checks `isApplyingUpdater` and stops the process with a message naming the rule.
+  // - Reads inside the store (notifying) happen only after the updater returned.
   @exclusivity(unchecked) @usableFromInline var currentState: S
   // The same holds for the flags below, set on every dispatch: main-actor state that is never
   // passed `inout` to code that could reach the store.
@@ -37,10 +44,14 @@ public final class Store<S: State, Dependencies: Sendable> {
   @exclusivity(unchecked) @usableFromInline var version: UInt64 = 0
   /// True while the store is applying a dispatch or notifying about it.
   @exclusivity(unchecked) @usableFromInline var isDispatching = false
+  /// True only while an updater holds the state `inout`; see `currentState`.
+  @exclusivity(unchecked) @usableFromInline var isApplyingUpdater = false
   @usableFromInline var queue: [QueuedDispatch<S, Dependencies>] = []
   @usableFromInline var queueHead = 0
 
   @usableFromInline let interceptors: [StoreInterceptor<S>]
+  /// What interceptors registered for this store alone; released with the store.
+  private var interceptorResources: [AnyObject] = []
   @usableFromInline var listeners: [ListenerEntry<S>] = []
   var selectionGroups: [AnyHashable: SelectionGroupBase<S>] = [:]
   @usableFromInline var selectionOrder: [SelectionGroupBase<S>] = []
@@ -92,7 +103,14 @@ public final class Store<S: State, Dependencies: Sendable> {
   }
 
   /// The current state.
-  public var state: S { currentState }
+  ///
+  /// Reading it from inside an updater (which can only happen if the updater smuggled the store
+  /// in and forced its way onto the main actor) stops the process with a message: an updater
+  /// gets the state `inout` and must not reach the store.
+  public var state: S {
+    checkNotInsideUpdater("read store.state")
+    return currentState
+  }
 
   /// Applies `updater` to the state and notifies listeners and subscribers.
   ///
@@ -217,26 +235,68 @@ public final class Store<S: State, Dependencies: Sendable> {
   func apply<U: StateUpdater>(_ updater: U, cause: DispatchCause?) where U.StateType == S {
     if cancellations.load(ordering: .relaxed) != 0 { sweepCancelledEntries() }
     guard hasObservers else {
-      updater.updateState(&currentState)
-      version &+= 1
+      runUpdater(updater)
       return
     }
     if listeners.isEmpty {
-      updater.updateState(&currentState)
-      version &+= 1
+      runUpdater(updater)
       notify(updater, cause: cause, old: nil)
     } else {
       let old = currentState
-      updater.updateState(&currentState)
-      version &+= 1
+      runUpdater(updater)
       notify(updater, cause: cause, old: old)
     }
   }
 
+  /// The one place where the state is modified: the updater's `inout` access.
+  @inlinable
+  func runUpdater<U: StateUpdater>(_ updater: U) where U.StateType == S {
+    isApplyingUpdater = true
+    updater.updateState(&currentState)
+    isApplyingUpdater = false
+    version &+= 1
+  }
+
+  /// Stops the process if an updater is running: `operation` would read the state while the
+  /// updater holds it `inout`, which Swift's exclusivity rule forbids.
+  @inlinable
+  func checkNotInsideUpdater(_ operation: @autoclosure () -> String) {
+    if isApplyingUpdater { updaterReachedStore(operation()) }
+  }
+
+  /// Reports an updater that reached its store. Trapping is deliberate: the only way here is an
+  /// updater that captured the store and forced its way onto the main actor, a programming error
+  /// that would otherwise be an overlapping access to the state (undefined behaviour); it is
+  /// diagnosed in every build, like Swift's own exclusivity violations.
+  @usableFromInline
+  func updaterReachedStore(_ operation: String) -> Never {
+    fatalError(
+      "StateStore: \(operation) while an updater of \(S.self) was running. An updater must not "
+        + "reach the store: it gets the state inout, and nothing else may read or subscribe to "
+        + "the state until it returns (see \"Purity\" in Docs/StoreContract.md). Move the work "
+        + "into a side effect or a listener.")
+  }
+
+  /// Runs `callback`, a call the store makes into user code outside a dispatch (a subscriber's
+  /// first value), with the store marked busy: a dispatch it makes is queued and applied after
+  /// it returns, as every re-entrant dispatch is.
+  @inlinable
+  func runAsStoreCallback(_ callback: () -> Void) {
+    if isDispatching {
+      callback()
+      return
+    }
+    isDispatching = true
+    callback()
+    isDispatching = false
+    if queueHead < queue.count { drainQueue() }
+  }
+
   private var interceptorContext: InterceptorContext<S> {
     InterceptorContext(
-      getState: { [weak self] in self?.currentState },
-      enqueue: { [weak self] dispatchable in self?.dispatch(any: dispatchable) })
+      getState: { [weak self] in self?.state },
+      enqueue: { [weak self] dispatchable in self?.dispatch(any: dispatchable) },
+      retain: { [weak self] resource in self?.interceptorResources.append(resource) })
   }
 
   /// Records that a token was cancelled, so the next update sweeps the emptied entry.

@@ -264,7 +264,9 @@ public final class Store<S: State, Dependencies: Sendable> {
     if isApplyingUpdater { updaterReachedStore(operation()) }
   }
 
-  /// Reports an updater that reached its store. Trapping is deliberate: the only way here is an
+  /// Reports an updater that reached its store.
+  ///
+  /// Trapping is deliberate: the only way here is an
   /// updater that captured the store and forced its way onto the main actor, a programming error
   /// that would otherwise be an overlapping access to the state (undefined behaviour); it is
   /// diagnosed in every build, like Swift's own exclusivity violations.

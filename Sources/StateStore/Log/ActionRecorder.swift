@@ -119,6 +119,14 @@ public final class ActionRecorder {
     }
     subscription = store.observeUpdates { [weak self, weak store] update in
       guard let self else { return }
+      guard LogSequence.entries.contains(self.lastSequence + 1) else {
+        self.report(
+          .fileError(
+            path: self.sink.name,
+            reason: "the log's numbering is used up at seq \(self.lastSequence); start a new log"),
+          update.updater)
+        return
+      }
       self.lastSequence += 1
       let time = options.recordsTime ? options.clock() : nil
       let (line, failure) = encoder.entry(

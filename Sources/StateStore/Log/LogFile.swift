@@ -69,11 +69,17 @@ enum LogFile {
     if let logged = header.state, logged != storeState {
       throw .stateTypeMismatch(logged: logged, store: storeState)
     }
-    for line in lines.dropFirst().reversed() {
+    for (offset, line) in lines.enumerated().dropFirst().reversed() {
       guard
         let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any],
         let sequence = (object["seq"] ?? object["checkpoint"]) as? Int
       else { continue }
+      guard LogSequence.checkpoints.contains(sequence) else {
+        throw .malformedLine(
+          line: offset + 1,
+          reason: "seq \(sequence) is outside \(LogSequence.describe(LogSequence.entries)), "
+            + "so no entry can follow it")
+      }
       tail.lastSequence = sequence
       break
     }

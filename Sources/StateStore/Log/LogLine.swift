@@ -17,7 +17,12 @@ enum LogLine<S: State>: DecodableWithConfiguration {
       throw LineFailure.malformed("not a JSON object")
     }
     if container.contains(.checkpoint) {
-      self = .checkpoint(sequence: try container.decode(Int.self, forKey: .checkpoint))
+      let sequence = try container.decode(Int.self, forKey: .checkpoint)
+      guard LogSequence.checkpoints.contains(sequence) else {
+        throw LineFailure.malformed(
+          "checkpoint \(sequence) is outside \(LogSequence.describe(LogSequence.checkpoints))")
+      }
+      self = .checkpoint(sequence: sequence)
       return
     }
     guard container.contains(.seq) else {
@@ -25,6 +30,10 @@ enum LogLine<S: State>: DecodableWithConfiguration {
         "neither an entry (\"seq\", \"type\", \"payload\") nor a checkpoint (\"checkpoint\")")
     }
     let sequence = try container.decode(Int.self, forKey: .seq)
+    guard LogSequence.entries.contains(sequence) else {
+      throw LineFailure.malformed(
+        "seq \(sequence) is outside \(LogSequence.describe(LogSequence.entries))")
+    }
     if container.contains(.unrecorded) {
       self = .unrecorded(
         sequence: sequence,
@@ -46,6 +55,20 @@ enum LogLine<S: State>: DecodableWithConfiguration {
       throw LineFailure.payload(type: name, error: error)
     }
     self = .entry(sequence: sequence, type: name, updater: updater, cause: cause, time: time)
+  }
+}
+
+/// The sequence numbers a log may hold: entries count from 1, a checkpoint names the entry before
+/// it (0 before any). The largest is one below `Int.max`, so that a recorder continuing a log can
+/// always number its next entry, and reaching the end is an error, not an overflow.
+enum LogSequence {
+  /// The valid `seq` of an entry or unrecorded marker.
+  static let entries = 1...(Int.max - 1)
+  /// The valid `checkpoint` number.
+  static let checkpoints = 0...(Int.max - 1)
+
+  static func describe(_ range: ClosedRange<Int>) -> String {
+    "\(range.lowerBound)...\(range.upperBound)"
   }
 }
 

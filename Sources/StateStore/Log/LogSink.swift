@@ -7,7 +7,7 @@ import Foundation
 final class LogSink {
   private let handle: FileHandle?
   /// The file's path, or a description of the handle, for error messages.
-  private let name: String
+  let name: String
   private let closesHandle: Bool
   private let bufferCapacity: Int
   private var buffer = Data()

@@ -32,6 +32,11 @@ public struct JournalEntry: Sendable, Hashable, Codable {
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     seq = try container.decode(Int.self, forKey: .seq)
+    guard seq >= 1, seq < Int.max else {
+      throw DecodingError.dataCorruptedError(
+        forKey: .seq, in: container,
+        debugDescription: "entry number \(seq) is outside 1...\(Int.max - 1)")
+    }
     let name = try container.decode(String.self, forKey: .type)
     guard let change = try AnyTodoChange.decode(typeName: name, from: container, forKey: .payload)
     else {
@@ -41,6 +46,11 @@ public struct JournalEntry: Sendable, Hashable, Codable {
     self.change = change
     inverse = try container.decodeIfPresent(AnyTodoChange.self, forKey: .inverse)
     undoes = try container.decodeIfPresent(Int.self, forKey: .undoes)
+    if let undoes, !(1..<seq).contains(undoes) {
+      throw DecodingError.dataCorruptedError(
+        forKey: .undoes, in: container,
+        debugDescription: "entry \(seq) says it undoes entry \(undoes), which is not before it")
+    }
   }
 
   /// Encodes the entry as its journal line's object.

@@ -12,6 +12,11 @@
 /// checksum 0123456789abcdef
 /// ```
 ///
+/// Numbers are decimal, with a `-` for negatives: ids and `next-id` may be any `Int` (a log from
+/// elsewhere can hold negative ids), `offset` and `count` are never negative, and `seq` is a journal entry number, below
+/// `Int.max`. The encoder
+/// and the decoder accept exactly the same range, so what one writes the other reads.
+///
 /// Titles escape backslash, newline, carriage return and tab as `\\`, `\n`, `\r`, `\t`. The
 /// checksum is the 64-bit FNV-1a hash of every byte before the checksum line.
 struct Snapshot: Equatable {
@@ -77,12 +82,25 @@ enum SnapshotCodec {
     guard bytes[checksumLine].elementsEqual(expected.utf8) else {
       throw damaged(lines.count, "the checksum does not match the contents")
     }
-    let fields = String(decoding: bytes[lines[1]], as: UTF8.self).split(separator: " ")
-    guard fields.count == 8, fields[0] == "seq", fields[2] == "offset", fields[4] == "next-id",
-      fields[6] == "count", let seq = Int(fields[1]), let offset = Int(fields[3]),
-      let nextID = Int(fields[5]), let count = Int(fields[7]), count == lines.count - 3
+    let fields = bytes[lines[1]].split(separator: 0x20, omittingEmptySubsequences: false)
+    guard fields.count == 8, fields[0].elementsEqual("seq".utf8),
+      fields[2].elementsEqual("offset".utf8), fields[4].elementsEqual("next-id".utf8),
+      fields[6].elementsEqual("count".utf8)
     else {
       throw damaged(2, "unreadable header")
+    }
+    // Journal entries are numbered below Int.max (see JournalEntry), so a snapshot covers one.
+    guard let seq = decimal(fields[1]), (0..<Int.max).contains(seq) else {
+      throw damaged(2, "the entry number is not a whole number from 0 to \(Int.max - 1)")
+    }
+    guard let offset = decimal(fields[3]), offset >= 0 else {
+      throw damaged(2, "the journal offset is not a whole number from 0 to \(Int.max)")
+    }
+    guard let nextID = decimal(fields[5]) else {
+      throw damaged(2, "the next id is not a whole number from \(Int.min) to \(Int.max)")
+    }
+    guard let count = decimal(fields[7]), count == lines.count - 3 else {
+      throw damaged(2, "the todo count does not match the number of todo lines")
     }
     var todos: [Todo] = []
     todos.reserveCapacity(count)
@@ -98,17 +116,9 @@ enum SnapshotCodec {
   }
 
   private static func decodeTodo(_ line: ArraySlice<UInt8>) -> Todo? {
-    var index = line.startIndex
-    var id = 0
-    var digits = 0
-    while index < line.endIndex, line[index] != 0x09 {
-      let digit = Int(line[index]) - 0x30
-      guard (0...9).contains(digit), digits < 18 else { return nil }
-      id = id * 10 + digit
-      digits += 1
-      index += 1
-    }
-    guard digits > 0, line.endIndex - index >= 3, line[index + 2] == 0x09 else { return nil }
+    guard let tab = line.firstIndex(of: 0x09), let id = decimal(line[..<tab]) else { return nil }
+    let index = tab
+    guard line.endIndex - index >= 3, line[index + 2] == 0x09 else { return nil }
     let done: Bool
     switch line[index + 1] {
     case 0x30: done = false
@@ -152,6 +162,32 @@ enum SnapshotCodec {
 
   private static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
     bytes += Array(String(value).utf8)
+  }
+
+  /// The integer written in `bytes` as ``appendDecimal(_:to:)`` writes it: an optional `-` and
+  /// at least one digit, nothing else. `nil` for anything else, or for a value outside
+  /// `Int.min...Int.max`, so that a damaged file is reported and never traps.
+  ///
+  /// - Complexity: O(bytes).
+  static func decimal(_ bytes: ArraySlice<UInt8>) -> Int? {
+    var index = bytes.startIndex
+    let negative = index < bytes.endIndex && bytes[index] == 0x2D
+    if negative { index += 1 }
+    guard index < bytes.endIndex else { return nil }
+    var value = 0
+    while index < bytes.endIndex {
+      let digit = Int(bytes[index]) - 0x30
+      guard (0...9).contains(digit) else { return nil }
+      // Accumulating towards the sign reaches Int.min, whose magnitude Int.max cannot hold.
+      let (shifted, overflowA) = value.multipliedReportingOverflow(by: 10)
+      let (next, overflowB) =
+        negative
+        ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
+      guard !overflowA, !overflowB else { return nil }
+      value = next
+      index += 1
+    }
+    return value
   }
 
   /// The 64-bit FNV-1a hash of `bytes`.

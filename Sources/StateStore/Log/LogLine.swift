@@ -58,8 +58,9 @@ enum LogLine<S: State>: DecodableWithConfiguration {
   }
 }
 
-/// The sequence numbers a log may hold: entries count from 1, a checkpoint names the entry before
-/// it (0 before any). The largest is one below `Int.max`, so that a recorder continuing a log can
+/// The sequence numbers a log may hold.
+///
+/// Entries count from 1, a checkpoint names the entry before it (0 before any). The largest is one below `Int.max`, so that a recorder continuing a log can
 /// always number its next entry, and reaching the end is an error, not an overflow.
 enum LogSequence {
   /// The valid `seq` of an entry or unrecorded marker.

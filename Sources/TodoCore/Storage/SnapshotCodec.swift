@@ -164,8 +164,10 @@ enum SnapshotCodec {
     bytes += Array(String(value).utf8)
   }
 
-  /// The integer written in `bytes` as ``appendDecimal(_:to:)`` writes it: an optional `-` and
-  /// at least one digit, nothing else. `nil` for anything else, or for a value outside
+  /// The integer written in `bytes`, or `nil` if they hold anything else.
+  ///
+  /// The form is what ``appendDecimal(_:to:)`` writes: an optional `-` and at least one digit,
+  /// nothing else. `nil` for any other bytes, or for a value outside
   /// `Int.min...Int.max`, so that a damaged file is reported and never traps.
   ///
   /// - Complexity: O(bytes).

@@ -20,7 +20,7 @@ public enum StorageError: Error, Hashable, Sendable, CustomStringConvertible {
     case .systemCall(let operation, let path, let reason):
       return "cannot \(operation) \(path): \(reason). Nothing was changed."
     case .uncertain(let cause, let rollback):
-      return "\(cause), and undoing the partial write failed too (\(rollback)). "
+      return "\(cause), and cutting the journal back failed too (\(rollback)). "
         + "The change may or may not be saved: check with 'todo-cli list' before trying again."
     }
   }

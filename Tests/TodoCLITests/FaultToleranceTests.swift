@@ -98,7 +98,8 @@ struct FaultToleranceTests {
     #expect(try mode(cli.store + "/journal.jsonl") == 0o644)
   }
 
-  @Test("A command waiting for another's lock says so, completes when it is freed, and Ctrl-C ends it")
+  @Test(
+    "A command waiting for another's lock says so, completes when it is freed, and Ctrl-C ends it")
   func lockWait() throws {
     let cli = try CLIHarness()
     try cli.run("add", "first")

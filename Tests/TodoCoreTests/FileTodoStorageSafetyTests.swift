@@ -119,7 +119,8 @@ struct FileTodoStorageSafetyTests {
     let directory = try StoreDirectory()
     let store = directory.path + "/store"
     try await FileTodoStorage(directory: store).apply([Self.adds[0]])
-    try FileManager.default.moveItem(atPath: store + "/journal.jsonl", toPath: directory.path + "/j")
+    try FileManager.default.moveItem(
+      atPath: store + "/journal.jsonl", toPath: directory.path + "/j")
     try FileManager.default.createSymbolicLink(
       atPath: store + "/journal.jsonl", withDestinationPath: directory.path + "/j")
     let target = try directory.read(directory.path + "/j")

@@ -129,7 +129,8 @@ public struct FileTodoStorage: TodoStorage {
   private func take(_ lock: OpenFile, exclusive: Bool) throws(StorageError) {
     let directory = directory
     try lock.lock(
-      exclusive: exclusive, announceWait: announceLockWait.map { announce in { announce(directory) } })
+      exclusive: exclusive,
+      announceWait: announceLockWait.map { announce in { announce(directory) } })
   }
 
   /// What a read found on disk.
@@ -239,7 +240,9 @@ public struct FileTodoStorage: TodoStorage {
       if try isOnlyNUL(journal, from: 0) { return nil }
       throw .damaged(path: journalPath, line: 1, reason: "the first line is not a valid header")
     }
-    if newline > 0, prefix[..<newline].allSatisfy({ $0 == 0 }), try isOnlyNUL(journal, from: newline + 1) {
+    if newline > 0, prefix[..<newline].allSatisfy({ $0 == 0 }),
+      try isOnlyNUL(journal, from: newline + 1)
+    {
       return nil
     }
     try JournalCodec.validateHeader(prefix[..<newline], path: journalPath)

@@ -8,6 +8,8 @@ final class CLIHarness {
     var status: Int32
     var output: String
     var error: String
+    /// Whether a signal ended the process (then `status` is the signal's number).
+    var signaled = false
   }
 
   /// The built executable, found next to the test bundle in the build products directory.
@@ -47,7 +49,11 @@ final class CLIHarness {
   /// Runs `todo-cli <arguments>` exactly as given.
   @discardableResult
   func run(arguments: [String], environment: [String: String]? = nil) throws -> Result {
-    let process = try makeProcess(arguments: arguments, environment: environment)
+    try run(try makeProcess(arguments: arguments, environment: environment))
+  }
+
+  /// Runs `process`, its output and error going to files, and waits for it.
+  func run(_ process: Process) throws -> Result {
     // Files rather than pipes: a large output can never block the child while we wait.
     let name = UUID().uuidString
     let outputURL = directory.appendingPathComponent("\(name).out")
@@ -69,7 +75,8 @@ final class CLIHarness {
     return Result(
       status: process.terminationStatus,
       output: String(decoding: try Data(contentsOf: outputURL), as: UTF8.self),
-      error: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self))
+      error: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self),
+      signaled: process.terminationReason == .uncaughtSignal)
   }
 
   func makeProcess(arguments: [String], environment: [String: String]? = nil) throws -> Process {

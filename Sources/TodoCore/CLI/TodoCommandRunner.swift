@@ -1,9 +1,11 @@
 /// Runs one `todo-cli` invocation: parses it, runs the command on the store, prints the result
 /// and returns the exit status.
 ///
-/// Exit status 0 is success, 1 a failure (an unknown id, a damaged store, an unreadable log),
-/// 2 a usage error. Results go to standard output; messages, prefixed with `todo-cli:`, to
-/// standard error.
+/// Exit status 0 is success: the change is durable and the output was written. 1 is a failure
+/// (an unknown id, a damaged store, a failing disk, an unreadable log): the store holds what it
+/// held before, unless the message says that the change was saved and only writing its output
+/// (or its `--record` log) failed, or that it may or may not be saved. 2 is a usage error.
+/// Results go to standard output; messages, prefixed with `todo-cli:`, to standard error.
 @MainActor
 public enum TodoCommandRunner {
   /// The exit status of a successful run.
@@ -31,72 +33,125 @@ public enum TodoCommandRunner {
     return await run(invocation.command, in: environment, console: console)
   }
 
+  /// What a command did: the text it prints, and whether it saved a change.
+  private struct Outcome {
+    var output: String?
+    var saved = false
+  }
+
   /// Runs `command` on `environment`'s store.
   public static func run(
     _ command: Command, in environment: TodoEnvironment, console: Console
   ) async -> Int32 {
     switch command {
     case .help(let name):
-      console.output(name.flatMap(CommandHelp.command) ?? CommandHelp.program)
-      return success
+      return finish(
+        Outcome(output: name.flatMap(CommandHelp.command) ?? CommandHelp.program),
+        recording: nil, console: console)
     case .version:
-      console.output("todo-cli \(CommandHelp.version)\n")
-      return success
+      return finish(
+        Outcome(output: "todo-cli \(CommandHelp.version)\n"), recording: nil, console: console)
     case .ui:
       return await runTerminalUI(environment: environment, console: console)
     default:
       break
     }
+    var environment = environment
+    if let storage = environment.storage as? FileTodoStorage {
+      environment.storage = storage.announcingLockWait { directory in
+        console.error("todo-cli: waiting for another todo-cli using \(directory) ...\n")
+      }
+    }
     let store = environment.makeStore()
+    var recording: SessionRecording?
     do {
       if environment.recordPath != nil {
         // Loaded before recording starts, so that the log holds the changes, not the load.
         try await store.dispatch(LoadTodos())
       }
-      let recording = try SessionRecording.start(for: store, at: environment.recordPath)
-      defer { recording?.stop() }
-      try await perform(command, on: store, console: console)
-      try recording?.finish()
-      return success
+      recording = try SessionRecording.start(for: store, at: environment.recordPath)
+      let outcome = try await perform(command, on: store)
+      return finish(outcome, recording: recording, console: console)
     } catch let error as UsageError {
+      recording?.stop()
       console.error("todo-cli: \(error)\n")
       return usageError
     } catch {
+      recording?.stop()
       console.error("todo-cli: \(error)\n")
       return failure
     }
   }
 
-  private static func perform(_ command: Command, on store: TodoStore, console: Console)
-    async throws
-  {
+  /// Writes the outcome's output and finishes the recording; a failure of either fails the
+  /// command, with a message that says whether its change was saved.
+  private static func finish(
+    _ outcome: Outcome, recording: SessionRecording?, console: Console
+  ) -> Int32 {
+    var problems: [String] = []
+    if let output = outcome.output {
+      do {
+        try console.checkedOutput(output)
+      } catch {
+        problems.append("its output could not be written (\(error))")
+      }
+    }
+    if let recording {
+      do {
+        try recording.finish()
+      } catch {
+        problems.append("recording it failed (\(error))")
+      }
+    }
+    guard !problems.isEmpty else { return success }
+    let what = problems.joined(separator: ", and ")
+    if outcome.saved {
+      console.error(
+        "todo-cli: the change was saved, but \(what). Do not run the command again.\n")
+    } else {
+      console.error("todo-cli: the command failed: \(what). Nothing was changed.\n")
+    }
+    return failure
+  }
+
+  private static func perform(_ command: Command, on store: TodoStore) async throws -> Outcome {
     switch command {
     case .add(let title):
       let entry = try await store.dispatch(PerformChange(AddTodo(title: title)))
+      var outcome = Outcome(saved: entry != nil)
       if case .addTodo(let add) = entry?.change, let id = add.id {
-        console.output("\(id)\n")
+        outcome.output = "\(id)\n"
       }
+      return outcome
     case .list(let filter, let json):
       try await store.dispatch(LoadTodos())
-      console.output(TodoFormatter.list(store.state, filter: filter, json: json))
+      return Outcome(output: TodoFormatter.list(store.state, filter: filter, json: json))
     case .setDone(let id, let done):
-      try await store.dispatch(PerformChange(SetDone(id: id, done: done)))
+      return try await change(SetDone(id: id, done: done), on: store)
     case .edit(let id, let title):
-      try await store.dispatch(PerformChange(EditTitle(id: id, title: title)))
+      return try await change(EditTitle(id: id, title: title), on: store)
     case .remove(let id):
-      try await store.dispatch(PerformChange(RemoveTodo(id: id)))
+      return try await change(RemoveTodo(id: id), on: store)
     case .clear:
-      try await store.dispatch(PerformChange(ClearDone()))
+      return try await change(ClearDone(), on: store)
     case .undo:
       let result = try await store.dispatch(UndoLastChange())
-      console.output("undid \(result.undone.seq): \(result.undone.change.change.summary)\n")
+      return Outcome(
+        output: "undid \(result.undone.seq): \(result.undone.change.change.summary)\n",
+        saved: true)
     case .history:
-      console.output(TodoFormatter.history(try await store.dispatch(LoadHistory())))
+      return Outcome(output: TodoFormatter.history(try await store.dispatch(LoadHistory())))
     case .replay(let path, let json):
       let state = try SessionReplay.replay(contentsOf: path)
-      console.output(TodoFormatter.list(state, filter: .all, json: json))
+      return Outcome(output: TodoFormatter.list(state, filter: .all, json: json))
     case .help, .version, .ui:
-      break
+      return Outcome()
     }
+  }
+
+  private static func change(_ change: some TodoChange, on store: TodoStore) async throws
+    -> Outcome
+  {
+    Outcome(saved: try await store.dispatch(PerformChange(change)) != nil)
   }
 }

@@ -18,21 +18,54 @@ import Foundation
 /// - `lock` is taken with `flock`: shared to read, exclusive to change; concurrent processes
 ///   queue.
 ///
+/// A change either is durable when ``withExclusiveAccess(_:)`` returns, or the journal is cut
+/// back to its previous length before the error is thrown, so the store holds what it held
+/// before. Only when even that cut fails is the error
+/// ``StorageError/uncertain(cause:rollback:)``: the change may or may not be
+/// saved. A snapshot is an optimisation: one that cannot be written never fails a change whose
+/// entry is durable, and a later change tries again.
+///
 /// A last journal line without its newline is a change whose command never finished (the process
-/// died while writing): readers ignore it and the next writer cuts it off. Any other damage is
-/// reported as ``StorageError/damaged(path:line:reason:)`` and nothing is written.
+/// died while writing), and so is a last line of NUL bytes, with or without its newline (a power
+/// cut after the file grew but before its data reached the disk): readers ignore it and the next
+/// writer cuts it off. Any other damage is reported as
+/// ``StorageError/damaged(path:line:reason:)`` and nothing is written.
+///
+/// Files are created with mode 0600 and directories with 0700; existing files keep their modes.
 public struct FileTodoStorage: TodoStorage {
   /// The store's directory.
   public let directory: String
   /// How many journal entries may follow the snapshot before a writer refreshes it.
   public let compactionInterval: Int
+  /// The calls that reach the disk.
+  let system: SystemCalls
+  /// Told, with the directory, when the lock has been waited for about a second.
+  let announceLockWait: (@Sendable (String) -> Void)?
 
   /// Creates the storage for `directory`, which is created by the first change.
   public init(directory: String, compactionInterval: Int = 200) {
+    self.init(directory: directory, compactionInterval: compactionInterval, system: .real)
+  }
+
+  /// Creates the storage for `directory` on `system`'s calls.
+  init(
+    directory: String, compactionInterval: Int = 200, system: SystemCalls,
+    announceLockWait: (@Sendable (String) -> Void)? = nil
+  ) {
     self.directory =
       directory.count > 1 && directory.hasSuffix("/")
       ? String(directory.dropLast()) : directory
     self.compactionInterval = max(1, compactionInterval)
+    self.system = system
+    self.announceLockWait = announceLockWait
+  }
+
+  /// This storage, calling `announce` with the directory when a command has waited about a
+  /// second for another process's lock.
+  func announcingLockWait(_ announce: @escaping @Sendable (String) -> Void) -> FileTodoStorage {
+    FileTodoStorage(
+      directory: directory, compactionInterval: compactionInterval, system: system,
+      announceLockWait: announce)
   }
 
   var journalPath: String { directory + "/journal.jsonl" }
@@ -43,9 +76,9 @@ public struct FileTodoStorage: TodoStorage {
   ///
   /// - Complexity: O(todos + entries since the snapshot).
   public func load() throws -> AppState {
-    guard FileSystem.exists(directory) else { return AppState() }
+    guard system.exists(directory) else { return AppState() }
     let lock = try openLock(create: false)
-    try lock?.lock(exclusive: false)
+    try lock.map { lock throws(StorageError) in try take(lock, exclusive: false) }
     return try read().state
   }
 
@@ -53,12 +86,14 @@ public struct FileTodoStorage: TodoStorage {
   ///
   /// - Complexity: O(journal length).
   public func history() throws -> [JournalEntry] {
-    guard FileSystem.exists(directory) else { return [] }
+    guard system.exists(directory) else { return [] }
     let lock = try openLock(create: false)
-    try lock?.lock(exclusive: false)
-    _ = try read()
-    guard let journal = try OpenFile.openIfPresent(path: journalPath) else { return [] }
-    let bytes = try journal.readToEnd()
+    try lock.map { lock throws(StorageError) in try take(lock, exclusive: false) }
+    let loaded = try read()
+    guard loaded.journalEnd > 0,
+      let journal = try OpenFile.openIfPresent(path: journalPath, system: system)
+    else { return [] }
+    let bytes = try journal.read(from: 0, count: loaded.journalEnd)
     let decoder = JSONDecoder()
     let (lines, _) = JournalCodec.lines(in: bytes)
     return try lines.dropFirst().enumerated().map { index, range throws(StorageError) in
@@ -72,21 +107,30 @@ public struct FileTodoStorage: TodoStorage {
   public func withExclusiveAccess<R: Sendable>(
     _ body: (any StorageTransaction) async throws -> R
   ) async throws -> R {
-    try FileSystem.createDirectory(directory)
+    try system.createDirectory(directory)
     guard let lock = try openLock(create: true) else {
       throw StorageError.systemCall(
         operation: "open", path: lockPath, reason: "the lock file vanished")
     }
-    try lock.lock(exclusive: true)
-    let transaction = FileTransaction(storage: self, loaded: try read())
+    try take(lock, exclusive: true)
     defer { lock.unlock() }
+    let transaction = FileTransaction(storage: self, loaded: try read())
     return try await body(transaction)
   }
 
   private func openLock(create: Bool) throws(StorageError) -> OpenFile? {
-    if create { return try OpenFile(path: lockPath, flags: O_RDWR | O_CREAT) }
+    if create {
+      return try OpenFile(path: lockPath, flags: O_RDWR | O_CREAT | O_NOFOLLOW, system: system)
+    }
     // A store that was never written to has no lock file, and nothing to protect.
-    return try OpenFile.openIfPresent(path: lockPath)
+    return try OpenFile.openIfPresent(path: lockPath, system: system)
+  }
+
+  private func take(_ lock: OpenFile, exclusive: Bool) throws(StorageError) {
+    let directory = directory
+    try lock.lock(
+      exclusive: exclusive,
+      announceWait: announceLockWait.map { announce in { announce(directory) } })
   }
 
   /// What a read found on disk.
@@ -96,8 +140,8 @@ public struct FileTodoStorage: TodoStorage {
     var seq: Int
     /// The journal's length up to the end of its last complete line; 0 without a journal.
     var journalEnd: Int
-    /// Whether bytes of an unfinished command follow `journalEnd`.
-    var hasTornTail: Bool
+    /// The journal file's length, which exceeds `journalEnd` by a torn tail's bytes.
+    var journalSize: Int
     /// The `seq` the snapshot covers.
     var snapshotSeq: Int
   }
@@ -107,17 +151,17 @@ public struct FileTodoStorage: TodoStorage {
   /// - Complexity: O(todos + entries since the snapshot).
   func read() throws(StorageError) -> Loaded {
     var snapshot = Snapshot(state: AppState(), seq: 0, offset: 0)
-    if let file = try OpenFile.openIfPresent(path: snapshotPath) {
+    if let file = try OpenFile.openIfPresent(path: snapshotPath, system: system) {
       snapshot = try SnapshotCodec.decode(try file.readToEnd(), path: snapshotPath)
     }
-    guard let journal = try OpenFile.openIfPresent(path: journalPath) else {
+    guard let journal = try OpenFile.openIfPresent(path: journalPath, system: system) else {
       guard snapshot.seq == 0 else {
         throw .damaged(
           path: journalPath, line: nil,
           reason: "the journal is missing but the snapshot covers \(snapshot.seq) entries")
       }
       return Loaded(
-        state: snapshot.state, seq: 0, journalEnd: 0, hasTornTail: false, snapshotSeq: 0)
+        state: snapshot.state, seq: 0, journalEnd: 0, journalSize: 0, snapshotSeq: 0)
     }
     let size = try journal.size()
     let headerEnd = try validateHeader(of: journal, size: size)
@@ -127,7 +171,7 @@ public struct FileTodoStorage: TodoStorage {
         throw .damaged(path: journalPath, line: 1, reason: "the header is cut short")
       }
       return Loaded(
-        state: snapshot.state, seq: 0, journalEnd: 0, hasTornTail: size > 0, snapshotSeq: 0)
+        state: snapshot.state, seq: 0, journalEnd: 0, journalSize: size, snapshotSeq: 0)
     }
     let start = max(snapshot.offset, headerEnd)
     guard size >= start else {
@@ -135,82 +179,156 @@ public struct FileTodoStorage: TodoStorage {
         path: journalPath, line: nil,
         reason: "the journal has \(size) bytes but the snapshot says it has at least \(start)")
     }
+    // start >= headerEnd >= 1 and size >= start, so neither subtraction can overflow.
     let bytes = try journal.read(from: start - 1, count: size - start + 1)
     guard bytes.first == 0x0A else {
       throw .damaged(
         path: snapshotPath, line: 2,
         reason: "its journal offset \(start) is not at the end of a journal line")
     }
-    let (lines, tornStart) = JournalCodec.lines(in: bytes, from: 1)
+    let lines = Self.completeLines(in: bytes)
     var state = snapshot.state
     var seq = snapshot.seq
     let decoder = JSONDecoder()
     for range in lines {
-      let number = seq + 2
+      let (next, overflow) = seq.addingReportingOverflow(1)
+      // Line n holds entry n - 1, after the header.
+      let number = overflow ? Int.max : next.addingReportingOverflow(1).partialValue
       let entry = try JournalCodec.decodeEntry(
         bytes[range], decoder: decoder, path: journalPath, number: number)
-      guard entry.seq == seq + 1 else {
+      guard !overflow, entry.seq == next else {
         throw .damaged(
           path: journalPath, line: number,
-          reason: "expected entry \(seq + 1) but found entry \(entry.seq)")
+          reason: overflow
+            ? "an entry follows entry \(seq), the last number an entry can have"
+            : "expected entry \(next) but found entry \(entry.seq)")
       }
       entry.change.apply(to: &state)
       seq = entry.seq
     }
     let end = start - 1 + (lines.last.map { $0.upperBound + 1 } ?? 1)
     return Loaded(
-      state: state, seq: seq, journalEnd: end, hasTornTail: tornStart != nil,
-      snapshotSeq: snapshot.seq)
+      state: state, seq: seq, journalEnd: end, journalSize: size, snapshotSeq: snapshot.seq)
+  }
+
+  /// The complete lines of `bytes` after its first byte (a newline), without a torn tail.
+  ///
+  /// The torn tail is what follows the last newline, and also the last complete line if it
+  /// holds only NUL bytes and only NUL bytes follow it: a power cut can leave a grown file's
+  /// new bytes as zeros, newline included or not. A NUL line with entries after it is damage,
+  /// which decoding reports.
+  ///
+  /// - Complexity: O(bytes).
+  static func completeLines(in bytes: [UInt8]) -> ArraySlice<Range<Int>> {
+    let (lines, tornStart) = JournalCodec.lines(in: bytes, from: 1)
+    var complete = lines[...]
+    if let last = complete.last, !last.isEmpty, bytes[last].allSatisfy({ $0 == 0 }),
+      bytes[(tornStart ?? bytes.count)...].allSatisfy({ $0 == 0 })
+    {
+      complete.removeLast()
+    }
+    return complete
   }
 
   /// Checks the journal's first line and returns the offset just past it, or `nil` if the file
-  /// holds only the beginning of a header (the process creating it died).
+  /// holds only the beginning of a header (the process creating it died) or only NUL bytes (a
+  /// power cut hit its first write).
   private func validateHeader(of journal: OpenFile, size: Int) throws(StorageError) -> Int? {
     let prefix = try journal.read(from: 0, count: min(size, 4096))
     guard let newline = prefix.firstIndex(of: 0x0A) else {
       if JournalCodec.header.utf8.starts(with: prefix) { return nil }
+      if try isOnlyNUL(journal, from: 0) { return nil }
       throw .damaged(path: journalPath, line: 1, reason: "the first line is not a valid header")
+    }
+    if newline > 0, prefix[..<newline].allSatisfy({ $0 == 0 }),
+      try isOnlyNUL(journal, from: newline + 1)
+    {
+      return nil
     }
     try JournalCodec.validateHeader(prefix[..<newline], path: journalPath)
     return newline + 1
   }
 
-  /// Appends entries for a transaction that holds the exclusive lock.
+  /// Whether the journal holds only NUL bytes from `offset` on.
+  ///
+  /// - Complexity: O(file size − offset).
+  private func isOnlyNUL(_ journal: OpenFile, from offset: Int) throws(StorageError) -> Bool {
+    try journal.readToEnd(from: offset).allSatisfy { $0 == 0 }
+  }
+
+  /// Appends entries for a transaction that holds the exclusive lock, durably, or leaves the
+  /// journal as it was.
+  ///
+  /// The entries (after a header, for a new journal) go in one `write` at the end of the last
+  /// complete line, cutting off a torn tail, followed by `fsync`. If either fails, the journal
+  /// is cut back to that length and synchronized before the error is thrown; if that fails too,
+  /// the error is ``StorageError/uncertain(cause:rollback:)``. A snapshot is
+  /// written afterwards when due; its failure is not the change's.
   fileprivate func append(_ entries: [JournalEntry], after loaded: inout Loaded)
     throws(StorageError)
   {
-    let journal = try OpenFile(path: journalPath, flags: O_RDWR | O_CREAT)
-    if loaded.journalEnd == 0 {
-      // A new journal, or one whose header was cut short: write the header first.
-      try journal.truncate(to: 0)
-      try journal.write(Array((JournalCodec.header + "\n").utf8))
+    let start = loaded.journalEnd
+    var bytes: [UInt8] = []
+    if start == 0 {
+      // A new journal, or one whose header was cut short: the header comes first.
+      bytes = Array((JournalCodec.header + "\n").utf8)
+    }
+    bytes += try JournalCodec.encode(entries)
+    let (end, overflow) = start.addingReportingOverflow(bytes.count)
+    guard !overflow else {
+      throw .damaged(path: journalPath, line: nil, reason: "the journal cannot grow any longer")
+    }
+    let existed = system.exists(journalPath)
+    let journal = try OpenFile(
+      path: journalPath, flags: O_RDWR | O_CREAT | O_NOFOLLOW, system: system)
+    do throws(StorageError) {
+      if loaded.journalSize > start { try journal.truncate(to: start) }
+      try journal.write(bytes, at: start)
       try journal.synchronize()
-      try FileSystem.synchronizeDirectory(directory)
-      loaded.journalEnd = JournalCodec.header.utf8.count + 1
-    } else if loaded.hasTornTail {
-      try journal.truncate(to: loaded.journalEnd)
+      // A new journal's name must reach the disk too before the change counts as saved.
+      if start == 0 { try system.synchronizeDirectory(directory) }
+    } catch {
+      try rollBack(journal, to: start, removing: !existed, after: error)
     }
-    loaded.hasTornTail = false
-    let bytes = try JournalCodec.encode(entries)
-    guard lseek(journal.descriptor, off_t(loaded.journalEnd), SEEK_SET) >= 0 else {
-      throw OpenFile.error("seek in", journalPath)
-    }
-    try journal.write(bytes)
-    try journal.synchronize()
-    loaded.journalEnd += bytes.count
+    loaded.journalEnd = end
+    loaded.journalSize = end
     for entry in entries { entry.change.apply(to: &loaded.state) }
     loaded.seq = entries.last?.seq ?? loaded.seq
-    if loaded.seq - loaded.snapshotSeq >= compactionInterval {
-      let snapshot = Snapshot(state: loaded.state, seq: loaded.seq, offset: loaded.journalEnd)
-      try FileSystem.replaceAtomically(
+    let (pending, distant) = loaded.seq.subtractingReportingOverflow(loaded.snapshotSeq)
+    guard distant || pending >= compactionInterval else { return }
+    let snapshot = Snapshot(state: loaded.state, seq: loaded.seq, offset: loaded.journalEnd)
+    do {
+      try system.replaceAtomically(
         snapshotPath, with: SnapshotCodec.encode(snapshot), directory: directory)
       loaded.snapshotSeq = loaded.seq
+    } catch {
+      // The change is durable in the journal and the old snapshot is still valid; the next
+      // change finds the snapshot still due and tries again.
+      return
     }
+  }
+
+  /// Cuts the journal back to `length` after `failure`, then throws `failure`, or
+  /// ``StorageError/uncertain(cause:rollback:)`` if the cut fails.
+  private func rollBack(
+    _ journal: OpenFile, to length: Int, removing created: Bool, after failure: StorageError
+  ) throws(StorageError) -> Never {
+    do throws(StorageError) {
+      try journal.truncate(to: length)
+      try journal.synchronize()
+    } catch {
+      throw failure.uncertain(rollback: error)
+    }
+    // An empty journal reads as an empty store, so a failed removal changes nothing.
+    if created { _ = system.unlink(journalPath) }
+    throw failure
   }
 
   /// Finds the entry `undo` reverts next, reading the journal backwards.
   fileprivate func lastUndoableEntry(journalEnd: Int) throws(StorageError) -> JournalEntry? {
-    guard journalEnd > 0, let journal = try OpenFile.openIfPresent(path: journalPath) else {
+    guard journalEnd > 0,
+      let journal = try OpenFile.openIfPresent(path: journalPath, system: system)
+    else {
       return nil
     }
     let bytes = try journal.read(from: 0, count: journalEnd)
@@ -244,10 +362,19 @@ private final class FileTransaction: StorageTransaction {
 
   func append(_ drafts: [JournalDraft]) throws -> [JournalEntry] {
     guard !drafts.isEmpty else { return [] }
-    let entries = drafts.enumerated().map { offset, draft in
-      JournalEntry(
-        seq: loaded.seq + offset + 1, change: draft.change, inverse: draft.inverse,
-        undoes: draft.undoes)
+    var entries: [JournalEntry] = []
+    var seq = loaded.seq
+    for draft in drafts {
+      let (next, overflow) = seq.addingReportingOverflow(1)
+      guard !overflow else {
+        throw StorageError.damaged(
+          path: storage.journalPath, line: nil,
+          reason: "entry \(seq) is the last number an entry can have; no change can follow it")
+      }
+      seq = next
+      entries.append(
+        JournalEntry(
+          seq: seq, change: draft.change, inverse: draft.inverse, undoes: draft.undoes))
     }
     try storage.append(entries, after: &loaded)
     return entries

@@ -12,6 +12,9 @@ public struct Console: Sendable {
   public var error: @Sendable (String) -> Void
   /// Writes to standard output, throwing when the text could not be written in full.
   public var checkedOutput: @Sendable (String) throws -> Void
+  /// Whether standard output is a terminal, where titles are shown with their control
+  /// characters escaped (see ``TodoFormatter/text(_:forTerminal:)``); `false` unless set.
+  public var isTerminal = false
 
   /// Creates a console from two writers that cannot fail.
   public init(
@@ -39,11 +42,15 @@ public struct Console: Sendable {
   ///
   /// A failed write to standard output throws an ``OutputError``; one to standard error is
   /// ignored, as there is nowhere left to report it.
-  public static let standard = Console(
-    checkedOutput: { text in try OutputError.write(text, to: STDOUT_FILENO) },
-    error: { text in
-      do { try OutputError.write(text, to: STDERR_FILENO) } catch {}
-    })
+  public static let standard: Console = {
+    var console = Console(
+      checkedOutput: { text in try OutputError.write(text, to: STDOUT_FILENO) },
+      error: { text in
+        do { try OutputError.write(text, to: STDERR_FILENO) } catch {}
+      })
+    console.isTerminal = isatty(STDOUT_FILENO) == 1
+    return console
+  }()
 }
 
 /// Writing a command's output failed.

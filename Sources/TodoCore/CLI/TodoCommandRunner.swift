@@ -70,7 +70,7 @@ public enum TodoCommandRunner {
         try await store.dispatch(LoadTodos())
       }
       recording = try SessionRecording.start(for: store, at: environment.recordPath)
-      let outcome = try await perform(command, on: store)
+      let outcome = try await perform(command, on: store, forTerminal: console.isTerminal)
       return finish(outcome, recording: recording, console: console)
     } catch let error as UsageError {
       recording?.stop()
@@ -114,7 +114,10 @@ public enum TodoCommandRunner {
     return failure
   }
 
-  private static func perform(_ command: Command, on store: TodoStore) async throws -> Outcome {
+  /// Runs `command`; with `forTerminal`, control characters in the titles it prints are escaped.
+  private static func perform(_ command: Command, on store: TodoStore, forTerminal: Bool)
+    async throws -> Outcome
+  {
     switch command {
     case .add(let title):
       let entry = try await store.dispatch(PerformChange(AddTodo(title: title)))
@@ -125,7 +128,9 @@ public enum TodoCommandRunner {
       return outcome
     case .list(let filter, let json):
       try await store.dispatch(LoadTodos())
-      return Outcome(output: TodoFormatter.list(store.state, filter: filter, json: json))
+      return Outcome(
+        output: TodoFormatter.list(
+          store.state, filter: filter, json: json, forTerminal: forTerminal))
     case .setDone(let id, let done):
       return try await change(SetDone(id: id, done: done), on: store)
     case .edit(let id, let title):
@@ -136,14 +141,18 @@ public enum TodoCommandRunner {
       return try await change(ClearDone(), on: store)
     case .undo:
       let result = try await store.dispatch(UndoLastChange())
+      let summary = result.undone.change.change.summary
       return Outcome(
-        output: "undid \(result.undone.seq): \(result.undone.change.change.summary)\n",
+        output: "undid \(result.undone.seq): "
+          + (forTerminal ? TerminalSafeText.escaped(summary) : summary) + "\n",
         saved: true)
     case .history:
-      return Outcome(output: TodoFormatter.history(try await store.dispatch(LoadHistory())))
+      let entries = try await store.dispatch(LoadHistory())
+      return Outcome(output: TodoFormatter.history(entries, forTerminal: forTerminal))
     case .replay(let path, let json):
       let state = try SessionReplay.replay(contentsOf: path)
-      return Outcome(output: TodoFormatter.list(state, filter: .all, json: json))
+      return Outcome(
+        output: TodoFormatter.list(state, filter: .all, json: json, forTerminal: forTerminal))
     case .help, .version, .ui:
       return Outcome()
     }

@@ -130,20 +130,41 @@ struct FileTodoStorageSafetyTests {
     #expect(try directory.read(directory.path + "/j") == target)
   }
 
-  @Test("An entry number at Int.max fails the next change with a clear error, not a trap")
+  @Test("The last entry number is written and read; the change after it fails cleanly")
   func sequenceLimit() async throws {
     let directory = try StoreDirectory()
     let header = Array((JournalCodec.header + "\n").utf8)
     try directory.write(Data(header), to: directory.journal)
-    let snapshot = Snapshot(
-      state: AppState(), seq: Int.max, offset: header.count)
+    // The snapshot covers every entry but the last one a journal can number.
+    let snapshot = Snapshot(state: AppState(), seq: Int.max - 2, offset: header.count)
+    try directory.write(Data(SnapshotCodec.encode(snapshot)), to: directory.snapshot)
+    let storage = FileTodoStorage(directory: directory.path)
+    try await storage.apply([Self.adds[0]])
+    #expect(try storage.load().todos.map(\.id) == [1], "entry Int.max - 1 reads back")
+    let before = try directory.contents()
+    await #expect { try await storage.apply([Self.adds[1]]) } throws: { error in
+      guard case StorageError.damaged(_, _, let reason) = error else { return false }
+      return reason.contains("the last number an entry can have")
+    }
+    #expect(
+      try directory.contents().filter { $0.key != "lock" } == before.filter { $0.key != "lock" })
+    #expect(try storage.load().todos.map(\.id) == [1])
+  }
+
+  @Test("A snapshot claiming entry Int.max is damage, reported before anything is written")
+  func snapshotAtIntMax() async throws {
+    let directory = try StoreDirectory()
+    let header = Array((JournalCodec.header + "\n").utf8)
+    try directory.write(Data(header), to: directory.journal)
+    let snapshot = Snapshot(state: AppState(), seq: Int.max, offset: header.count)
     try directory.write(Data(SnapshotCodec.encode(snapshot)), to: directory.snapshot)
     let before = try directory.contents()
     let storage = FileTodoStorage(directory: directory.path)
-    await #expect { try await storage.apply([Self.adds[0]]) } throws: { error in
-      guard case StorageError.damaged = error else { return false }
-      return true
+    #expect { try storage.load() } throws: { error in
+      guard case StorageError.damaged(let path, 2, _) = error else { return false }
+      return path.hasSuffix("snapshot")
     }
+    await #expect(throws: StorageError.self) { try await storage.apply([Self.adds[0]]) }
     #expect(try directory.contents().filter { $0.key != "lock" } == before)
   }
 

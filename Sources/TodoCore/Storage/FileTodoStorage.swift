@@ -365,13 +365,13 @@ private final class FileTransaction: StorageTransaction {
     var entries: [JournalEntry] = []
     var seq = loaded.seq
     for draft in drafts {
-      let (next, overflow) = seq.addingReportingOverflow(1)
-      guard !overflow else {
+      // Entries are numbered below Int.max, the range the journal's reader accepts.
+      guard seq < Int.max - 1 else {
         throw StorageError.damaged(
           path: storage.journalPath, line: nil,
           reason: "entry \(seq) is the last number an entry can have; no change can follow it")
       }
-      seq = next
+      seq += 1
       entries.append(
         JournalEntry(
           seq: seq, change: draft.change, inverse: draft.inverse, undoes: draft.undoes))

@@ -24,7 +24,8 @@ struct TextFieldTests {
       let boundaries = boundaries
       switch key {
       case .character(let character):
-        guard !character.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        guard
+          !character.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         else { return }
         let inserted = Array(String(character).utf8)
         bytes.insert(contentsOf: inserted, at: cursor)
@@ -71,7 +72,8 @@ struct TextFieldTests {
   private func check(_ field: TextField, _ model: Model, _ context: @autoclosure () -> String) {
     #expect(Array(field.text.utf8) == model.bytes, "\(context())")
     #expect(field.cursorOffset == model.cursor, "\(context())")
-    #expect(model.boundaries.contains(field.cursorOffset), "cursor splits a character: \(context())")
+    #expect(
+      model.boundaries.contains(field.cursorOffset), "cursor splits a character: \(context())")
     #expect(field.text.displayWidth >= 0)
   }
 

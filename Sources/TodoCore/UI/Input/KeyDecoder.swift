@@ -127,12 +127,18 @@ struct KeyDecoder: Sendable {
     }
   }
 
+  /// The longest control sequence waited for: real keys send a handful of bytes, so anything
+  /// longer is pasted text that happens to follow an `ESC [`, and holding it back would grow
+  /// without bound and rescan it on every read.
+  private static let longestSequence = 32
+
   /// Decodes `ESC [ parameters intermediates final`, as ECMA-48 lays it out.
   private static func controlSequence(
     in bytes: [UInt8], parametersAt first: Int, start: Int
   ) -> Step<Key?> {
     var index = first
     while index < bytes.count {
+      guard index - start < longestSequence else { return .complete(.escape, length: 1) }
       let byte = bytes[index]
       switch byte {
       case 0x20...0x3F:

@@ -71,8 +71,9 @@ enum FatalSignalRestore {
     previousActions.withLock { _ in fatalSignalState.map { $0.pointee.armed != 0 } ?? false }
   }
 
-  /// The memory the handler reads, allocated on first use and never freed, so the handler can
-  /// never see it released. Called with the lock held.
+  /// The memory the handler reads, allocated on first use.
+  ///
+  /// It is never freed, so the handler can never see it released. Called with the lock held.
   private static func sharedState() -> UnsafeMutablePointer<FatalSignalState> {
     if let state = fatalSignalState { return state }
     let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)

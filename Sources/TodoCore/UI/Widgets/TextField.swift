@@ -81,7 +81,7 @@ struct TextField: Equatable, Sendable {
     var beforeWidth = 0
     while start > text.startIndex {
       let previous = text.index(before: start)
-      let characterWidth = text[previous].displayWidth
+      let characterWidth = Self.shownWidth(text[previous])
       if beforeWidth + characterWidth > width - 1 { break }
       beforeWidth += characterWidth
       start = previous
@@ -93,7 +93,7 @@ struct TextField: Equatable, Sendable {
     while index < text.endIndex, shownWidth <= width {
       let character = text[index]
       shown.append(character)
-      shownWidth += character.displayWidth
+      shownWidth += Self.shownWidth(character)
       index = text.index(after: index)
     }
     return (shown.truncated(toWidth: width), beforeWidth)
@@ -170,6 +170,13 @@ struct TextField: Equatable, Sendable {
   /// The index at a UTF-8 offset that is known to be a character boundary: O(1).
   private func position(_ offset: Int) -> String.Index {
     text.utf8.index(text.startIndex, offsetBy: min(max(offset, 0), text.utf8.count))
+  }
+
+  /// The columns a character takes once drawn: a title loaded from storage can hold control
+  /// codes, which the frame shows as visible symbols (see `sanitizedForTerminal`).
+  private static func shownWidth(_ character: Character) -> Int {
+    guard character.unicodeScalars.contains(where: isControl) else { return character.displayWidth }
+    return String(character).sanitizedForTerminal.displayWidth
   }
 
   private static func isControl(_ scalar: Unicode.Scalar) -> Bool {

@@ -103,6 +103,23 @@ struct KeyDecoderTests {
     #expect(keys.count == 42)
   }
 
+  @Test("A bracketed paste is pasted text: line breaks become spaces, controls are dropped")
+  func bracketedPaste() {
+    #expect(
+      decode(bytes("\u{1B}[200~ab\r\nc\u{1B}\u{01}\td\u{1B}[201~x")) == [
+        .pasted("a"), .pasted("b"), .pasted(" "), .pasted("c"), .pasted(" "), .pasted("d"),
+        .character("x"),
+      ])
+    #expect(
+      decode(bytes("\u{1B}[200~a\u{1B}[2"), bytes("01~q")) == [.pasted("a"), .character("q")],
+      "the end mark split across reads")
+    #expect(
+      decode(bytes("\u{1B}[200~e"), bytes("\u{301}\u{1B}[201~")) == [
+        .pasted("e"), .pasted("\u{301}"),
+      ])
+    #expect(decode(bytes("\u{1B}[200~a\u{03}")) == [.pasted("a"), .interrupt])
+  }
+
   @Test("A malformed CSI gives Escape and decodes the rest as keys")
   func malformedSequence() {
     #expect(decode([0x1B, 0x5B, 0x0D]) == [.escape, .character("["), .enter])

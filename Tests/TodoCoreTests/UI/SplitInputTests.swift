@@ -63,6 +63,20 @@ struct SplitInputTests {
     #expect(try storage.load().todos[id: 1]?.title == "cafxé")
   }
 
+  @Test("A bracketed paste only ever types text: it cannot delete, quit or save on its own")
+  func bracketedPaste() async throws {
+    let storage = storage(titles: ["Keep me"])
+    let ui = try TerminalUIHarness(storage: storage, width: 80, height: 16)
+    await ui.send(bytes: Array("\u{1B}[200~dyq\r\u{1B}[201~".utf8))
+    #expect(ui.route == ["list"])
+    #expect(ui.exitCode == nil)
+    await ui.send(bytes: Array("a\u{1B}[200~line one\r\nline two\u{1B}[2".utf8))
+    await ui.send(bytes: Array("01~".utf8))
+    #expect(ui.route == ["list", "add"], "the pasted line break did not save")
+    await ui.send(bytes: [0x0D])
+    #expect(try storage.load().todos.map(\.title) == ["Keep me", "line one line two"])
+  }
+
   @Test("A 10,000-character paste in 4 KiB reads split mid-character is saved exactly")
   func longPaste() async throws {
     let units = ["e\u{301}", "🇺🇸", "👍🏽", "👨‍👩‍👧", "漢", "a", " ", "ñ", "❤️", "b"]

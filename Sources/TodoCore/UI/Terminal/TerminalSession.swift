@@ -59,7 +59,9 @@ final class TerminalSession: Sendable {
       state.saved = original
       state.active = true
     }
-    write(ANSI.enterAlternateScreen + ANSI.hideCursor + ANSI.disableAutowrap)
+    write(
+      ANSI.enterAlternateScreen + ANSI.hideCursor + ANSI.disableAutowrap
+        + ANSI.enableBracketedPaste)
   }
 
   /// Leaves the alternate screen, shows the cursor and restores the saved terminal modes.
@@ -77,10 +79,11 @@ final class TerminalSession: Sendable {
     }
   }
 
-  /// What leaves the UI's terminal state: attributes reset, autowrap on, the cursor shown, the
-  /// alternate screen left.
+  /// What leaves the UI's terminal state: attributes reset, bracketed paste off, autowrap on,
+  /// the cursor shown, the alternate screen left.
   static let restoreSequence =
-    ANSI.resetAttributes + ANSI.enableAutowrap + ANSI.showCursor + ANSI.leaveAlternateScreen
+    ANSI.resetAttributes + ANSI.disableBracketedPaste + ANSI.enableAutowrap + ANSI.showCursor
+    + ANSI.leaveAlternateScreen
 
   /// Whether the session is in raw mode and not restored yet.
   var isActive: Bool { guarded.withLock { $0.active } }

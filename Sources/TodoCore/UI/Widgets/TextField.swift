@@ -48,7 +48,7 @@ struct TextField: Equatable, Sendable {
   ///   when editing in the middle (none at the end, where appending is amortised O(1)).
   mutating func handle(_ key: Key) -> Bool {
     switch key {
-    case .character(let character):
+    case .character(let character), .pasted(let character):
       insert(character)
     case .backspace:
       guard cursor > text.startIndex else { return true }

@@ -96,6 +96,54 @@ struct UITerminalTests {
     #expect(try terminal.attributes().c_lflag & tcflag_t(ICANON | ECHO) == tcflag_t(ICANON | ECHO))
   }
 
+  @Test(
+    "A fatal signal restores the terminal before the process dies of it",
+    arguments: [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP])
+  func fatalSignal(number: Int32) throws {
+    let store = try StoreDirectory()
+    // Through a shell that turns core dumps off and then becomes the UI (same process id), so
+    // the test leaves no core files behind and does not wait for one to be written.
+    let terminal = try UIPseudoTerminal(
+      executable: "/bin/sh",
+      arguments: [
+        "-c", "ulimit -c 0; exec \"$0\" \"$@\"", try #require(Self.executable), "--store",
+        store.path, "ui",
+      ])
+    try terminal.waitFor("q quit")
+    #expect(try terminal.attributes().c_lflag & tcflag_t(ICANON | ECHO) == 0, "raw mode first")
+    let mark = terminal.output.count
+    kill(terminal.process, number)
+    #expect(try terminal.waitForExit() == 128 + number, "the exit status still names the signal")
+    let after = String(decoding: terminal.output[mark...], as: UTF8.self)
+    #expect(after.contains(Self.leaveAlternateScreen))
+    #expect(after.contains("\u{1B}[?25h"), "the cursor is shown again")
+    let modes = try terminal.attributes()
+    #expect(modes.c_lflag & tcflag_t(ICANON | ECHO) == tcflag_t(ICANON | ECHO))
+  }
+
+  @Test("cafe and then a combining acute in a separate read is saved as café")
+  func combiningAccentInItsOwnRead() throws {
+    let store = try StoreDirectory()
+    let terminal = try startUI(store: store.path)
+    try terminal.send("a")
+    var mark = try terminal.waitFor("Add a todo")
+    try terminal.send("cafe")
+    // Waiting for the echo makes the accent a read of its own: the UI has consumed "cafe".
+    mark = try terminal.waitFor("cafe", after: mark)
+    try terminal.send("\u{301}")
+    mark = try terminal.waitFor("e\u{301}", after: mark)
+    try terminal.send("\r")
+    try terminal.waitFor("1 of 1", after: mark)
+    try terminal.send("q")
+    #expect(try terminal.waitForExit() == 0)
+    let json = try run(["list", "--json"], store: store.path)
+    let todos = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
+    let title = try #require(todos.first?["title"] as? String)
+    #expect(todos.count == 1)
+    #expect(title.precomposedStringWithCanonicalMapping == "caf\u{E9}")
+  }
+
   @Test("A resize redraws the screen at the new size")
   func resize() throws {
     let store = try StoreDirectory()

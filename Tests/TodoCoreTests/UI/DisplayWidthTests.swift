@@ -51,7 +51,9 @@ struct DisplayWidthTests {
 
   @Test("Control characters in text cannot reach the terminal")
   func sanitizing() {
-    #expect("a\u{1B}[2Jb\n".sanitizedForTerminal == "a\u{FFFD}[2Jb\u{FFFD}")
+    #expect("a\u{1B}[2Jb\n".sanitizedForTerminal == "a␛[2Jb␊")
+    #expect("\u{0}\u{7F}\u{9B}".sanitizedForTerminal == "␀␡\u{FFFD}")
+    #expect("\u{1B}\u{7F}\u{9B}".sanitizedForTerminal.displayWidth == 3)
     #expect("plain 漢字".sanitizedForTerminal == "plain 漢字")
   }
 }

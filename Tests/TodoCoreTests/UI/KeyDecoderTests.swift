@@ -84,6 +84,42 @@ struct KeyDecoderTests {
     #expect(!decoder.hasPendingBytes)
   }
 
+  @Test("Pieces of one character in separate reads come out as the pieces, for the field to join")
+  func piecesAcrossReads() {
+    #expect(decode(bytes("cafe"), bytes("\u{301}")).last == .character("\u{301}"))
+    let flag = bytes("🇺🇸")
+    #expect(decode(Array(flag[0..<4]), Array(flag[4...])) == [.character("🇺"), .character("🇸")])
+    // Within one read the decoder already joins them.
+    #expect(decode(bytes("e\u{301}🇺🇸")) == [.character("é"), .character("🇺🇸")])
+  }
+
+  @Test("An ESC [ followed by a long run of parameter bytes is text, not a sequence to wait for")
+  func overlongSequence() {
+    var decoder = KeyDecoder()
+    let digits = String(repeating: "1", count: 40)
+    let keys = decoder.decode(bytes("\u{1B}[" + digits))
+    #expect(!decoder.hasPendingBytes)
+    #expect(keys.first == .escape)
+    #expect(keys.count == 42)
+  }
+
+  @Test("A bracketed paste is pasted text: line breaks become spaces, controls are dropped")
+  func bracketedPaste() {
+    #expect(
+      decode(bytes("\u{1B}[200~ab\r\nc\u{1B}\u{01}\td\u{1B}[201~x")) == [
+        .pasted("a"), .pasted("b"), .pasted(" "), .pasted("c"), .pasted(" "), .pasted("d"),
+        .character("x"),
+      ])
+    #expect(
+      decode(bytes("\u{1B}[200~a\u{1B}[2"), bytes("01~q")) == [.pasted("a"), .character("q")],
+      "the end mark split across reads")
+    #expect(
+      decode(bytes("\u{1B}[200~e"), bytes("\u{301}\u{1B}[201~")) == [
+        .pasted("e"), .pasted("\u{301}"),
+      ])
+    #expect(decode(bytes("\u{1B}[200~a\u{03}")) == [.pasted("a"), .interrupt])
+  }
+
   @Test("A malformed CSI gives Escape and decodes the rest as keys")
   func malformedSequence() {
     #expect(decode([0x1B, 0x5B, 0x0D]) == [.escape, .character("["), .enter])

@@ -20,4 +20,25 @@ struct TerminalSessionTests {
     #expect(error.exitCode == 2)
     #expect(error.description.contains("standard input is not a terminal"))
   }
+
+  @Test("Arming installs the fatal-signal handlers; disarming puts the previous actions back")
+  func fatalSignalHandlers() {
+    /// The address of the handler installed for a signal, 0 for the default action.
+    func handler(of number: Int32) -> Int {
+      var current = sigaction()
+      _ = sigaction(number, nil, &current)
+      return current.__sigaction_handler.sa_handler.map { unsafeBitCast($0, to: Int.self) } ?? 0
+    }
+    let before = FatalSignalRestore.signals.map(handler(of:))
+    FatalSignalRestore.arm(
+      input: -1, output: -1, saved: termios(), sequence: TerminalSession.restoreSequence)
+    #expect(FatalSignalRestore.isArmed)
+    for (number, old) in zip(FatalSignalRestore.signals, before) {
+      let now = handler(of: number)
+      #expect(now != 0 && now != old, "signal \(number) is handled while armed")
+    }
+    FatalSignalRestore.disarm()
+    #expect(!FatalSignalRestore.isArmed)
+    #expect(FatalSignalRestore.signals.map(handler(of:)) == before)
+  }
 }

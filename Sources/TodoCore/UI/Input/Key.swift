@@ -2,6 +2,11 @@
 enum Key: Hashable, Sendable {
   /// A printable character: one grapheme cluster, possibly several Unicode scalars (emoji).
   case character(Character)
+  /// A character of pasted text (between the terminal's bracketed-paste marks).
+  ///
+  /// Only a text field takes it; other screens ignore it, so pasting `dyq` into the list can
+  /// neither delete a todo nor quit. A line break in a paste arrives as a space.
+  case pasted(Character)
   /// Enter or Return.
   case enter
   /// A lone Escape, not the start of an escape sequence.

@@ -4,8 +4,15 @@
 /// sequence. An `ESC` that is the last byte of a read is the Escape key, because a terminal writes
 /// an escape sequence in one piece, while a person types Escape on its own. What cannot be decided
 /// yet (a UTF-8 character or a `CSI` sequence cut by the end of a read) waits for the next read.
+///
+/// Between the bracketed-paste marks `ESC [200~` and `ESC [201~` every byte is text: the
+/// characters come out as ``Key/pasted(_:)``, a line break or a tab as a pasted space, and other
+/// control bytes except Ctrl-C are dropped, so a pasted `ESC` or Enter cannot act as a key.
 struct KeyDecoder: Sendable {
   private var pending: [UInt8] = []
+  /// Whether the bytes are inside a bracketed paste.
+  private var pasting = false
+  private static let pasteEnd = Array("\u{1B}[201~".utf8)
 
   /// Creates a decoder with nothing pending.
   init() {}
@@ -25,12 +32,37 @@ struct KeyDecoder: Sendable {
 
     func flushText() {
       guard !text.isEmpty else { return }
-      keys.append(contentsOf: String(text).map(Key.character))
+      keys.append(contentsOf: String(text).map(pasting ? Key.pasted : Key.character))
       text = String.UnicodeScalarView()
     }
 
     while index < bytes.count {
       let byte = bytes[index]
+      if pasting, byte < 0x20 || byte == 0x7F {
+        if byte == 0x1B {
+          let available = bytes[index...].prefix(Self.pasteEnd.count)
+          if available.elementsEqual(Self.pasteEnd) {
+            flushText()
+            pasting = false
+            index += Self.pasteEnd.count
+            continue
+          }
+          if Self.pasteEnd.starts(with: available) {
+            flushText()
+            pending = Array(bytes[index...])
+            return keys
+          }
+        } else if byte == 0x03 {
+          // Ctrl-C still quits, so a paste whose end mark never comes cannot trap the user.
+          flushText()
+          keys.append(.interrupt)
+        } else if byte == 0x0D || byte == 0x0A || byte == 0x09 {
+          // CRLF is one line break, and a line break joins the lines with a space.
+          if !(byte == 0x0A && index > 0 && bytes[index - 1] == 0x0D) { text.append(" ") }
+        }
+        index += 1
+        continue
+      }
       if byte >= 0x20 && byte != 0x7F {
         switch Self.scalar(in: bytes, at: index) {
         case .complete(let scalar, let length):
@@ -46,8 +78,11 @@ struct KeyDecoder: Sendable {
       flushText()
       if byte == 0x1B {
         switch Self.escapeSequence(in: bytes, at: index) {
-        case .complete(let key, let length):
-          if let key { keys.append(key) }
+        case .complete(.pasteStart, let length):
+          pasting = true
+          index += length
+        case .complete(.key(let key), let length):
+          keys.append(key)
           index += length
         case .incomplete:
           pending = Array(bytes[index...])
@@ -62,6 +97,12 @@ struct KeyDecoder: Sendable {
     }
     flushText()
     return keys
+  }
+
+  /// What an escape sequence decodes to: a key, or the start of a bracketed paste.
+  private enum EscapeResult: Equatable {
+    case key(Key)
+    case pasteStart
   }
 
   private enum Step<Value> {
@@ -113,36 +154,46 @@ struct KeyDecoder: Sendable {
 
   /// Decodes what starts with `ESC`: a lone Escape, a `CSI` or `SS3` sequence, or Escape followed
   /// by an ordinary key (which is how Alt-modified keys arrive; both keys are delivered).
-  private static func escapeSequence(in bytes: [UInt8], at start: Int) -> Step<Key?> {
+  private static func escapeSequence(in bytes: [UInt8], at start: Int) -> Step<EscapeResult> {
     let next = start + 1
-    guard next < bytes.count else { return .complete(.escape, length: 1) }
+    guard next < bytes.count else { return .complete(.key(.escape), length: 1) }
     switch bytes[next] {
     case UInt8(ascii: "["):
       return controlSequence(in: bytes, parametersAt: next + 1, start: start)
     case UInt8(ascii: "O"):
       guard next + 1 < bytes.count else { return .incomplete }
-      return .complete(finalKey(bytes[next + 1], parameters: []), length: 3)
+      return .complete(.key(finalKey(bytes[next + 1], parameters: [])), length: 3)
     default:
-      return .complete(.escape, length: 1)
+      return .complete(.key(.escape), length: 1)
     }
   }
+
+  /// The longest control sequence waited for: real keys send a handful of bytes, so anything
+  /// longer is pasted text that happens to follow an `ESC [`, and holding it back would grow
+  /// without bound and rescan it on every read.
+  private static let longestSequence = 32
 
   /// Decodes `ESC [ parameters intermediates final`, as ECMA-48 lays it out.
   private static func controlSequence(
     in bytes: [UInt8], parametersAt first: Int, start: Int
-  ) -> Step<Key?> {
+  ) -> Step<EscapeResult> {
     var index = first
     while index < bytes.count {
+      guard index - start < longestSequence else { return .complete(.key(.escape), length: 1) }
       let byte = bytes[index]
       switch byte {
       case 0x20...0x3F:
         index += 1
       case 0x40...0x7E:
         let parameters = bytes[first..<index]
-        return .complete(finalKey(byte, parameters: parameters), length: index - start + 1)
+        let length = index - start + 1
+        if byte == UInt8(ascii: "~"), parameters.elementsEqual("200".utf8) {
+          return .complete(.pasteStart, length: length)
+        }
+        return .complete(.key(finalKey(byte, parameters: parameters)), length: length)
       default:
         // Not a valid sequence: deliver the Escape, let the rest decode as ordinary bytes.
-        return .complete(.escape, length: 1)
+        return .complete(.key(.escape), length: 1)
       }
     }
     return .incomplete

@@ -85,6 +85,16 @@ final class DetailScreen: TodoScreen {
       frame.draw("  Todo \(todoID) no longer exists. Press q to go back.", row: body.row + 1)
       return
     }
+    guard body.height >= 5 else {
+      // Too short for the labelled layout: the todo on as many lines as there are.
+      let text = "\(todo.done ? "[x]" : "[ ]") \(todo.id)  \(todo.title.sanitizedForTerminal)"
+      let lines = text.wrapped(toWidth: body.width)
+      for (index, line) in lines.prefix(body.height).enumerated() {
+        let cut = index == body.height - 1 && lines.count > body.height
+        frame.draw(cut ? line + "…" : line, row: body.row + index)
+      }
+      return
+    }
     let labelWidth = 10
     frame.draw("  Todo", row: body.row + 1)
     frame.draw(String(todo.id), row: body.row + 1, column: labelWidth)

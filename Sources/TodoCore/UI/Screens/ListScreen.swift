@@ -111,21 +111,29 @@ final class ListScreen: TodoScreen {
 
   func draw(in frame: inout Frame, body: Frame.Area) {
     guard body.height > 0 else { return }
+    // A short window drops the blank line above the list and the summary below it, so every
+    // row of the body shows todos.
+    let compact = body.height < 4
+    let listTop = compact ? body.row : body.row + 1
+    let listHeight = compact ? body.height : body.height - 2
     let rows = viewModel?.rows ?? []
     if rows.isEmpty {
-      frame.draw("  No todos yet. Press a to add one.", row: body.row + 1)
+      frame.draw("  No todos yet. Press a to add one.", row: listTop)
       return
     }
-    let listHeight = max(body.height - 2, 1)
     let range = viewport.visibleRange(in: rows.map(\.id), height: listHeight)
-    let idWidth = String(rows.map(\.id).max() ?? 0).count
+    // The widest id by its text, so a negative id from a damaged file cannot make the padding
+    // negative.
+    let idWidth = rows.map { String($0.id).count }.max() ?? 0
     for (line, index) in range.enumerated() {
       let row = rows[index]
       let marker = row.id == viewport.selection ? ">" : " "
-      let id = String(repeating: " ", count: idWidth - String(row.id).count) + String(row.id)
+      let idText = String(row.id)
+      let id = String(repeating: " ", count: max(idWidth - idText.count, 0)) + idText
       let prefix = "\(marker) [\(row.done ? "x" : " ")] \(id)  "
-      frame.draw(prefix + row.title, row: body.row + 1 + line, width: body.width)
+      frame.draw(prefix + row.title, row: listTop + line, width: body.width)
     }
+    guard !compact else { return }
     let position = (viewport.selection.flatMap { rows.map(\.id).firstIndex(of: $0) } ?? 0) + 1
     let summary = "  \(position) of \(rows.count) · \(viewModel?.doneCount ?? 0) done"
     frame.draw(summary, row: body.row + body.height - 1)

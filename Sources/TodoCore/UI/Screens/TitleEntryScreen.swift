@@ -73,13 +73,17 @@ final class TitleEntryScreen: TodoScreen {
     case .add: title = "Add a todo"
     case .edit(let todo): title = "Edit todo \(todo.id)"
     }
-    let label = "Title: "
     let boxWidth = min(max(frame.width - 8, 20), 70)
-    let fieldWidth = max(boxWidth - 2 - label.count, 2)
-    let visible = field.visible(inWidth: fieldWidth)
+    // The columns inside the border, less the space before the text and the one kept free for
+    // the cursor at the end; a narrow window drops the label to keep room for the title.
+    let room = min(boxWidth, frame.width - 2) - 2
+    let label = room - 7 >= 4 ? "Title: " : ""
+    let visible = field.visible(inWidth: room - label.count)
     let area = frame.drawBox(
       title: title, lines: [label + visible.text], minimumWidth: boxWidth - 2)
+    guard area.height > 0 else { return }
+    let column = area.column + label.count + visible.cursorColumn
     frame.cursor = Frame.Position(
-      row: area.row, column: min(area.column + label.count + visible.cursorColumn, frame.width - 1))
+      row: area.row, column: min(column, area.column + area.width - 1, frame.width - 1))
   }
 }

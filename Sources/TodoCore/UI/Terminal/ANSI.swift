@@ -7,6 +7,9 @@ enum ANSI {
   /// Autowrap off: a line that is exactly as wide as the screen must not scroll it.
   static let disableAutowrap = "\u{1B}[?7l"
   static let enableAutowrap = "\u{1B}[?7h"
+  /// Bracketed paste: the terminal marks pasted text with `ESC [200~` and `ESC [201~`.
+  static let enableBracketedPaste = "\u{1B}[?2004h"
+  static let disableBracketedPaste = "\u{1B}[?2004l"
   static let clearScreen = "\u{1B}[2J"
   static let resetAttributes = "\u{1B}[0m"
 

@@ -3,6 +3,9 @@ import Synchronization
 
 /// The terminal while the UI owns it: raw mode, the alternate screen, a hidden cursor.
 ///
+/// While the session is active, ``FatalSignalRestore`` is armed, so even a crash puts the
+/// terminal back before the process dies.
+///
 /// ``restore()`` puts everything back and may be called any number of times from any thread: on
 /// quit, from a signal handler's queue, and again from a `defer` on the way out. Once restored,
 /// further writes are dropped, so a frame that was being drawn when a signal arrived cannot land
@@ -44,14 +47,21 @@ final class TerminalSession: Sendable {
       cc[Int(VMIN)] = 1
       cc[Int(VTIME)] = 0
     }
+    // Armed before raw mode, so a crash at any moment from here on restores the terminal.
+    FatalSignalRestore.arm(
+      input: input, output: output, saved: original, sequence: Self.restoreSequence)
     guard tcsetattr(input, TCSAFLUSH, &raw) == 0 else {
-      throw .systemCall(call: "tcsetattr", code: errno)
+      let code = errno
+      FatalSignalRestore.disarm()
+      throw .systemCall(call: "tcsetattr", code: code)
     }
     guarded.withLock { state in
       state.saved = original
       state.active = true
     }
-    write(ANSI.enterAlternateScreen + ANSI.hideCursor + ANSI.disableAutowrap)
+    write(
+      ANSI.enterAlternateScreen + ANSI.hideCursor + ANSI.disableAutowrap
+        + ANSI.enableBracketedPaste)
   }
 
   /// Leaves the alternate screen, shows the cursor and restores the saved terminal modes.
@@ -61,14 +71,19 @@ final class TerminalSession: Sendable {
     guarded.withLock { state in
       guard state.active else { return }
       state.active = false
-      let sequence =
-        ANSI.resetAttributes + ANSI.enableAutowrap + ANSI.showCursor + ANSI.leaveAlternateScreen
-      Self.writeAll(sequence, to: output)
+      Self.writeAll(Self.restoreSequence, to: output)
       if var saved = state.saved {
         _ = tcsetattr(input, TCSAFLUSH, &saved)
       }
+      FatalSignalRestore.disarm()
     }
   }
+
+  /// What leaves the UI's terminal state: attributes reset, bracketed paste off, autowrap on,
+  /// the cursor shown, the alternate screen left.
+  static let restoreSequence =
+    ANSI.resetAttributes + ANSI.disableBracketedPaste + ANSI.enableAutowrap + ANSI.showCursor
+    + ANSI.leaveAlternateScreen
 
   /// Whether the session is in raw mode and not restored yet.
   var isActive: Bool { guarded.withLock { $0.active } }

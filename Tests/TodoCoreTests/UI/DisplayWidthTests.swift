@@ -51,10 +51,10 @@ struct DisplayWidthTests {
 
   @Test("Control characters in text cannot reach the terminal")
   func sanitizing() {
-    #expect("a\u{1B}[2Jb\n".sanitizedForTerminal == "a␛[2Jb␊")
-    #expect("\u{0}\u{7F}\u{9B}".sanitizedForTerminal == "␀␡\u{FFFD}")
-    #expect("\u{1B}\u{7F}\u{9B}".sanitizedForTerminal.displayWidth == 3)
-    #expect("plain 漢字".sanitizedForTerminal == "plain 漢字")
+    #expect(TerminalSafeText.pictured("a\u{1B}[2Jb\n") == "a␛[2Jb␊")
+    #expect(TerminalSafeText.pictured("\u{0}\u{7F}\u{9B}") == "␀␡\u{FFFD}")
+    #expect(TerminalSafeText.pictured("\u{1B}\u{7F}\u{9B}").displayWidth == 3)
+    #expect(TerminalSafeText.pictured("plain 漢字") == "plain 漢字")
   }
 }
 

@@ -36,7 +36,7 @@ struct Frame: Equatable, Sendable {
   /// - Complexity: O(width) plus the text's length.
   mutating func draw(_ text: String, row: Int, column: Int = 0, width limit: Int? = nil) {
     guard rows.indices.contains(row), column >= 0, column < width else { return }
-    let safe = text.sanitizedForTerminal
+    let safe = TerminalSafeText.pictured(text)
     let room = min(limit ?? safe.displayWidth, width - column)
     guard room > 0 else { return }
     let piece = safe.fitted(toWidth: room)

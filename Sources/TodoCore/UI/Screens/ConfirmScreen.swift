@@ -38,7 +38,7 @@ final class ConfirmScreen: TodoScreen {
   }
 
   func draw(in frame: inout Frame, body: Frame.Area) {
-    let title = todo.title.sanitizedForTerminal.truncated(toWidth: max(frame.width - 30, 8))
+    let title = TerminalSafeText.pictured(todo.title).truncated(toWidth: max(frame.width - 30, 8))
     frame.drawBox(
       title: "Delete", lines: ["Delete todo \(todo.id) “\(title)”?", "", "y: delete   n: keep"],
       minimumWidth: 24)

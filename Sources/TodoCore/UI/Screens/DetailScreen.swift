@@ -87,7 +87,7 @@ final class DetailScreen: TodoScreen {
     }
     guard body.height >= 5 else {
       // Too short for the labelled layout: the todo on as many lines as there are.
-      let text = "\(todo.done ? "[x]" : "[ ]") \(todo.id)  \(todo.title.sanitizedForTerminal)"
+      let text = "\(todo.done ? "[x]" : "[ ]") \(todo.id)  \(TerminalSafeText.pictured(todo.title))"
       let lines = text.wrapped(toWidth: body.width)
       for (index, line) in lines.prefix(body.height).enumerated() {
         let cut = index == body.height - 1 && lines.count > body.height
@@ -101,7 +101,8 @@ final class DetailScreen: TodoScreen {
     frame.draw("  Status", row: body.row + 2)
     frame.draw(todo.done ? "done" : "open", row: body.row + 2, column: labelWidth)
     frame.draw("  Title", row: body.row + 3)
-    let lines = todo.title.sanitizedForTerminal.wrapped(toWidth: max(body.width - labelWidth, 1))
+    let lines = TerminalSafeText.pictured(todo.title).wrapped(
+      toWidth: max(body.width - labelWidth, 1))
     let room = max(body.height - 4, 0)
     for (index, line) in lines.prefix(room).enumerated() {
       let text = index == room - 1 && lines.count > room ? line + "…" : line

@@ -57,36 +57,6 @@ extension String {
     let missing = range.count - result.displayWidth
     return missing > 0 ? result + String(repeating: " ", count: missing) : result
   }
-
-  /// The text with control characters replaced by visible symbols, so that nothing in a title
-  /// (typed, pasted, or replayed from someone else's log) can move the cursor or change the
-  /// terminal's state when it is drawn.
-  ///
-  /// A C0 control shows as its Unicode control picture (ESC as `␛`, a line feed as `␊`), DEL as
-  /// `␡`, and a C1 control (which some terminals obey like `ESC` and a letter) as `�`. Each
-  /// takes one column.
-  ///
-  /// - Complexity: O(n) in the length of the text.
-  var sanitizedForTerminal: String {
-    guard unicodeScalars.contains(where: Self.isUnsafe) else { return self }
-    var scalars = String.UnicodeScalarView()
-    for scalar in unicodeScalars {
-      scalars.append(Self.isUnsafe(scalar) ? Self.picture(of: scalar) : scalar)
-    }
-    return String(scalars)
-  }
-
-  private static func picture(of scalar: Unicode.Scalar) -> Unicode.Scalar {
-    switch scalar.value {
-    case 0x00..<0x20: Unicode.Scalar(0x2400 + scalar.value) ?? "\u{FFFD}"
-    case 0x7F: "\u{2421}"
-    default: "\u{FFFD}"
-    }
-  }
-
-  private static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
-    scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
-  }
 }
 
 extension String {

@@ -102,7 +102,7 @@ struct TextField: Equatable, Sendable {
   // MARK: - Editing
 
   private mutating func insert(_ character: Character) {
-    guard !character.unicodeScalars.contains(where: Self.isControl) else { return }
+    guard !character.unicodeScalars.contains(where: TerminalSafeText.isControl) else { return }
     let anchor = stableBoundary(before: cursor)
     let end = offset(of: cursor) + character.utf8.count
     if cursor == text.endIndex {
@@ -173,13 +173,11 @@ struct TextField: Equatable, Sendable {
   }
 
   /// The columns a character takes once drawn: a title loaded from storage can hold control
-  /// codes, which the frame shows as visible symbols (see `sanitizedForTerminal`).
+  /// codes, which the frame shows as visible symbols (see `TerminalSafeText.pictured(_:)`).
   private static func shownWidth(_ character: Character) -> Int {
-    guard character.unicodeScalars.contains(where: isControl) else { return character.displayWidth }
-    return String(character).sanitizedForTerminal.displayWidth
-  }
-
-  private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-    scalar.properties.generalCategory == .control
+    guard character.unicodeScalars.contains(where: TerminalSafeText.isControl) else {
+      return character.displayWidth
+    }
+    return TerminalSafeText.pictured(String(character)).displayWidth
   }
 }

@@ -16,6 +16,7 @@ let package = Package(
     .library(name: "StateStore", targets: ["StateStore"]),
     .library(name: "SideEffects", targets: ["SideEffects"]),
     .library(name: "Navigation", targets: ["Navigation"]),
+    .library(name: "ActionLog", targets: ["ActionLog"]),
     .library(name: "StateStoreTesting", targets: ["StateStoreTesting"]),
     .executable(name: "todo-cli", targets: ["todo-cli"]),
     .executable(name: "store-bench", targets: ["store-bench"]),
@@ -25,20 +26,21 @@ let package = Package(
     .target(name: "SideEffects", dependencies: ["StateStore"], swiftSettings: strict),
     .target(
       name: "Navigation", dependencies: ["StateStore", "SideEffects"], swiftSettings: strict),
+    .target(name: "ActionLog", dependencies: ["StateStore"], swiftSettings: strict),
     .target(
       name: "StateStoreTesting",
-      dependencies: ["StateStore", "SideEffects", "Navigation"],
+      dependencies: ["StateStore", "SideEffects", "Navigation", "ActionLog"],
       swiftSettings: strict
     ),
     .target(
       name: "TodoCore",
-      dependencies: ["StateStore", "SideEffects", "Navigation"],
+      dependencies: ["StateStore", "SideEffects", "Navigation", "ActionLog"],
       swiftSettings: strict
     ),
     .executableTarget(name: "todo-cli", dependencies: ["TodoCore"], swiftSettings: strict),
     .executableTarget(
       name: "store-bench",
-      dependencies: ["StateStore"],
+      dependencies: ["StateStore", "ActionLog"],
       swiftSettings: strict
     ),
     .testTarget(
@@ -58,13 +60,15 @@ let package = Package(
     ),
     .testTarget(
       name: "ActionLogTests",
-      dependencies: ["StateStore", "SideEffects", "StateStoreTesting"],
+      dependencies: ["StateStore", "SideEffects", "ActionLog", "StateStoreTesting"],
       resources: [.copy("Fixtures")],
       swiftSettings: strict
     ),
     .testTarget(
       name: "TodoCoreTests",
-      dependencies: ["TodoCore", "StateStore", "SideEffects", "Navigation", "StateStoreTesting"],
+      dependencies: [
+        "TodoCore", "StateStore", "SideEffects", "Navigation", "ActionLog", "StateStoreTesting",
+      ],
       swiftSettings: strict
     ),
     .testTarget(

@@ -1,3 +1,4 @@
+import ActionLog
 import Foundation
 import StateStore
 import Testing

@@ -1,3 +1,4 @@
+import ActionLog
 import Foundation
 
 /// `--record <file>`: appends the updaters one run dispatches to an action log, through the

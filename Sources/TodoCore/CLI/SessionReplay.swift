@@ -1,3 +1,4 @@
+import ActionLog
 import Foundation
 
 /// `replay <log>`: the state an action log leads to from an empty list, through the library's

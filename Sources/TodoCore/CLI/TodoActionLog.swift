@@ -1,3 +1,5 @@
+import ActionLog
+
 /// The action-log registry of the todo app: every updater it dispatches, under stable names.
 public enum TodoActionLog {
   /// A registry with every ``TodoChange`` under its ``TodoChange/typeName`` and

@@ -1,3 +1,5 @@
+import ActionLog
+
 /// How `list`, `replay` and `history` print: text for people, JSON for scripts.
 public enum TodoFormatter {
   /// The todos as text: one line per todo, `<id> [x] <title>`, ids right-aligned.

@@ -1,3 +1,4 @@
+import ActionLog
 import Foundation
 
 /// Reads and writes the journal's lines.

@@ -1,3 +1,5 @@
+import ActionLog
+
 /// Appends a new open todo.
 public struct AddTodo: TodoChange {
   /// The name recorded in the action log.

@@ -1,3 +1,5 @@
+import ActionLog
+
 /// Gives a todo a new title.
 public struct EditTitle: TodoChange {
   /// The name recorded in the action log.

@@ -1,4 +1,5 @@
 import Foundation
+import StateStore
 
 /// Records every updater a store applies into an action log: a file, a file handle or memory.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import StateStore
 
 /// Builds an action log in memory from updaters, without a store.
 ///

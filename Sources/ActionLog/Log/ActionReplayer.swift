@@ -1,4 +1,5 @@
 import Foundation
+import StateStore
 
 /// Replays an action log: applies its updaters, in order, to an initial state.
 ///

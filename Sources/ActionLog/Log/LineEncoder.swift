@@ -1,4 +1,5 @@
 import Foundation
+import StateStore
 
 /// Turns updaters and states into log lines.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import StateStore
 
 /// Reads a log line by line: checks the header, then yields entries and checkpoints in order.
 struct LogReader<S: State> {

@@ -1,3 +1,5 @@
+import StateStore
+
 /// A readable, field-by-field difference between two values of the same type.
 ///
 /// `StateDiff` walks both values with `Mirror`, so it works for any state without conformances:

@@ -1,4 +1,5 @@
 import Foundation
+import StateStore
 
 /// One recorded updater, as read back from a log.
 public struct ActionLogEntry<S: State>: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import StateStore
 
 /// One line of a log after the header, decoded in a single pass.
 ///

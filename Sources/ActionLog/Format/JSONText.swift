@@ -1,9 +1,9 @@
 /// Fast JSON string escaping for the hot output paths (`list --json`, snapshots).
-enum JSONText {
+package enum JSONText {
   /// `text` as a JSON string literal, quotes included.
   ///
   /// - Complexity: O(length of `text`).
-  static func quoted(_ text: String) -> String {
+  package static func quoted(_ text: String) -> String {
     var output = "\""
     appendEscaped(text, to: &output)
     output += "\""
@@ -13,7 +13,7 @@ enum JSONText {
   /// Appends `text`, escaped for the inside of a JSON string, to `output`.
   ///
   /// - Complexity: O(length of `text`).
-  static func appendEscaped(_ text: String, to output: inout String) {
+  package static func appendEscaped(_ text: String, to output: inout String) {
     var needsEscaping = false
     for byte in text.utf8 where byte < 0x20 || byte == 0x22 || byte == 0x5C {
       needsEscaping = true

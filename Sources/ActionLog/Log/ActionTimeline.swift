@@ -1,4 +1,5 @@
 import Foundation
+import StateStore
 
 /// A replayed log that can give the state after any entry without replaying from the start.
 ///

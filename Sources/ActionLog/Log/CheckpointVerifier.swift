@@ -1,4 +1,5 @@
 import Foundation
+import StateStore
 
 /// Compares checkpoints with the replayed state.
 ///

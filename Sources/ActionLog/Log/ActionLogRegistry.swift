@@ -1,4 +1,5 @@
 import Foundation
+import StateStore
 import Synchronization
 
 /// The updater types an action log may contain, each under a stable name.

@@ -1,3 +1,4 @@
+import ActionLog
 import Foundation
 import Testing
 
@@ -31,7 +32,7 @@ struct JournalEntryTests {
         undoes: index == 3 ? 1 : nil)
     }
     let bytes = try JournalCodec.encode(entries)
-    let (lines, torn) = JournalCodec.lines(in: bytes)
+    let (lines, torn) = JSONLines.split(bytes)
     #expect(torn == nil)
     let decoded = try lines.enumerated().map { index, range in
       try JournalCodec.decodeEntry(
@@ -53,12 +54,12 @@ struct JournalEntryTests {
     }
   }
 
-  @Test("lines(in:) splits complete lines and reports where an unfinished one starts")
+  @Test("JSONLines.split splits complete lines and reports where an unfinished one starts")
   func lineSplitting() {
     let bytes = Array("ab\ncd\nef".utf8)
-    let (lines, torn) = JournalCodec.lines(in: bytes)
+    let (lines, torn) = JSONLines.split(bytes)
     #expect(lines == [0..<2, 3..<5])
     #expect(torn == 6)
-    #expect(JournalCodec.lines(in: Array("x\n".utf8)).tornStart == nil)
+    #expect(JSONLines.split(Array("x\n".utf8)).tornStart == nil)
   }
 }

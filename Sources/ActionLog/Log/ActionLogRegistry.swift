@@ -86,7 +86,7 @@ struct UpdaterCodec<S: State>: Sendable {
 
   init<U: StateUpdater & Codable>(_ type: U.Type, name: String) where U.StateType == S {
     self.name = name
-    self.quotedName = LogText.quoted(name)
+    self.quotedName = JSONText.quoted(name)
     self.typeName = String(reflecting: type)
     self.typeID = ObjectIdentifier(type)
     let typeName = self.typeName

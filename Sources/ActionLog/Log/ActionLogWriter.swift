@@ -26,7 +26,7 @@ public struct ActionLogWriter<S: State> {
   ///   - created: The creation time written in the header.
   public init(registry: ActionLogRegistry<S>, created: Date = Date()) {
     self.encoder = LineEncoder(registry: registry)
-    self.data = LogText.header(stateType: S.self, created: created)
+    self.data = ActionLogHeader.recorderLine(stateType: S.self, created: created)
   }
 
   /// Appends an entry for `updater`.

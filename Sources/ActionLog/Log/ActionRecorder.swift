@@ -113,7 +113,7 @@ public final class ActionRecorder {
     }
     var encoder = LineEncoder(registry: registry)
     if needsHeader {
-      try sink.write(LogText.header(stateType: S.self, created: options.clock()))
+      try sink.write(ActionLogHeader.recorderLine(stateType: S.self, created: options.clock()))
     }
     if options.checkpointInterval != nil {
       try sink.write(try encoder.checkpoint(store.state, sequence: startSequence))

@@ -35,7 +35,7 @@ struct LineEncoder<S: State> {
     var prefix = "{\"seq\":\(sequence),"
     guard let codec else {
       let name = String(reflecting: type)
-      prefix += "\"unrecorded\":\(LogText.quoted(name)),\"reason\":\"not registered\"}\n"
+      prefix += "\"unrecorded\":\(JSONText.quoted(name)),\"reason\":\"not registered\"}\n"
       return (Data(prefix.utf8), .unregisteredUpdater(type: name))
     }
     let payload: Data
@@ -44,12 +44,12 @@ struct LineEncoder<S: State> {
     } catch {
       let reason = String(describing: error)
       prefix +=
-        "\"unrecorded\":\(codec.quotedName),\"reason\":\(LogText.quoted("encoding failed: \(reason)"))}\n"
+        "\"unrecorded\":\(codec.quotedName),\"reason\":\(JSONText.quoted("encoding failed: \(reason)"))}\n"
       return (Data(prefix.utf8), .encodingFailed(type: codec.typeName, reason: reason))
     }
     prefix += "\"type\":" + codec.quotedName
-    if let cause { prefix += ",\"cause\":" + LogText.quoted(cause.name) }
-    if let time { prefix += ",\"time\":" + LogText.seconds(time) }
+    if let cause { prefix += ",\"cause\":" + JSONText.quoted(cause.name) }
+    if let time { prefix += ",\"time\":" + Self.seconds(time) }
     prefix += ",\"payload\":"
     var line = Data(capacity: prefix.utf8.count + payload.count + 2)
     line.append(contentsOf: prefix.utf8)
@@ -75,5 +75,17 @@ struct LineEncoder<S: State> {
     line.append(encoded)
     line.append(contentsOf: "}\n".utf8)
     return line
+  }
+
+  /// A number of seconds as JSON, with millisecond precision.
+  private static func seconds(_ date: Date) -> String {
+    let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
+    guard milliseconds.isFinite, abs(milliseconds) < 1e15 else { return "0" }
+    let whole = Int64(milliseconds)
+    let sign = whole < 0 ? "-" : ""
+    let magnitude = whole.magnitude
+    let fraction = String(magnitude % 1000)
+    return sign + String(magnitude / 1000) + "."
+      + String(repeating: "0", count: 3 - fraction.count) + fraction
   }
 }

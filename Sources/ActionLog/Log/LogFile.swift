@@ -13,9 +13,9 @@ enum LogFile {
 
   /// Opens `url` to append entries recorded from a `stateType` store.
   ///
-  /// A torn last line, left by a crash, is cut off: it holds no complete entry, and leaving it
-  /// would put a malformed line in the middle of the log. A complete last line that only lacks
-  /// its newline (a hand-edited file) gets one.
+  /// The torn tail a crash leaves (see ``JSONLines``) is cut off: it holds no complete entry,
+  /// and leaving it would put a malformed line in the middle of the log. A complete last line
+  /// that only lacks its newline (a hand-edited file) gets one.
   ///
   /// - Complexity: O(size of the file), read once.
   static func openForAppending(_ url: URL, stateType: Any.Type) throws(ActionLogError) -> Opened {
@@ -26,19 +26,20 @@ enum LogFile {
           throw ActionLogError.fileError(path: path, reason: "cannot create the file")
         }
       }
-      let data = try Data(contentsOf: url)
+      let bytes = [UInt8](try Data(contentsOf: url))
       let handle = try FileHandle(forUpdating: url)
-      guard !data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) else {
+      guard !bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) else {
         try handle.truncate(atOffset: 0)
         return Opened(handle: handle, lastSequence: 0, needsHeader: true)
       }
-      let tail = try examine(data, stateType: stateType)
+      let tail = try examine(bytes, stateType: stateType)
       if let cut = tail.truncateAt {
         try handle.truncate(atOffset: UInt64(cut))
       }
       try handle.seekToEnd()
       if tail.needsNewline { try handle.write(contentsOf: Data("\n".utf8)) }
-      return Opened(handle: handle, lastSequence: tail.lastSequence, needsHeader: false)
+      return Opened(
+        handle: handle, lastSequence: tail.lastSequence, needsHeader: tail.truncateAt == 0)
     } catch let error as ActionLogError {
       throw error
     } catch {
@@ -52,26 +53,31 @@ enum LogFile {
     var needsNewline = false
   }
 
-  private static func examine(_ data: Data, stateType: Any.Type) throws(ActionLogError) -> Tail {
-    var lines = data.split(separator: 0x0A, omittingEmptySubsequences: false).map { Data($0) }
+  private static func examine(_ bytes: [UInt8], stateType: Any.Type) throws(ActionLogError) -> Tail {
+    var (lines, tornStart) = JSONLines.readable(bytes)
     var tail = Tail()
-    if data.last != 0x0A, let last = lines.last {
-      if isJSON(last) {
+    if let tornStart {
+      let torn = bytes[tornStart...]
+      if !torn.contains(0x0A), JSONLines.isJSON(torn) {
         tail.needsNewline = true
-      } else if lines.count > 1 {
-        tail.truncateAt = data.count - last.count
-        lines.removeLast()
+        lines.append(tornStart..<bytes.count)
+      } else if tornStart > 0 || torn.allSatisfy({ $0 == 0 }) {
+        tail.truncateAt = tornStart
+      } else {
+        // A first line cut short may not be a log at all: the header check below refuses the
+        // file rather than erasing it. A power cut's NUL bytes are erased above.
+        lines.append(tornStart..<bytes.count)
       }
     }
-    guard let first = lines.first else { throw .missingHeader }
-    let header = try LogHeader.validated(first, line: 1, decoder: JSONDecoder())
+    guard let first = lines.first else { return tail }
+    let header = try ActionLogHeader.validated(Data(bytes[first]), line: 1)
     let storeState = String(describing: stateType)
     if let logged = header.state, logged != storeState {
       throw .stateTypeMismatch(logged: logged, store: storeState)
     }
     for (offset, line) in lines.enumerated().dropFirst().reversed() {
       guard
-        let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any],
+        let object = try? JSONSerialization.jsonObject(with: Data(bytes[line])) as? [String: Any],
         let sequence = (object["seq"] ?? object["checkpoint"]) as? Int
       else { continue }
       guard LogSequence.checkpoints.contains(sequence) else {
@@ -84,9 +90,5 @@ enum LogFile {
       break
     }
     return tail
-  }
-
-  private static func isJSON(_ line: Data) -> Bool {
-    (try? JSONSerialization.jsonObject(with: line, options: .fragmentsAllowed)) != nil
   }
 }

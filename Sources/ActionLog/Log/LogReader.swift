@@ -9,24 +9,32 @@ struct LogReader<S: State> {
     case checkpoint(sequence: Int, line: Int, text: Data)
   }
 
-  private let data: Data
+  private let bytes: [UInt8]
+  /// The complete lines, without the torn tail.
+  private let lines: ArraySlice<Range<Int>>
+  /// Where the torn tail starts, by the rule of ``JSONLines``, if there is one.
+  private let tornStart: Int?
   private let registry: ActionLogRegistry<S>
   private let acceptsTornLastLine: Bool
   private let decoder = JSONDecoder()
-  private var offset: Data.Index
-  private var lineNumber = 0
+  /// The index in `lines` of the next line to read.
+  private var nextIndex: Int
+  /// Whether the torn tail, read after the last line, has been read.
+  private var isAtEnd = false
   private var lastSequence: Int?
   /// The line number of a torn last line that was skipped, if any.
   private(set) var tornLine: Int?
 
+  /// - Complexity: O(size of the log), to find its lines.
   init(
     data: Data, registry: ActionLogRegistry<S>, acceptsTornLastLine: Bool
   ) throws(ActionLogError) {
     try registry.validate()
-    self.data = data
+    self.bytes = [UInt8](data)
+    (self.lines, self.tornStart) = JSONLines.readable(bytes)
     self.registry = registry
     self.acceptsTornLastLine = acceptsTornLastLine
-    self.offset = data.startIndex
+    self.nextIndex = lines.startIndex
     try readHeader()
   }
 
@@ -63,29 +71,35 @@ struct LogReader<S: State> {
       if tornLine != nil { return }
       throw .missingHeader
     }
-    _ = try LogHeader.validated(text, line: line, decoder: decoder)
+    _ = try ActionLogHeader.validated(text, line: line)
   }
 
-  /// The next non-blank line and its number; a torn last line is thrown or skipped.
+  /// The next non-blank line and its number; a torn tail is thrown or skipped.
   private mutating func nextLine() throws(ActionLogError) -> (Data, Int)? {
-    while offset < data.endIndex {
-      lineNumber += 1
-      let newline = data[offset...].firstIndex(of: 0x0A)
-      let end = newline ?? data.endIndex
-      var text = data[offset..<end]
-      offset = newline.map { $0 + 1 } ?? data.endIndex
-      if text.last == 0x0D { text = text.dropLast() }
-      if text.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
-      if newline == nil,
-        (try? JSONSerialization.jsonObject(with: Data(text), options: .fragmentsAllowed)) == nil
-      {
-        // A line without its newline that is not valid JSON is a write cut short.
-        guard acceptsTornLastLine else { throw .tornLastLine(line: lineNumber) }
-        tornLine = lineNumber
-        return nil
-      }
-      return (Data(text), lineNumber)
+    while nextIndex < lines.endIndex {
+      let text = Self.trimmed(bytes[lines[nextIndex]])
+      nextIndex += 1
+      if Self.isBlank(text) { continue }
+      // Line numbers count from 1 and `lines` from 0, so this line's number is the next index.
+      return (Data(text), nextIndex)
     }
+    guard let tornStart, !isAtEnd else { return nil }
+    isAtEnd = true
+    let lineNumber = lines.count + 1
+    let tail = Self.trimmed(bytes[tornStart...])
+    if Self.isBlank(tail) { return nil }
+    // A last line that lacks only its newline is complete: a hand-edited file, not a crash.
+    if !tail.contains(0x0A), JSONLines.isJSON(tail) { return (Data(tail), lineNumber) }
+    guard acceptsTornLastLine else { throw .tornLastLine(line: lineNumber) }
+    tornLine = lineNumber
     return nil
+  }
+
+  private static func trimmed(_ line: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+    line.last == 0x0D ? line.dropLast() : line
+  }
+
+  private static func isBlank(_ line: ArraySlice<UInt8>) -> Bool {
+    line.allSatisfy { $0 == 0x20 || $0 == 0x09 }
   }
 }

@@ -1,3 +1,4 @@
+import ActionLog
 import Foundation
 
 #if canImport(Darwin)
@@ -95,7 +96,7 @@ public struct FileTodoStorage: TodoStorage {
     else { return [] }
     let bytes = try journal.read(from: 0, count: loaded.journalEnd)
     let decoder = JSONDecoder()
-    let (lines, _) = JournalCodec.lines(in: bytes)
+    let (lines, _) = JSONLines.split(bytes)
     return try lines.dropFirst().enumerated().map { index, range throws(StorageError) in
       try JournalCodec.decodeEntry(
         bytes[range], decoder: decoder, path: journalPath, number: index + 2)
@@ -186,7 +187,7 @@ public struct FileTodoStorage: TodoStorage {
         path: snapshotPath, line: 2,
         reason: "its journal offset \(start) is not at the end of a journal line")
     }
-    let lines = Self.completeLines(in: bytes)
+    let lines = JSONLines.readable(bytes, from: 1).lines
     var state = snapshot.state
     var seq = snapshot.seq
     let decoder = JSONDecoder()
@@ -211,25 +212,6 @@ public struct FileTodoStorage: TodoStorage {
       state: state, seq: seq, journalEnd: end, journalSize: size, snapshotSeq: snapshot.seq)
   }
 
-  /// The complete lines of `bytes` after its first byte (a newline), without a torn tail.
-  ///
-  /// The torn tail is what follows the last newline, and also the last complete line if it
-  /// holds only NUL bytes and only NUL bytes follow it: a power cut can leave a grown file's
-  /// new bytes as zeros, newline included or not. A NUL line with entries after it is damage,
-  /// which decoding reports.
-  ///
-  /// - Complexity: O(bytes).
-  static func completeLines(in bytes: [UInt8]) -> ArraySlice<Range<Int>> {
-    let (lines, tornStart) = JournalCodec.lines(in: bytes, from: 1)
-    var complete = lines[...]
-    if let last = complete.last, !last.isEmpty, bytes[last].allSatisfy({ $0 == 0 }),
-      bytes[(tornStart ?? bytes.count)...].allSatisfy({ $0 == 0 })
-    {
-      complete.removeLast()
-    }
-    return complete
-  }
-
   /// Checks the journal's first line and returns the offset just past it, or `nil` if the file
   /// holds only the beginning of a header (the process creating it died) or only NUL bytes (a
   /// power cut hit its first write).
@@ -240,8 +222,7 @@ public struct FileTodoStorage: TodoStorage {
       if try isOnlyNUL(journal, from: 0) { return nil }
       throw .damaged(path: journalPath, line: 1, reason: "the first line is not a valid header")
     }
-    if newline > 0, prefix[..<newline].allSatisfy({ $0 == 0 }),
-      try isOnlyNUL(journal, from: newline + 1)
+    if JSONLines.isNULLine(prefix[..<newline]), try isOnlyNUL(journal, from: newline + 1)
     {
       return nil
     }
@@ -332,7 +313,7 @@ public struct FileTodoStorage: TodoStorage {
       return nil
     }
     let bytes = try journal.read(from: 0, count: journalEnd)
-    let (lines, _) = JournalCodec.lines(in: bytes)
+    let (lines, _) = JSONLines.split(bytes)
     let decoder = JSONDecoder()
     var scanner = UndoScanner()
     for (index, range) in lines.enumerated().dropFirst().reversed() {

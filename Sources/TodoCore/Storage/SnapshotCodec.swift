@@ -1,3 +1,5 @@
+import ActionLog
+
 /// The compacted state: every todo as of a journal entry, so that loading reads one small file
 /// and the journal entries after it instead of the whole history.
 ///
@@ -67,7 +69,7 @@ enum SnapshotCodec {
   ///
   /// - Complexity: O(bytes).
   static func decode(_ bytes: [UInt8], path: String) throws(StorageError) -> Snapshot {
-    let (lines, torn) = JournalCodec.lines(in: bytes)
+    let (lines, torn) = JSONLines.split(bytes)
     func damaged(_ line: Int?, _ reason: String) -> StorageError {
       .damaged(path: path, line: line, reason: reason)
     }

@@ -62,4 +62,10 @@ struct JournalEntryTests {
     #expect(torn == 6)
     #expect(JSONLines.split(Array("x\n".utf8)).tornStart == nil)
   }
+
+  @Test("The journal's header is the action log's, with the app named, byte for byte as before")
+  func headerBytes() {
+    #expect(
+      JournalCodec.header == #"{"format":"statestore-action-log","version":1,"app":"todo-cli"}"#)
+  }
 }

@@ -21,6 +21,11 @@ import StateStore
 ///
 /// ``Options`` caps the depth, the number of lines and the length of each rendered value, so that
 /// the diff of two huge states stays readable.
+///
+/// > Note: The diff lives in `ActionLog`, not in the core: the store never needs it. Its users
+/// > are a replay's divergence report (``ReplayDivergence``) and the failure messages of
+/// > `StateStoreTesting`, which depends on `ActionLog` for its replay assertions anyway; so one
+/// > module on top of the core serves both, and the core stays the store alone.
 public enum StateDiff {
   /// Limits that keep the diff of large states readable.
   public struct Options: Sendable, Equatable {

@@ -53,7 +53,8 @@ enum LogFile {
     var needsNewline = false
   }
 
-  private static func examine(_ bytes: [UInt8], stateType: Any.Type) throws(ActionLogError) -> Tail {
+  private static func examine(_ bytes: [UInt8], stateType: Any.Type) throws(ActionLogError) -> Tail
+  {
     var (lines, tornStart) = JSONLines.readable(bytes)
     var tail = Tail()
     if let tornStart {
@@ -61,11 +62,11 @@ enum LogFile {
       if !torn.contains(0x0A), JSONLines.isJSON(torn) {
         tail.needsNewline = true
         lines.append(tornStart..<bytes.count)
-      } else if tornStart > 0 || torn.allSatisfy({ $0 == 0 }) {
+      } else if tornStart > 0 || torn.allSatisfy({ $0 == 0 || $0 == 0x0A }) {
         tail.truncateAt = tornStart
       } else {
-        // A first line cut short may not be a log at all: the header check below refuses the
-        // file rather than erasing it. A power cut's NUL bytes are erased above.
+        // A lone first line cut short may not be a log at all: the header check below refuses
+        // the file rather than erasing it. Only a power cut's NUL bytes are erased whole.
         lines.append(tornStart..<bytes.count)
       }
     }

@@ -222,8 +222,7 @@ public struct FileTodoStorage: TodoStorage {
       if try isOnlyNUL(journal, from: 0) { return nil }
       throw .damaged(path: journalPath, line: 1, reason: "the first line is not a valid header")
     }
-    if JSONLines.isNULLine(prefix[..<newline]), try isOnlyNUL(journal, from: newline + 1)
-    {
+    if JSONLines.isNULLine(prefix[..<newline]), try isOnlyNUL(journal, from: newline + 1) {
       return nil
     }
     try JournalCodec.validateHeader(prefix[..<newline], path: journalPath)

@@ -1,8 +1,11 @@
 import ActionLog
 import Foundation
 
-/// The todo app's part of the journal's lines: its entries, with their `inverse` and `undoes`
-/// keys. The header, the lines and the torn-tail rule are the action log's (``JSONLines``).
+/// Writes and reads the todo app's part of the journal: its entries and their extra keys.
+///
+/// An entry carries `inverse` and `undoes` beside the action log's `seq`, `type` and `payload`.
+/// The header, the splitting into lines and the torn-tail rule are the action log's own
+/// (``ActionLogHeader``, ``JSONLines``), so the journal is read and written by the same rules.
 enum JournalCodec {
   /// The journal's first line, without its newline: an action-log header naming the app.
   static let header = ActionLogHeader.text(["app": "todo-cli"])

@@ -99,39 +99,39 @@ struct JSONLinesTests {
   @Test("Appending after a power cut cuts the NUL tail and goes on from the last entry")
   @MainActor
   func appendCutsNULTail() throws {
-    let directory = try TemporaryDirectory()
-    let url = directory.file("power-cut.jsonl")
-    var log = try recordedLog([AddTodo(title: "a"), AddTodo(title: "b")])
-    log.append(contentsOf: [0, 0, 0, 0, 0x0A, 0, 0])
-    try log.write(to: url)
-    let store = Store<TodoState, Void>(
-      initialState: applied([AddTodo(title: "a"), AddTodo(title: "b")]))
-    let recorder = try ActionRecorder(store: store, registry: .todos(), destination: .file(url))
-    store.dispatch(ToggleTodo(id: 2))
-    try recorder.stop()
-    let text = lines(of: try Data(contentsOf: url))
+    let session: [any StateUpdater<TodoState>] = [AddTodo(title: "a"), AddTodo(title: "b")]
+    let text = try Self.record(
+      ToggleTodo(id: 2), from: applied(session),
+      into: try recordedLog(session) + [0, 0, 0, 0, 0x0A, 0, 0])
     #expect(text.count == 4)
     #expect(text[3] == #"{"seq":3,"type":"ToggleTodo","payload":{"id":2}}"#)
-    #expect(
-      try ActionReplayer(registry: .todos()).replay(contentsOf: url, initialState: TodoState())
-        == store.state)
   }
 
   @Test("Recording into a file a power cut left as NUL bytes starts a new log")
   @MainActor
   func appendToNULFile() throws {
-    let directory = try TemporaryDirectory()
-    let url = directory.file("zeros.jsonl")
-    try Data([0, 0, 0, 0x0A, 0]).write(to: url)
-    let store = Store<TodoState, Void>()
-    let recorder = try ActionRecorder(store: store, registry: .todos(), destination: .file(url))
-    store.dispatch(AddTodo(title: "a"))
-    try recorder.stop()
-    let text = lines(of: try Data(contentsOf: url))
+    let text = try Self.record(
+      AddTodo(title: "a"), from: TodoState(), into: Data([0, 0, 0, 0x0A, 0]))
     #expect(text.count == 2)
     #expect(text[0].hasPrefix(#"{"format":"statestore-action-log","version":1,"state":"#))
-    #expect(
-      try ActionReplayer(registry: .todos()).replay(contentsOf: url, initialState: TodoState())
-        == store.state)
+  }
+
+  /// Records `updater`, dispatched to a store at `initialState`, into a file that held `bytes`,
+  /// checks that the file replays to the store's state, and returns the file's lines.
+  @MainActor
+  static func record(
+    _ updater: any StateUpdater<TodoState>, from initialState: TodoState, into bytes: Data
+  ) throws -> [String] {
+    let directory = try TemporaryDirectory()
+    let url = directory.file("log.jsonl")
+    try bytes.write(to: url)
+    let store = Store<TodoState, Void>(initialState: initialState)
+    let recorder = try ActionRecorder(store: store, registry: .todos(), destination: .file(url))
+    store.dispatch(updater)
+    try recorder.stop()
+    let replayed = try ActionReplayer(registry: .todos()).replay(
+      contentsOf: url, initialState: .init())
+    #expect(replayed == store.state)
+    return lines(of: try Data(contentsOf: url))
   }
 }

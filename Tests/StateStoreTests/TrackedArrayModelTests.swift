@@ -2,9 +2,11 @@ import Testing
 
 @testable import StateStore
 
-/// Runs long seeded random sequences of every `TrackedArray` mutation against a plain array
-/// that does the same thing the obvious way, and checks the change journal against a naive
-/// before/after diff. Every mutation also runs `_checkInvariants()` (debug builds).
+/// Random sequences of `TrackedArray` mutations, checked against a plain-array model.
+///
+/// Long seeded sequences of every mutation run against a plain array that does the same thing
+/// the obvious way, and the change journal is checked against a naive before/after diff. Every
+/// mutation also runs `_checkInvariants()` (debug builds).
 @Suite("TrackedArray against a plain-array model")
 struct TrackedArrayModelTests {
   struct Item: Identifiable, Equatable, Sendable {
@@ -59,7 +61,9 @@ struct TrackedArrayModelTests {
     }
   }
 
-  @Test("random operation sequences match the model, and the journal covers the naive diff", arguments: [1, 2, 3, 42, 2024, 9_001] as [UInt64])
+  @Test(
+    "random operation sequences match the model, and the journal covers the naive diff",
+    arguments: [1, 2, 3, 42, 2024, 9_001] as [UInt64])
   func matchesModel(seed: UInt64) {
     var random = SeededGenerator(state: seed)
     var array = TrackedArray<Item>()
@@ -123,7 +127,9 @@ struct TrackedArrayModelTests {
   // MARK: - Operations
 
   private func randomItem(using random: inout SeededGenerator) -> Item {
-    Item(id: Int.random(in: Self.idRange, using: &random), value: Int.random(in: 0..<5, using: &random))
+    Item(
+      id: Int.random(in: Self.idRange, using: &random), value: Int.random(in: 0..<5, using: &random)
+    )
   }
 
   /// Applies one random operation to both, returning its name for failure messages.
@@ -238,16 +244,19 @@ struct TrackedArrayModelTests {
     return array.visitChanges(since: stamp) { ids.insert($0) } ? ids : nil
   }
 
-  /// Every id whose element was added, removed or changed must be reported. For one operation,
-  /// only ids present before or after may be; over a window, an id added and removed again
-  /// within it is reported too.
+  /// Checks that every id whose element was added, removed or changed is reported.
+  ///
+  /// For one operation, only ids present before or after may be reported; over a window, an id
+  /// added and removed again within it is reported too.
   private func checkCovers(
     _ reported: Set<Int>, before: [Item], after: [Item], onlyKnown: Bool, _ context: String
   ) {
     let old = Dictionary(uniqueKeysWithValues: before.map { ($0.id, $0) })
     let new = Dictionary(uniqueKeysWithValues: after.map { ($0.id, $0) })
     let changed = Set(old.keys).union(new.keys).filter { old[$0] != new[$0] }
-    #expect(changed.isSubset(of: reported), "unreported changes \(changed.subtracting(reported)): \(context)")
+    #expect(
+      changed.isSubset(of: reported),
+      "unreported changes \(changed.subtracting(reported)): \(context)")
     guard onlyKnown else { return }
     let known = Set(old.keys).union(new.keys)
     #expect(reported.isSubset(of: known), "spurious ids \(reported.subtracting(known)): \(context)")

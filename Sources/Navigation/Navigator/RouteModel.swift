@@ -1,7 +1,7 @@
-/// The navigator's model of the screens: a stack of modal levels, each a stack of pushed
-/// routables, bottom first. Level 0 starts with the root, and no level is empty.
+/// The navigator's model of the screens: modal levels of pushed routables.
 ///
-/// A value with no behaviour of its own beyond answering where a routable sits; the
+/// Levels and each level's stack are bottom first; level 0 starts with the root, and no level
+/// is empty. A value with no behaviour of its own beyond answering where a routable sits; the
 /// ``Navigator`` changes it and reports each change.
 @MainActor
 struct RouteModel {

@@ -52,7 +52,8 @@ extension RouteResolver {
     if let hidden = step.hidden, let position = navigator.model.position(of: hidden) {
       target = position
     } else {
-      target = RouteModel.Position(level: handlerLevel, index: navigator.levels[handlerLevel].count - 1)
+      target = RouteModel.Position(
+        level: handlerLevel, index: navigator.levels[handlerLevel].count - 1)
     }
     guard target.index > 0 else {
       throw navigator.failure(
@@ -66,7 +67,9 @@ extension RouteResolver {
     _ step: Step, behaviour: NavigationInstruction.ModalDismissBehaviour, handlerLevel: Int
   ) throws {
     let first: Int
-    if let hidden = step.hidden, let hiddenLevel = navigator.model.position(of: hidden)?.level, hiddenLevel >= 1 {
+    if let hidden = step.hidden, let hiddenLevel = navigator.model.position(of: hidden)?.level,
+      hiddenLevel >= 1
+    {
       first = behaviour == .soft ? hiddenLevel : min(hiddenLevel, handlerLevel + 1)
     } else if navigator.levels.count > handlerLevel + 1 {
       first = handlerLevel + 1

@@ -141,7 +141,8 @@ struct RouteResolver {
       let request = NavigationAction.show(identifier, context: nil).description
       try await resolveShow(identifier, context: contexts[identifier], describedAs: request)
       guard navigator.currentRoute.starts(with: target.prefix(route.count + 1)) else {
-        throw navigator.failure(.incomplete, request, detail: "the route left the way to the target")
+        throw navigator.failure(
+          .incomplete, request, detail: "the route left the way to the target")
       }
     }
   }

@@ -98,7 +98,8 @@ extension Store {
       let result: Result<E.ReturnValue, any Error>
       do {
         result = .success(
-          try await EffectExecution.run({ try await effect.sideEffect($0) }, in: context, cause: cause))
+          try await EffectExecution.run(
+            { try await effect.sideEffect($0) }, in: context, cause: cause))
       } catch {
         result = .failure(error)
       }

@@ -9,15 +9,7 @@ extension Store {
   /// - Throws: Whatever the effect throws.
   public func dispatch<E: SideEffect>(_ effect: E) async throws
   where E.StateType == S, E.Dependencies == Dependencies {
-    guard case .reached(let final) = await passThroughInterceptors(effect) else { return }
-    guard let task = startEffect(final, reportsErrors: false, body: final.sideEffect) else {
-      return
-    }
-    try await withTaskCancellationHandler {
-      try await task.value
-    } onCancel: {
-      task.cancel()
-    }
+    try await awaitEffect(effect, ifNotRun: { _ in .success(()) })
   }
 
   /// Runs `effect`, waits for it to finish and returns its value.
@@ -30,20 +22,7 @@ extension Store {
   @discardableResult
   public func dispatch<E: ReturningSideEffect>(_ effect: E) async throws -> E.ReturnValue
   where E.StateType == S, E.Dependencies == Dependencies {
-    let final: E
-    switch await passThroughInterceptors(effect) {
-    case .reached(let reached): final = reached
-    case .dropped: throw EffectNotRunError(effect, .droppedByInterceptor)
-    case .replaced(let other): throw EffectNotRunError(effect, .replacedByInterceptor(with: other))
-    }
-    guard let task = startEffect(final, reportsErrors: false, body: final.sideEffect) else {
-      throw EffectNotRunError(effect, .alreadyInFlight)
-    }
-    return try await withTaskCancellationHandler {
-      try await task.value
-    } onCancel: {
-      task.cancel()
-    }
+    try await awaitEffect(effect, ifNotRun: { .failure($0) })
   }
 
   /// Starts `effect` without waiting for it, from synchronous code such as a UI event handler.
@@ -58,20 +37,7 @@ extension Store {
   @discardableResult
   public func launch<E: SideEffect>(_ effect: E) -> EffectTask<Void>
   where E.StateType == S, E.Dependencies == Dependencies {
-    let handle = EffectTask<Void>()
-    sendThroughInterceptors(effect) { [weak self] outcome in
-      guard case .reached(let final) = outcome, let self else {
-        handle.attach(.notRun(.success(())))
-        return
-      }
-      guard !handle.isCancelled else {
-        handle.attach(.notRun(.success(())))
-        return
-      }
-      let task = self.startEffect(final, reportsErrors: true, body: final.sideEffect)
-      handle.attach(task.map { .running($0) } ?? .notRun(.success(())))
-    }
-    return handle
+    launchEffect(effect, ifNotRun: { _ in .success(()) })
   }
 
   /// Starts `effect` without waiting for it; its value can be awaited on the returned handle.
@@ -81,30 +47,7 @@ extension Store {
   @discardableResult
   public func launch<E: ReturningSideEffect>(_ effect: E) -> EffectTask<E.ReturnValue>
   where E.StateType == S, E.Dependencies == Dependencies {
-    let handle = EffectTask<E.ReturnValue>()
-    sendThroughInterceptors(effect) { [weak self] outcome in
-      let final: E
-      switch outcome {
-      case .reached(let reached): final = reached
-      case .dropped:
-        handle.attach(.notRun(.failure(EffectNotRunError(effect, .droppedByInterceptor))))
-        return
-      case .replaced(let other):
-        handle.attach(
-          .notRun(.failure(EffectNotRunError(effect, .replacedByInterceptor(with: other)))))
-        return
-      }
-      guard let self, !handle.isCancelled else {
-        handle.attach(.notRun(.failure(EffectNotRunError(effect, .cancelledBeforeStart))))
-        return
-      }
-      if let task = self.startEffect(final, reportsErrors: true, body: final.sideEffect) {
-        handle.attach(.running(task))
-      } else {
-        handle.attach(.notRun(.failure(EffectNotRunError(effect, .alreadyInFlight))))
-      }
-    }
-    return handle
+    launchEffect(effect, ifNotRun: { .failure($0) })
   }
 
   /// Cancels every running effect whose ``AnySideEffect/cancellationID`` equals `id`.
@@ -119,31 +62,16 @@ extension Store {
     EffectRegistry.of(self).cancelAll()
   }
 
-  /// The number of effects of this store that are running now.
-  @_spi(Extensions) public var runningEffectCount: Int {
+  /// The number of effects of this store that are running now; test tools wait on it.
+  package var runningEffectCount: Int {
     EffectRegistry.of(self).count
   }
 
   /// Calls `observer` on the main actor each time an effect of this store finishes, after its
   /// last updater has been applied; test tools wait on this.
-  @_spi(Extensions) public func observeEffectCompletions(
+  package func observeEffectCompletions(
     _ observer: @escaping @MainActor () -> Void
   ) -> Subscription {
     EffectRegistry.of(self).observeFinishes(observer)
-  }
-
-  /// Awaits the trip of `effect` through the interceptors.
-  private func passThroughInterceptors<E: AnySideEffect>(_ effect: E) async
-    -> InterceptOutcome<E>
-  {
-    await withCheckedContinuation { continuation in
-      sendThroughInterceptors(effect) { outcome in continuation.resume(returning: outcome) }
-    }
-  }
-}
-
-extension EffectNotRunError {
-  init(_ effect: some AnySideEffect, _ reason: Reason) {
-    self.init(effectType: String(reflecting: type(of: effect)), reason: reason)
   }
 }

@@ -1,4 +1,4 @@
-@_spi(Testing) import Navigation
+import Navigation
 
 /// Stands in for the navigator in tests: it records each `Show`, `Hide` and `Navigate` request
 /// instead of performing it, so that a test can assert which navigation its code asked for.

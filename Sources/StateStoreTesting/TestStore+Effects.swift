@@ -1,4 +1,4 @@
-@_spi(Extensions) import SideEffects
+import SideEffects
 import Testing
 
 extension TestStore {
@@ -10,11 +10,9 @@ extension TestStore {
     _ effect: E, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
     column: Int = #column
   ) async -> EffectTask<Void> where E.StateType == S, E.Dependencies == Dependencies {
-    let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    checkNothingPending(before: "send(\(E.self))", at: location)
-    let handle = store.launch(effect)
-    updateLedger()
-    return handle
+    start(
+      E.self, at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    ) { store.launch(effect) }
   }
 
   /// Starts a returning `effect` without waiting for it; its value can be awaited on the handle.
@@ -24,9 +22,17 @@ extension TestStore {
     column: Int = #column
   ) async -> EffectTask<E.ReturnValue>
   where E.StateType == S, E.Dependencies == Dependencies {
-    let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    start(
+      E.self, at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    ) { store.launch(effect) }
+  }
+
+  /// The one body of both `send` overloads for effects: checks nothing is pending, launches.
+  private func start<E, Value>(
+    _ type: E.Type, at location: SourceLocation, launch: () -> EffectTask<Value>
+  ) -> EffectTask<Value> {
     checkNothingPending(before: "send(\(E.self))", at: location)
-    let handle = store.launch(effect)
+    let handle = launch()
     updateLedger()
     return handle
   }

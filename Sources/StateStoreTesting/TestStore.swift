@@ -1,4 +1,4 @@
-@_spi(Extensions) import SideEffects
+import SideEffects
 import Synchronization
 import Testing
 

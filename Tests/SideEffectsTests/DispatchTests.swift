@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Extensions) import SideEffects
+import SideEffects
 import Testing
 
 @MainActor

@@ -23,7 +23,7 @@ public struct CustomNavigation {
   public let hidden: (any Routable)?
   private let description: String
 
-  init(navigator: Navigator, step: Navigator.Step) {
+  init(navigator: Navigator, step: RouteResolver.Step) {
     self.navigator = navigator
     self.request = step.request
     self.context = step.context

@@ -53,21 +53,13 @@ extension Navigator {
 
   /// Registers `store` for route mirroring when its state holds a route.
   func mirrorRouteIfPossible<S: State, D: Sendable>(into store: Store<S, D>) {
-    guard let holding = S.self as? any RouteHoldingState.Type else { return }
-    mirrors.removeAll { $0.owner == nil }
-    guard !mirrors.contains(where: { $0.owner === store }) else { return }
-    mirrors.append(
-      MirrorEntry(owner: store) { [weak store] route in
-        store?.dispatch(any: setRouteUpdater(holding, route))
-      })
+    mirror.register(store)
   }
 
   func routeDidChange(from old: Route) {
     let new = currentRoute
     if old != new {
-      for mirror in mirrors where mirror.owner != nil {
-        mirror.send(new)
-      }
+      mirror.send(new)
     }
     observers.removeAll { !$0.isActive }
     for entry in observers {
@@ -76,23 +68,5 @@ extension Navigator {
   }
 }
 
-private func setRouteUpdater<T: RouteHoldingState>(_ type: T.Type, _ route: Route)
-  -> any Dispatchable
-{
-  SetRoute<T>(route)
-}
-
 /// A route observer, releasable from any thread.
 typealias RouteObserverEntry = CallbackSlot<@MainActor (Route, Route) -> Void>
-
-/// A store whose state mirrors the route.
-@MainActor
-final class MirrorEntry {
-  weak var owner: AnyObject?
-  let send: @MainActor (Route) -> Void
-
-  init(owner: AnyObject, send: @escaping @MainActor (Route) -> Void) {
-    self.owner = owner
-    self.send = send
-  }
-}

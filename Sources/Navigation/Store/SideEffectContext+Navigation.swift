@@ -1,4 +1,4 @@
-@_spi(Extensions) import SideEffects
+import SideEffects
 
 extension SideEffectContext where D: NavigationProvider {
   /// Sends `request` through the store's interceptors to the navigator, and returns when every

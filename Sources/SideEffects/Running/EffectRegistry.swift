@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Extensions) import StateStore
+import StateStore
 
 /// The running effects of one store: what cancels them, which identifier each one holds, and
 /// who wants to hear when one finishes.

@@ -51,6 +51,9 @@ where Element.ID: Sendable {
     self.init()
     for element in elements { storage.append(element) }
     rebuildPositions()
+    #if DEBUG
+      _checkInvariants()
+    #endif
   }
 
   /// The elements, in order.
@@ -85,6 +88,9 @@ where Element.ID: Sendable {
       if let newValue, newValue.id == id {
         storage[position] = newValue
         noteChange(of: id)
+        #if DEBUG
+          _checkInvariants()
+        #endif
       } else {
         remove(at: position)
         if let newValue { upsert(newValue) }
@@ -109,6 +115,9 @@ where Element.ID: Sendable {
       remove(at: position)
       upsert(element)
     }
+    #if DEBUG
+      _checkInvariants()
+    #endif
     return result
   }
 
@@ -117,6 +126,11 @@ where Element.ID: Sendable {
   /// - Returns: `true` if the element was appended, `false` if it replaced an existing one.
   @discardableResult
   public mutating func upsert(_ element: Element) -> Bool {
+    defer {
+      #if DEBUG
+        _checkInvariants()
+      #endif
+    }
     if let position = positions[element.id] {
       storage[position] = element
       noteChange(of: element.id)
@@ -148,6 +162,9 @@ where Element.ID: Sendable {
     storage.insert(element, at: position)
     rebuildPositions(from: position)
     noteChange(of: element.id)
+    #if DEBUG
+      _checkInvariants()
+    #endif
     return true
   }
 
@@ -169,6 +186,9 @@ where Element.ID: Sendable {
     positions[element.id] = nil
     rebuildPositions(from: position)
     noteChange(of: element.id)
+    #if DEBUG
+      _checkInvariants()
+    #endif
     return element
   }
 
@@ -177,10 +197,21 @@ where Element.ID: Sendable {
   /// - Complexity: O(n).
   public mutating func removeAll(where shouldRemove: (Element) throws -> Bool) rethrows {
     var removed: [Element.ID] = []
-    try storage.removeAll { element in
-      let remove = try shouldRemove(element)
-      if remove { removed.append(element.id) }
-      return remove
+    defer {
+      #if DEBUG
+        _checkInvariants()
+      #endif
+    }
+    do {
+      try storage.removeAll { element in
+        let remove = try shouldRemove(element)
+        if remove { removed.append(element.id) }
+        return remove
+      }
+    } catch {
+      // A throwing predicate leaves every element in place but may have reordered them.
+      rebuildPositions()
+      throw error
     }
     guard !removed.isEmpty else { return }
     rebuildPositions()
@@ -198,8 +229,14 @@ where Element.ID: Sendable {
   ///
   /// - Complexity: O(n log n).
   public mutating func sort(by areInIncreasingOrder: (Element, Element) throws -> Bool) rethrows {
+    // Rebuilt even when the comparison throws: the elements may be half sorted by then.
+    defer {
+      rebuildPositions()
+      #if DEBUG
+        _checkInvariants()
+      #endif
+    }
     try storage.sort(by: areInIncreasingOrder)
-    rebuildPositions()
   }
 
   /// Moves the element with `id` to `position` (clamped to the valid range).
@@ -211,6 +248,9 @@ where Element.ID: Sendable {
     let target = Swift.min(Swift.max(position, 0), storage.count)
     storage.insert(element, at: target)
     rebuildPositions(from: Swift.min(from, target))
+    #if DEBUG
+      _checkInvariants()
+    #endif
   }
 
   @usableFromInline

@@ -1,8 +1,9 @@
-/// Applies a user's change: checks it against the latest stored todos, journals it durably with
-/// its inverse, then dispatches it.
+/// Applies a user's change, from a command or the terminal UI: checks it against the latest
+/// stored todos, journals it durably with its inverse, then dispatches it.
 ///
 /// Under the storage's exclusive lock, the effect first brings the store up to date with what
-/// other processes stored, so a long-running UI and one-off commands can share a store. The
+/// other processes stored, so a long-running UI and one-off commands can share a store: a second
+/// `todo-cli list` sees every change as soon as the screen shows it. The
 /// change is journaled before it is dispatched: the store never shows a change that is not
 /// saved.
 ///
@@ -29,26 +30,10 @@ public struct PerformChange: ReturningSideEffect {
   public func sideEffect(_ context: SideEffectContext<AppState, TodoDependencies>) async throws
     -> JournalEntry?
   {
-    try await context.journalAndApply(change, in: context.dependencies.storage)
-  }
-}
-
-extension SideEffectContext where S == AppState {
-  /// Checks `change` against the latest stored todos, journals it durably with its inverse, then
-  /// dispatches it; shared by every effect that saves a user's change (commands and the UI).
-  ///
-  /// Under the storage's exclusive lock the store first catches up with what other processes
-  /// stored. A change that would alter nothing is neither journaled nor dispatched.
-  ///
-  /// - Returns: The journal entry as written, or `nil` for a change that alters nothing.
-  /// - Throws: ``TodoError`` if the change does not apply, or a ``StorageError``.
-  func journalAndApply(_ change: AnyTodoChange, in storage: any TodoStorage) async throws
-    -> JournalEntry?
-  {
-    try await storage.withExclusiveAccess { transaction in
+    try await context.dependencies.storage.withExclusiveAccess { transaction in
       let stored = transaction.state
-      await catchUp(with: stored)
-      var change = change
+      await context.catchUp(with: stored)
+      var change = self.change
       if case .addTodo(var add) = change, add.id == nil {
         // The journal records the id, so that replaying reproduces it.
         add.id = stored.nextID
@@ -58,11 +43,13 @@ extension SideEffectContext where S == AppState {
       guard change.change.changes(stored) else { return nil }
       let inverse = change.change.inverse(in: stored)
       let entries = try transaction.append([JournalDraft(change: change, inverse: inverse)])
-      await dispatch(change)
+      await context.dispatch(change)
       return entries.first
     }
   }
+}
 
+extension SideEffectContext where S == AppState {
   /// Replaces the store's state with `stored` if they differ.
   ///
   /// - Complexity: O(todos).

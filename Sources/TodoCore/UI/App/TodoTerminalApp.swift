@@ -13,7 +13,7 @@ import Navigation
 @MainActor
 final class TodoTerminalApp: TerminalApplication {
   /// The store that holds the todos and resolves navigation.
-  let store: TerminalUIStore
+  let store: TodoStore
   private(set) var exitCode: Int32?
   /// A message for the status line, such as why a title was refused; cleared by the next key.
   var status: String?
@@ -24,7 +24,7 @@ final class TodoTerminalApp: TerminalApplication {
     let navigator = Navigator(root: list)
     store = Store(
       initialState: state,
-      dependencies: TerminalUIDependencies(storage: storage, navigator: navigator))
+      dependencies: TodoDependencies(storage: storage, navigator: navigator))
     list.attach(to: self)
   }
 
@@ -71,7 +71,7 @@ final class TodoTerminalApp: TerminalApplication {
   @discardableResult
   func save(_ change: some TodoChange) async -> Bool {
     do {
-      try await store.dispatch(SaveTodoChange(change))
+      try await store.dispatch(PerformChange(change))
       return true
     } catch {
       status = "\(error)"

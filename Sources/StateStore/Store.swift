@@ -79,7 +79,7 @@ public final class Store<S: State, Dependencies: Sendable> {
   /// Storage for modules that extend the store (side-effect cancellation, navigation).
   ///
   /// Keyed by the extending type; not meant for application code.
-  @_spi(Extensions) public var extensionStorage: [ObjectIdentifier: AnyObject] = [:]
+  package var extensionStorage: [ObjectIdentifier: AnyObject] = [:]
 
   /// Creates a store.
   ///
@@ -154,7 +154,7 @@ public final class Store<S: State, Dependencies: Sendable> {
   /// `perform`, which returns `false` if it does not handle it (the store then starts it as an
   /// ``ExecutableDispatchable``). If an interceptor drops the dispatchable, `perform` is not
   /// called. Queued like any dispatch when the store is busy.
-  public func intercept(
+  package func intercept(
     _ dispatchable: any Dispatchable,
     then perform: @escaping @MainActor (_ final: any Dispatchable) -> Bool
   ) {

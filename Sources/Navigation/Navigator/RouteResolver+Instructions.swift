@@ -1,5 +1,5 @@
 /// Carrying out one instruction of a routing table.
-extension Navigator {
+extension RouteResolver {
   /// One request being carried out by one routable's instruction.
   struct Step {
     let request: NavigationRequest
@@ -11,60 +11,52 @@ extension Navigator {
   }
 
   func apply(_ instruction: NavigationInstruction, step: Step) async throws {
-    guard let handlerPosition = position(of: step.handler) else {
-      throw failure(.incomplete, step.description, detail: "the handler left the route")
+    guard let handlerPosition = navigator.model.position(of: step.handler) else {
+      throw navigator.failure(.incomplete, step.description, detail: "the handler left the route")
     }
     switch instruction {
     case .push(let factory):
       let routable = try build(factory, for: step)
-      changeLevels { $0[$0.count - 1].append(routable) }
+      navigator.changeLevels { $0[$0.count - 1].append(routable) }
     case .presentModally(let factory):
       let routable = try build(factory, for: step)
-      changeLevels { $0.append([routable]) }
+      navigator.changeLevels { $0.append([routable]) }
     case .pop:
       try pop(step, handlerLevel: handlerPosition.level)
     case .popToRoot:
       truncate(level: handlerPosition.level, keeping: 1)
     case .popTo(let identifier):
-      guard let target = topmostPosition(of: identifier) else {
-        throw failure(.notOnRoute, step.description, detail: "popTo(\"\(identifier)\")")
+      guard let target = navigator.model.topmostPosition(of: identifier) else {
+        throw navigator.failure(.notOnRoute, step.description, detail: "popTo(\"\(identifier)\")")
       }
       truncate(level: target.level, keeping: target.index + 1)
     case .dismissModally(let behaviour):
       try dismiss(step, behaviour: behaviour, handlerLevel: handlerPosition.level)
     case .custom(let handler):
-      try await handler(CustomNavigation(navigator: self, step: step))
+      try await handler(CustomNavigation(navigator: navigator, step: step))
     }
   }
 
   private func build(_ factory: RoutableFactory, for step: Step) throws -> any Routable {
     let routable = try factory(step.context)
     if case .show(let identifier) = step.request, routable.routeIdentifier != identifier {
-      throw failure(
+      throw navigator.failure(
         .identifierMismatch(built: routable.routeIdentifier), step.description,
         detail: "built by the table of \"\(step.handler.routeIdentifier)\"")
     }
     return routable
   }
 
-  private func topmostPosition(of identifier: RouteElementIdentifier) -> Position? {
-    for level in levels.indices.reversed() {
-      if let index = levels[level].lastIndex(where: { $0.routeIdentifier == identifier }) {
-        return Position(level: level, index: index)
-      }
-    }
-    return nil
-  }
-
   private func pop(_ step: Step, handlerLevel: Int) throws {
-    let target: Position
-    if let hidden = step.hidden, let position = position(of: hidden) {
+    let target: RouteModel.Position
+    if let hidden = step.hidden, let position = navigator.model.position(of: hidden) {
       target = position
     } else {
-      target = Position(level: handlerLevel, index: levels[handlerLevel].count - 1)
+      target = RouteModel.Position(
+        level: handlerLevel, index: navigator.levels[handlerLevel].count - 1)
     }
     guard target.index > 0 else {
-      throw failure(
+      throw navigator.failure(
         target.level == 0 ? .cannotHideRoot : .cannotPopFirstOfModal, step.description,
         detail: "pop, in the table of \"\(step.handler.routeIdentifier)\"")
     }
@@ -75,36 +67,27 @@ extension Navigator {
     _ step: Step, behaviour: NavigationInstruction.ModalDismissBehaviour, handlerLevel: Int
   ) throws {
     let first: Int
-    if let hidden = step.hidden, let hiddenLevel = position(of: hidden)?.level, hiddenLevel >= 1 {
+    if let hidden = step.hidden, let hiddenLevel = navigator.model.position(of: hidden)?.level,
+      hiddenLevel >= 1
+    {
       first = behaviour == .soft ? hiddenLevel : min(hiddenLevel, handlerLevel + 1)
-    } else if levels.count > handlerLevel + 1 {
+    } else if navigator.levels.count > handlerLevel + 1 {
       first = handlerLevel + 1
     } else if handlerLevel >= 1 {
       first = handlerLevel
     } else {
-      throw failure(
+      throw navigator.failure(
         .nothingToDismiss, step.description,
         detail: "dismissModally, in the table of \"\(step.handler.routeIdentifier)\"")
     }
-    changeLevels { $0 = Array($0.prefix(first)) }
+    navigator.changeLevels { $0 = Array($0.prefix(first)) }
   }
 
   /// Keeps the first `count` routables of `level` and removes every level above it.
   func truncate(level: Int, keeping count: Int) {
-    changeLevels { levels in
+    navigator.changeLevels { levels in
       levels = Array(levels.prefix(level + 1))
       levels[level] = Array(levels[level].prefix(count))
-    }
-  }
-
-  /// Applies `change` to the levels and tells observers if the route changed.
-  func changeLevels(_ change: (inout [[any Routable]]) -> Void) {
-    let before = levels.flatMap { level in level.map { ObjectIdentifier($0) } }
-    let oldRoute = currentRoute
-    change(&levels)
-    let after = levels.flatMap { level in level.map { ObjectIdentifier($0) } }
-    if before != after {
-      routeDidChange(from: oldRoute)
     }
   }
 }

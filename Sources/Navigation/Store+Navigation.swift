@@ -1,4 +1,4 @@
-import Synchronization
+import SideEffects
 
 extension Store where Dependencies: NavigationProvider {
   /// Sends `request` through the interceptors to the navigator, and returns when every step of
@@ -20,42 +20,28 @@ extension Store where Dependencies: NavigationProvider {
 }
 
 extension Store {
+  /// The one path of an awaited navigation request: through the interceptors, then into the
+  /// navigator's queue the moment it leaves the chain (so requests keep the order in which they
+  /// left it), resuming the caller once with the navigator's outcome.
+  ///
+  /// A request that an interceptor drops, or replaces by something that is not a navigation
+  /// request, resumes the caller normally; the store runs the replacement.
   func dispatchNavigation(_ request: any NavigationDispatchable, to navigator: Navigator)
     async throws
   {
     navigator.mirrorRouteIfPossible(into: self)
     try await withCheckedThrowingContinuation { continuation in
-      let resumer = ResumeOnce(continuation)
-      intercept(request) { final in
-        guard let final = final as? any NavigationDispatchable else { return false }
-        navigator.submit(final.navigationAction) { resumer.resume(with: $0) }
-        return true
+      let resumer = ResolveOnce<Result<Void, any Error>>(whenReleased: .success(())) {
+        continuation.resume(with: $0)
       }
-    }
-  }
-}
-
-/// Resumes a continuation exactly once: with the navigator's outcome, or, when an interceptor
-/// dropped the request and nothing holds this any more, normally.
-final class ResumeOnce: Sendable {
-  private let continuation: Mutex<CheckedContinuation<Void, any Error>?>
-
-  init(_ continuation: CheckedContinuation<Void, any Error>) {
-    self.continuation = Mutex(continuation)
-  }
-
-  deinit {
-    take()?.resume()
-  }
-
-  func resume(with result: Result<Void, any Error>) {
-    take()?.resume(with: result)
-  }
-
-  private func take() -> CheckedContinuation<Void, any Error>? {
-    continuation.withLock { stored in
-      defer { stored = nil }
-      return stored
+      sendThroughInterceptors(request, expecting: { $0 as? any NavigationDispatchable }) {
+        outcome in
+        guard case .reached(let final) = outcome else {
+          resumer.resolve(.success(()))
+          return
+        }
+        navigator.submit(final.navigationAction) { resumer.resolve($0) }
+      }
     }
   }
 }

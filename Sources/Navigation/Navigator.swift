@@ -24,39 +24,42 @@ public final class Navigator {
   /// The modal levels, bottom first; each is a stack of routables, bottom first.
   ///
   /// `levels[0][0]` is the root, and no level is empty.
-  public internal(set) var levels: [[any Routable]]
+  public var levels: [[any Routable]] { model.levels }
 
+  // Each of the navigator's jobs has a type of its own; the navigator wires them together and
+  // keeps the public API:
+  // - `RouteModel` holds the levels and answers where a routable sits;
+  // - `NavigationQueue` runs requests one at a time, in arrival order;
+  // - `RouteResolver` finds which routable answers a request and carries out its instruction;
+  // - `RouteMirror` keeps the stores whose state holds the route in step;
+  // - `recorder` (Navigator+Witness.swift) lets a test witness take requests instead.
+
+  /// The levels of routables; changed only through `changeLevels(_:)`, which reports changes.
+  private(set) var model: RouteModel
+  let queue = NavigationQueue()
+  let mirror = RouteMirror()
   var observers: [RouteObserverEntry] = []
-  var mirrors: [MirrorEntry] = []
-  var jobs: [NavigationJob] = []
-  var isRunning = false
   /// Set by a navigation witness: requests are handed to it instead of being performed.
-  var recorder: (@MainActor (NavigationAction) throws -> Void)?
+  var recorder: NavigationRecorder?
 
   /// Creates a navigator whose route is `[root.routeIdentifier]`.
   public init(root: any Routable) {
     self.root = root
-    self.levels = [[root]]
+    self.model = RouteModel(root: root)
   }
 
   /// The visible path from the root to the topmost routable, as identifiers.
   ///
   /// - Complexity: O(routables on the route).
-  public var currentRoute: Route {
-    levels.flatMap { level in level.map(\.routeIdentifier) }
-  }
+  public var currentRoute: Route { model.route }
 
   /// The routables on the route, from the root to the topmost: what a UI layer renders.
   ///
   /// - Complexity: O(routables on the route).
-  public var visibleRoutables: [any Routable] {
-    levels.flatMap { $0 }
-  }
+  public var visibleRoutables: [any Routable] { model.visibleRoutables }
 
   /// The topmost routable: the screen the user sees in front.
-  public var topmostRoutable: any Routable {
-    levels.last?.last ?? root
-  }
+  public var topmostRoutable: any Routable { model.topmost ?? root }
 
   // MARK: - Requests
 
@@ -106,22 +109,7 @@ public final class Navigator {
       try recorder(action)
       return
     }
-    if isInsideRequest {
-      try await run(action)
-      return
-    }
-    if !isRunning && jobs.isEmpty {
-      if case .navigate(let target, _) = action, target == currentRoute { return }
-      isRunning = true
-      defer { finishRunning() }
-      try await NavigationTaskLocals.$runningNavigator.withValue(ObjectIdentifier(self)) {
-        try await run(action)
-      }
-      return
-    }
-    try await withCheckedThrowingContinuation { continuation in
-      jobs.append(NavigationJob(action: action) { continuation.resume(with: $0) })
-    }
+    try await queue.perform(action, on: self)
   }
 
   /// Queues `action` without awaiting it; `completion` gets its outcome.
@@ -134,71 +122,24 @@ public final class Navigator {
   ) {
     if let recorder {
       completion(Result { try recorder(action) })
-    } else if isInsideRequest {
-      // Waiting for the queue from inside its running request would wait forever.
-      Task { completion(await self.outcome(of: action)) }
     } else {
-      jobs.append(NavigationJob(action: action, completion: completion))
-      if !isRunning {
-        isRunning = true
-        Task { await self.drainJobs() }
-      }
+      queue.submit(action, on: self, completion: completion)
     }
   }
 
-  // MARK: - Queue
-
-  private var isInsideRequest: Bool {
-    NavigationTaskLocals.runningNavigator == ObjectIdentifier(self)
-  }
-
-  private func finishRunning() {
-    if jobs.isEmpty {
-      isRunning = false
-    } else {
-      Task { await self.drainJobs() }
+  /// Applies `change` to the levels and tells observers and mirrored stores if the route
+  /// changed: every step of every instruction goes through here.
+  func changeLevels(_ change: (inout [[any Routable]]) -> Void) {
+    let oldRoute = currentRoute
+    if model.change(change) {
+      routeDidChange(from: oldRoute)
     }
   }
 
-  private func drainJobs() async {
-    while !jobs.isEmpty {
-      let job = jobs.removeFirst()
-      let result = await NavigationTaskLocals.$runningNavigator.withValue(ObjectIdentifier(self)) {
-        await outcome(of: job.action)
-      }
-      job.completion(result)
-    }
-    isRunning = false
-  }
-
-  private func outcome(of action: NavigationAction) async -> Result<Void, any Error> {
-    do {
-      try await run(action)
-      return .success(())
-    } catch {
-      return .failure(error)
-    }
-  }
-}
-
-/// A request waiting for the navigator.
-struct NavigationJob {
-  let action: NavigationAction
-  let completion: @MainActor (Result<Void, any Error>) -> Void
-}
-
-enum NavigationTaskLocals {
-  /// The navigator whose request the current task is resolving, if any.
-  @TaskLocal static var runningNavigator: ObjectIdentifier?
-}
-
-extension Navigator {
-  /// Hands every request to `recorder` instead of performing it; the route never changes.
-  ///
-  /// This is how a navigation witness in StateStoreTesting stands in for the navigator.
-  @_spi(Testing) public func record(
-    with recorder: @escaping @MainActor (NavigationAction) throws -> Void
-  ) {
-    self.recorder = recorder
+  /// The error for `request` failing with `kind` on the current route.
+  func failure(_ kind: NavigationError.Kind, _ request: String, detail: String? = nil)
+    -> NavigationError
+  {
+    NavigationError(kind, request: request, route: currentRoute, detail: detail)
   }
 }

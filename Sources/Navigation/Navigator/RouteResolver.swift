@@ -1,10 +1,11 @@
-/// Resolving requests: which routable answers, and checking that it did what was asked.
-extension Navigator {
-  /// Where a routable sits: its modal level and its index in that level's stack.
-  struct Position: Equatable {
-    var level: Int
-    var index: Int
-  }
+/// Resolves one request on a navigator: which routable answers it, carrying out its
+/// instruction, and checking that the instruction did what was asked.
+///
+/// The navigator's queue makes one for each request it runs; the resolver changes the route only
+/// through `Navigator.changeLevels(_:)`, so every step is reported.
+@MainActor
+struct RouteResolver {
+  let navigator: Navigator
 
   func run(_ action: NavigationAction) async throws {
     switch action {
@@ -15,24 +16,6 @@ extension Navigator {
     case .navigate(let target, let contexts):
       try await resolveNavigate(to: target, contexts: contexts, describedAs: action.description)
     }
-  }
-
-  func failure(_ kind: NavigationError.Kind, _ request: String, detail: String? = nil)
-    -> NavigationError
-  {
-    NavigationError(kind, request: request, route: currentRoute, detail: detail)
-  }
-
-  /// The topmost position of `routable` on the route.
-  ///
-  /// - Complexity: O(routables on the route).
-  func position(of routable: any Routable) -> Position? {
-    for level in levels.indices.reversed() {
-      if let index = levels[level].lastIndex(where: { $0 === routable }) {
-        return Position(level: level, index: index)
-      }
-    }
-    return nil
   }
 
   /// The first of `candidates` whose table has `request`, with its instruction.
@@ -57,15 +40,15 @@ extension Navigator {
     let navigationRequest = NavigationRequest.show(identifier)
     guard
       let (handler, instruction) = handler(
-        of: navigationRequest, among: visibleRoutables.reversed())
-    else { throw failure(.unhandled, request) }
+        of: navigationRequest, among: navigator.visibleRoutables.reversed())
+    else { throw navigator.failure(.unhandled, request) }
     try await apply(
       instruction,
       step: Step(
         request: navigationRequest, description: request, handler: handler, context: context,
         hidden: nil))
-    guard currentRoute.contains(identifier) else {
-      throw failure(
+    guard navigator.currentRoute.contains(identifier) else {
+      throw navigator.failure(
         .incomplete, request,
         detail:
           "\"\(handler.routeIdentifier)\" handled it, but \"\(identifier)\" is not on the route")
@@ -77,11 +60,11 @@ extension Navigator {
   private func resolveHide(
     _ identifier: RouteElementIdentifier?, context: (any Sendable)?, describedAs request: String
   ) async throws {
-    let routables = visibleRoutables
+    let routables = navigator.visibleRoutables
     let index: Int
     if let identifier {
       guard let found = routables.lastIndex(where: { $0.routeIdentifier == identifier }) else {
-        throw failure(.notOnRoute, request)
+        throw navigator.failure(.notOnRoute, request)
       }
       index = found
     } else {
@@ -96,21 +79,21 @@ extension Navigator {
     describedAs request: String
   ) async throws {
     guard index > 0, routables.indices.contains(index) else {
-      throw failure(.cannotHideRoot, request)
+      throw navigator.failure(.cannotHideRoot, request)
     }
     let hidden = routables[index]
     let navigationRequest = NavigationRequest.hide(hidden.routeIdentifier)
     guard
       let (handler, instruction) = handler(
         of: navigationRequest, among: routables[...index].reversed())
-    else { throw failure(.unhandled, request) }
+    else { throw navigator.failure(.unhandled, request) }
     try await apply(
       instruction,
       step: Step(
         request: navigationRequest, description: request, handler: handler, context: context,
         hidden: hidden))
-    guard position(of: hidden) == nil else {
-      throw failure(
+    guard navigator.model.position(of: hidden) == nil else {
+      throw navigator.failure(
         .incomplete, request,
         detail: "\"\(handler.routeIdentifier)\" handled it, but the routable is still on the route")
     }
@@ -122,16 +105,16 @@ extension Navigator {
     to target: Route, contexts: [RouteElementIdentifier: any Sendable],
     describedAs request: String
   ) async throws {
-    guard target.first == root.routeIdentifier else {
-      throw failure(
-        .invalidTarget, request, detail: "the root is \"\(root.routeIdentifier)\"")
+    guard target.first == navigator.root.routeIdentifier else {
+      throw navigator.failure(
+        .invalidTarget, request, detail: "the root is \"\(navigator.root.routeIdentifier)\"")
     }
     // Each step must shorten the route or extend the common prefix; tables that undo each
     // other's work would otherwise loop forever.
-    var stepsLeft = 2 * (currentRoute.count + target.count)
-    while currentRoute != target {
+    var stepsLeft = 2 * (navigator.currentRoute.count + target.count)
+    while navigator.currentRoute != target {
       guard stepsLeft > 0 else {
-        throw failure(.incomplete, request, detail: "the routing tables did not converge")
+        throw navigator.failure(.incomplete, request, detail: "the routing tables did not converge")
       }
       stepsLeft -= 1
       do {
@@ -146,10 +129,10 @@ extension Navigator {
   private func navigateOneStep(
     to target: Route, contexts: [RouteElementIdentifier: any Sendable]
   ) async throws {
-    let route = currentRoute
+    let route = navigator.currentRoute
     let common = zip(route, target).prefix { $0 == $1 }.count
     if route.count > common {
-      let routables = visibleRoutables
+      let routables = navigator.visibleRoutables
       let top = routables.count - 1
       let request = NavigationAction.hide(routables[top].routeIdentifier, context: nil)
       try await hide(routables, at: top, context: nil, describedAs: request.description)
@@ -157,8 +140,9 @@ extension Navigator {
       let identifier = target[route.count]
       let request = NavigationAction.show(identifier, context: nil).description
       try await resolveShow(identifier, context: contexts[identifier], describedAs: request)
-      guard currentRoute.starts(with: target.prefix(route.count + 1)) else {
-        throw failure(.incomplete, request, detail: "the route left the way to the target")
+      guard navigator.currentRoute.starts(with: target.prefix(route.count + 1)) else {
+        throw navigator.failure(
+          .incomplete, request, detail: "the route left the way to the target")
       }
     }
   }

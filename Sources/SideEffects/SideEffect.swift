@@ -23,15 +23,6 @@ extension AnySideEffect {
   public var cancellationPolicy: CancellationPolicy { .cancelInFlight }
 }
 
-/// What an effect with a ``AnySideEffect/cancellationID`` does when another with the same
-/// identifier is already running.
-public enum CancellationPolicy: Sendable, Hashable {
-  /// Cancels the effect in flight and runs the new one: the latest request wins.
-  case cancelInFlight
-  /// Keeps the effect in flight and does not run the new one: the first request wins.
-  case keepInFlight
-}
-
 /// Asynchronous work that talks to the world: loading, saving, timers, navigation.
 ///
 /// A side effect runs off the main actor, concurrently with other effects. It reads the state,
@@ -53,15 +44,14 @@ public enum CancellationPolicy: Sendable, Hashable {
 ///
 /// > Note: Once an effect is cancelled, the updaters it dispatches are ignored, so a stale
 /// > result never overwrites a newer one.
-public protocol SideEffect: AnySideEffect {
-  /// The state of the store this effect runs on.
-  associatedtype StateType: State
-  /// The dependencies of the store this effect runs on.
-  associatedtype Dependencies: Sendable
-
-  /// Performs the effect; a thrown error reaches whoever awaited the dispatch.
-  func sideEffect(_ context: SideEffectContext<StateType, Dependencies>) async throws
-}
+///
+/// A `SideEffect` is a ``ReturningSideEffect`` whose value is `Void`: its
+/// `sideEffect(_ context:) async throws` is that protocol's requirement, and both kinds run
+/// through one implementation. They differ only when the effect does not run (an interceptor
+/// dropped it, or another effect with its identifier kept it from starting): an awaited
+/// `SideEffect` then simply returns, where a ``ReturningSideEffect`` throws
+/// ``EffectNotRunError`` because it has no value to give.
+public protocol SideEffect: ReturningSideEffect where ReturnValue == Void {}
 
 /// A side effect that hands a value back to whoever awaited it.
 ///
@@ -83,29 +73,15 @@ public protocol ReturningSideEffect: AnySideEffect {
   associatedtype ReturnValue: Sendable
 
   /// Performs the effect and returns its value; a thrown error reaches whoever awaited it.
+  ///
+  /// For a ``SideEffect`` the value is `Void`, so its body is `async throws` alone.
   func sideEffect(_ context: SideEffectContext<StateType, Dependencies>) async throws
     -> ReturnValue
 }
 
-extension SideEffect {
-  /// Runs this effect on `store` without awaiting it, as the store does for an effect that
-  /// reaches it untyped (for example one dispatched by an interceptor).
-  ///
-  /// The effect has already been through the interceptors. Its errors, and a store whose state
-  /// or dependencies do not match the effect's, are reported to ``Store/onUnhandledError``.
-  @MainActor
-  public func start<S: State, D: Sendable>(in store: Store<S, D>) {
-    guard let typed = store as? Store<StateType, Dependencies> else {
-      store.onUnhandledError(EffectStoreMismatchError(effect: self, store: store), self)
-      return
-    }
-    _ = typed.startEffect(self, reportsErrors: true) { try await self.sideEffect($0) }
-  }
-}
-
 extension ReturningSideEffect {
-  /// Runs this effect on `store` without awaiting it, discarding its value, as the store does
-  /// for an effect that reaches it untyped.
+  /// Runs this effect on `store` without awaiting it, discarding any value, as the store does
+  /// for an effect that reaches it untyped (for example one dispatched by an interceptor).
   ///
   /// The effect has already been through the interceptors. Its errors, and a store whose state
   /// or dependencies do not match the effect's, are reported to ``Store/onUnhandledError``.
@@ -115,6 +91,6 @@ extension ReturningSideEffect {
       store.onUnhandledError(EffectStoreMismatchError(effect: self, store: store), self)
       return
     }
-    _ = typed.startEffect(self, reportsErrors: true) { try await self.sideEffect($0) }
+    _ = typed.startEffect(self, reportsErrors: true)
   }
 }

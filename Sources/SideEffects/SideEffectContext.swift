@@ -5,7 +5,7 @@
 /// updaters of one effect apply in the order it dispatched them.
 public struct SideEffectContext<S: State, D: Sendable>: Sendable {
   /// The store the effect runs on, for modules that extend effects (such as navigation).
-  @_spi(Extensions) public let store: Store<S, D>
+  package let store: Store<S, D>
 
   /// The dependencies of the store: clients, clocks, file systems.
   ///

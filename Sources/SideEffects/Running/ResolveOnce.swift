@@ -1,0 +1,50 @@
+import Foundation
+import Synchronization
+
+/// Delivers one value exactly once: the first one resolved, or `whenReleased` if the object is
+/// released unresolved.
+///
+/// An awaited dispatch hands a callback to the store's interceptor chain (and a navigation
+/// request hands one on to the navigator). The store calls it only if the dispatchable reaches
+/// the end of the chain; when an interceptor drops it, the store simply releases the callback.
+/// Release is then the only sign of a drop, and `deinit` turns it into a value, so that whoever
+/// awaits is always resumed, once.
+///
+/// Side effects and navigation requests both use it: one rule for every awaited dispatch.
+package final class ResolveOnce<Value: Sendable>: Sendable {
+  private let deliver: Mutex<(@MainActor @Sendable (Value) -> Void)?>
+  private let whenReleased: Value
+
+  /// Creates a resolver that calls `deliver` once, with `whenReleased` if nothing else comes.
+  package init(
+    whenReleased: Value, _ deliver: @escaping @MainActor @Sendable (Value) -> Void
+  ) {
+    self.deliver = Mutex(deliver)
+    self.whenReleased = whenReleased
+  }
+
+  /// Delivers `value`, unless a value was already delivered.
+  @MainActor
+  package func resolve(_ value: Value) {
+    take()?(value)
+  }
+
+  deinit {
+    guard let deliver = take() else { return }
+    let value = whenReleased
+    // The store releases its callbacks on the main actor; the hop only covers a store (or a
+    // navigator) that is itself released elsewhere with a dispatch still queued.
+    if Thread.isMainThread {
+      MainActor.assumeIsolated { deliver(value) }
+    } else {
+      Task { @MainActor in deliver(value) }
+    }
+  }
+
+  private func take() -> (@MainActor @Sendable (Value) -> Void)? {
+    deliver.withLock { stored in
+      defer { stored = nil }
+      return stored
+    }
+  }
+}

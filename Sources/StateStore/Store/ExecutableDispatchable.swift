@@ -1,0 +1,10 @@
+/// A dispatchable that is not an updater and starts itself on a store: side effects, navigation.
+///
+/// Modules built on the store (SideEffects, Navigation) conform their dispatchables to this
+/// protocol so that a dispatchable reaching the end of the interceptor chain without being awaited
+/// (for example one dispatched by an interceptor) still runs. Errors go to
+/// ``Store/onUnhandledError``.
+public protocol ExecutableDispatchable: Dispatchable {
+  /// Starts this dispatchable on `store` without awaiting it.
+  @MainActor func start<S: State, D: Sendable>(in store: Store<S, D>)
+}

@@ -1,0 +1,47 @@
+import Synchronization
+
+/// A callback that a ``Subscription`` can release from any thread: the building block of the
+/// store's listeners and subscribers, and of observers in modules built on the store.
+///
+/// ```swift
+/// let slot = CallbackSlot<@MainActor (Route, Route) -> Void>(observer)
+/// observers.append(slot)
+/// return Subscription { [weak slot] in slot?.clear() }   // sweep `!isActive` slots later
+/// ```
+///
+/// Cancelling releases the callback (and everything it captured) at once, whatever the thread:
+/// the store may run its main-actor code on a thread other than the process's main thread (as
+/// test runners do), so the token cannot rely on reaching the store synchronously. The store
+/// removes the emptied entry before its next update. Extension modules (Navigation's route
+/// observers) use it for the same reason.
+@usableFromInline
+package final class CallbackSlot<Callback: Sendable>: Sendable {
+  @usableFromInline let slot: Mutex<Callback?>
+
+  /// Holds `callback` until ``clear()``.
+  @inlinable
+  package init(_ callback: Callback) {
+    slot = Mutex(callback)
+  }
+
+  /// The callback, or `nil` once cancelled.
+  ///
+  /// Copying it out keeps it alive for the call.
+  @inlinable
+  package var callback: Callback? { slot.withLock { $0 } }
+
+  /// Whether the callback is still held, that is, not cancelled.
+  @usableFromInline
+  package var isActive: Bool { slot.withLock { $0 != nil } }
+
+  /// Releases the callback, and what it captured, at once; safe from any thread.
+  @usableFromInline
+  package func clear() {
+    let released = slot.withLock { callback in
+      defer { callback = nil }
+      return callback
+    }
+    // Drop the closure outside the lock: its captures' deinitializers may run arbitrary code.
+    _ = released
+  }
+}

@@ -1,0 +1,36 @@
+extension TrackedArray {
+  /// Checks that the four structures a `TrackedArray` keeps in step agree: the elements, the
+  /// identifier index, the change journal and the stamps.
+  ///
+  /// Every mutation calls it in debug builds, as swift-collections' `_checkInvariants()` does;
+  /// release builds never call it, so the dispatch path pays nothing. A broken invariant is a bug
+  /// in this file, never something a caller can cause, so it stops the process at the mutation
+  /// that broke it.
+  ///
+  /// - Complexity: O(n + journal capacity).
+  @usableFromInline
+  func _checkInvariants() {
+    precondition(
+      positions.count == storage.count,
+      "TrackedArray: \(positions.count) indexed identifiers for \(storage.count) elements")
+    for (index, element) in storage.enumerated() {
+      precondition(
+        positions[element.id] == index,
+        "TrackedArray: the element at \(index) is indexed at \(String(describing: positions[element.id]))"
+      )
+    }
+    precondition(
+      journal.count <= Self.journalCapacity, "TrackedArray: the journal outgrew its capacity")
+    precondition(
+      journalStart == 0 || (journal.count == Self.journalCapacity && journalStart < journal.count),
+      "TrackedArray: the journal's start \(journalStart) is outside its ring")
+    // Stamps only grow: the base, then each journal entry oldest first, ends at the current stamp.
+    var previous = journalBase
+    for offset in 0..<journal.count {
+      let entry = journal[(journalStart + offset) % journal.count]
+      precondition(entry.stamp > previous, "TrackedArray: journal stamps out of order")
+      previous = entry.stamp
+    }
+    precondition(previous == stamp, "TrackedArray: the current stamp is not the latest change's")
+  }
+}

@@ -8,7 +8,6 @@
 /// let entry = try await store.dispatch(PerformChange(AddTodo(title: "Buy milk")))
 /// ```
 struct TodoEnvironment: Sendable {
-  /// The store's directory.
   var storeDirectory: String
   /// The storage the store's side effects use.
   var storage: any TodoStorage

@@ -55,14 +55,12 @@ enum ListFilter: String, Hashable, Sendable, CaseIterable {
 
 /// A parsed command line: the command and the global options.
 struct Invocation: Hashable, Sendable {
-  /// What to do.
   var command: Command
   /// `--store <dir>`, if given.
   var storeDirectory: String?
   /// `--record <file>`, if given.
   var recordPath: String?
 
-  /// Creates an invocation.
   init(command: Command, storeDirectory: String? = nil, recordPath: String? = nil) {
     self.command = command
     self.storeDirectory = storeDirectory
@@ -77,7 +75,6 @@ struct UsageError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The command the arguments were for, to point at its help.
   var command: String?
 
-  /// Creates a usage error.
   init(_ message: String, command: String? = nil) {
     self.message = message
     self.command = command

@@ -58,12 +58,10 @@ struct OutputError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The system's reason, such as "Broken pipe" or "No space left on device".
   var reason: String
 
-  /// Creates the error.
   init(reason: String) {
     self.reason = reason
   }
 
-  /// The reason.
   var description: String { reason }
 
   /// Writes all of `text` to `descriptor`, retrying after interruptions and short writes.

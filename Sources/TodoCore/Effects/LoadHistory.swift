@@ -1,8 +1,5 @@
 /// Reads every journaled change, oldest first.
 struct LoadHistory: ReturningSideEffect {
-  /// Creates the effect.
-  init() {}
-
   /// Reads the journal.
   ///
   /// - Complexity: O(journal length).

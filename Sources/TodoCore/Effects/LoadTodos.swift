@@ -2,9 +2,6 @@
 ///
 /// Dispatches ``LoadStoredState`` only when the stored state differs from the store's.
 struct LoadTodos: SideEffect {
-  /// Creates the effect.
-  init() {}
-
   /// Loads from ``TodoDependencies/storage``.
   ///
   /// - Complexity: O(todos + journal entries since the last snapshot).

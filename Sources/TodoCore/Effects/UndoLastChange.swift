@@ -11,9 +11,6 @@ struct UndoResult: Sendable, Hashable {
 ///
 /// History stays append-only: the revert is a new journal entry that names the entry it undoes.
 struct UndoLastChange: ReturningSideEffect {
-  /// Creates the effect.
-  init() {}
-
   /// Journals and dispatches the inverse of the last change.
   ///
   /// - Throws: ``TodoError/nothingToUndo`` when every change is already reverted, or a

@@ -4,10 +4,8 @@ struct Todo: Identifiable, Codable, Sendable, Hashable {
   var id: Int
   /// What there is to do: any non-empty text.
   var title: String
-  /// Whether the todo is done.
   var done: Bool
 
-  /// Creates a todo.
   init(id: Int, title: String, done: Bool = false) {
     self.id = id
     self.title = title

@@ -34,7 +34,6 @@ import Foundation
 ///
 /// Files are created with mode 0600 and directories with 0700; existing files keep their modes.
 struct FileTodoStorage: TodoStorage {
-  /// The store's directory.
   let directory: String
   /// How many journal entries may follow the snapshot before a writer refreshes it.
   let compactionInterval: Int

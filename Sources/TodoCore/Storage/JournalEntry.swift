@@ -16,7 +16,6 @@ struct JournalEntry: Sendable, Hashable, Codable {
   /// The `seq` of the entry this one undid, if it was written by `undo`.
   var undoes: Int?
 
-  /// Creates an entry.
   init(seq: Int, change: AnyTodoChange, inverse: AnyTodoChange?, undoes: Int? = nil) {
     self.seq = seq
     self.change = change
@@ -73,7 +72,6 @@ struct JournalDraft: Sendable, Hashable {
   /// The `seq` of the entry this one undoes, when written by `undo`.
   var undoes: Int?
 
-  /// Creates a draft.
   init(change: AnyTodoChange, inverse: AnyTodoChange?, undoes: Int? = nil) {
     self.change = change
     self.inverse = inverse

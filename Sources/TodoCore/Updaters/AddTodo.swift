@@ -2,7 +2,6 @@ import ActionLog
 
 /// Appends a new open todo.
 struct AddTodo: TodoChange {
-  /// The name recorded in the action log.
   static let typeName = "AddTodo"
 
   /// The new todo's id; `nil` takes the state's ``AppState/nextID``.
@@ -42,11 +41,9 @@ struct AddTodo: TodoChange {
     "add \(id.map { "#\($0) " } ?? "")\(JSONText.quoted(title))"
   }
 
-  /// Whether the change would alter `state`.
   func changes(_ state: AppState) -> Bool {
     true
   }
 
-  /// This change, type-erased.
   var erased: AnyTodoChange { .addTodo(self) }
 }

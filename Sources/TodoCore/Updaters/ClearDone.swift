@@ -1,10 +1,6 @@
 /// Removes every done todo.
 struct ClearDone: TodoChange {
-  /// The name recorded in the action log.
   static let typeName = "ClearDone"
-
-  /// Creates the change.
-  init() {}
 
   /// Removes the done todos.
   ///
@@ -36,6 +32,5 @@ struct ClearDone: TodoChange {
     state.todos.contains { $0.done }
   }
 
-  /// This change, type-erased.
   var erased: AnyTodoChange { .clearDone(self) }
 }

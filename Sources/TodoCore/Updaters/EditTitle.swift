@@ -2,7 +2,6 @@ import ActionLog
 
 /// Gives a todo a new title.
 struct EditTitle: TodoChange {
-  /// The name recorded in the action log.
   static let typeName = "EditTitle"
 
   /// The todo to change.
@@ -36,11 +35,9 @@ struct EditTitle: TodoChange {
   /// `edit #id "title"`.
   var summary: String { "edit #\(id) \(JSONText.quoted(title))" }
 
-  /// Whether the change would alter `state`.
   func changes(_ state: AppState) -> Bool {
     state.todos[id: id].map { $0.title != title } ?? false
   }
 
-  /// This change, type-erased.
   var erased: AnyTodoChange { .editTitle(self) }
 }

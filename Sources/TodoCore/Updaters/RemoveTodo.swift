@@ -1,6 +1,5 @@
 /// Removes one todo.
 struct RemoveTodo: TodoChange {
-  /// The name recorded in the action log.
   static let typeName = "RemoveTodo"
 
   /// The todo to remove.
@@ -32,11 +31,9 @@ struct RemoveTodo: TodoChange {
   /// `remove #id`.
   var summary: String { "remove #\(id)" }
 
-  /// Whether the change would alter `state`.
   func changes(_ state: AppState) -> Bool {
     state.todos.contains(id: id)
   }
 
-  /// This change, type-erased.
   var erased: AnyTodoChange { .removeTodo(self) }
 }

@@ -2,10 +2,8 @@
 struct PlacedTodo: Codable, Sendable, Hashable {
   /// The position, counted before any of the todos restored with it were put back.
   var index: Int
-  /// The todo.
   var todo: Todo
 
-  /// Creates a placed todo.
   init(index: Int, todo: Todo) {
     self.index = index
     self.todo = todo
@@ -14,7 +12,6 @@ struct PlacedTodo: Codable, Sendable, Hashable {
 
 /// Puts removed todos back at their old positions: how `undo` reverts `remove` and `clear`.
 struct RestoreTodos: TodoChange {
-  /// The name recorded in the action log.
   static let typeName = "RestoreTodos"
 
   /// The todos, in increasing order of position.
@@ -50,11 +47,9 @@ struct RestoreTodos: TodoChange {
     "restore " + todos.map { "#\($0.todo.id)" }.joined(separator: ", ")
   }
 
-  /// Whether the change would alter `state`.
   func changes(_ state: AppState) -> Bool {
     !todos.isEmpty
   }
 
-  /// This change, type-erased.
   var erased: AnyTodoChange { .restoreTodos(self) }
 }

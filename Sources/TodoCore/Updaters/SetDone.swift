@@ -1,6 +1,5 @@
 /// Marks a todo done, or open again.
 struct SetDone: TodoChange {
-  /// The name recorded in the action log.
   static let typeName = "SetDone"
 
   /// The todo to change.
@@ -33,11 +32,9 @@ struct SetDone: TodoChange {
   /// `done #id` or `reopen #id`.
   var summary: String { "\(done ? "done" : "reopen") #\(id)" }
 
-  /// Whether the change would alter `state`.
   func changes(_ state: AppState) -> Bool {
     state.todos[id: id].map { $0.done != done } ?? false
   }
 
-  /// This change, type-erased.
   var erased: AnyTodoChange { .setDone(self) }
 }

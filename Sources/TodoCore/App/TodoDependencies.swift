@@ -7,22 +7,22 @@ import Navigation
 /// made. Conforming to `NavigationProvider` is what lets the UI's screens write
 /// `try await store.dispatch(Show("detail", context: id))`; a command shows no screen, so its
 /// navigator holds only the root.
-public struct TodoDependencies: NavigationProvider, Sendable {
+struct TodoDependencies: NavigationProvider, Sendable {
   /// Where the todos are read from and journaled to.
-  public var storage: any TodoStorage
+  var storage: any TodoStorage
   /// The navigator that resolves the UI's `Show` and `Hide` requests.
-  public let navigator: Navigator
+  let navigator: Navigator
 
   /// Creates the dependencies; without a navigator, one whose route is only the list's root.
   @MainActor
-  public init(storage: any TodoStorage, navigator: Navigator? = nil) {
+  init(storage: any TodoStorage, navigator: Navigator? = nil) {
     self.storage = storage
     self.navigator = navigator ?? Navigator(root: HeadlessRoot())
   }
 }
 
 /// The store the todo app runs on, for commands and the terminal UI.
-public typealias TodoStore = Store<AppState, TodoDependencies>
+typealias TodoStore = Store<AppState, TodoDependencies>
 
 /// The root of a navigator that shows no screen: a command line run's.
 @MainActor

@@ -7,16 +7,15 @@
 /// try await store.dispatch(LoadTodos())
 /// let entry = try await store.dispatch(PerformChange(AddTodo(title: "Buy milk")))
 /// ```
-public struct TodoEnvironment: Sendable {
-  /// The store's directory.
-  public var storeDirectory: String
+struct TodoEnvironment: Sendable {
+  var storeDirectory: String
   /// The storage the store's side effects use.
-  public var storage: any TodoStorage
+  var storage: any TodoStorage
   /// `--record <file>`: where this run appends the changes it dispatches, if anywhere.
-  public var recordPath: String?
+  var recordPath: String?
 
   /// Creates an environment on `storage`, for tests and tools that bring their own.
-  public init(storeDirectory: String, storage: any TodoStorage, recordPath: String? = nil) {
+  init(storeDirectory: String, storage: any TodoStorage, recordPath: String? = nil) {
     self.storeDirectory = storeDirectory
     self.storage = storage
     self.recordPath = recordPath
@@ -26,7 +25,7 @@ public struct TodoEnvironment: Sendable {
   /// that `variables` (the process environment) point to.
   ///
   /// - Throws: ``UsageError`` when no directory is given and `HOME` is not set either.
-  public init(
+  init(
     storeDirectory: String?, recordPath: String? = nil, variables: [String: String]
   ) throws(UsageError) {
     guard let directory = storeDirectory ?? Self.defaultStoreDirectory(variables: variables)
@@ -41,7 +40,7 @@ public struct TodoEnvironment: Sendable {
 
   /// `$TODO_CLI_HOME`, else `$XDG_DATA_HOME/todo-cli`, else `~/.local/share/todo-cli`; empty
   /// variables count as unset.
-  public static func defaultStoreDirectory(variables: [String: String]) -> String? {
+  static func defaultStoreDirectory(variables: [String: String]) -> String? {
     func value(_ name: String) -> String? {
       guard let value = variables[name], !value.isEmpty else { return nil }
       return value
@@ -54,7 +53,7 @@ public struct TodoEnvironment: Sendable {
 
   /// A store on this environment's storage, with an empty state until ``LoadTodos`` runs.
   @MainActor
-  public func makeStore() -> TodoStore {
+  func makeStore() -> TodoStore {
     TodoStore(initialState: AppState(), dependencies: TodoDependencies(storage: storage))
   }
 }

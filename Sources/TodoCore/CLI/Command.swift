@@ -1,5 +1,5 @@
 /// What a `todo-cli` invocation asks for, once its arguments are parsed.
-public enum Command: Hashable, Sendable {
+enum Command: Hashable, Sendable {
   /// `add <title>`: add an open todo and print its id.
   case add(title: String)
   /// `list [--all | --done | --open] [--json]`.
@@ -26,7 +26,7 @@ public enum Command: Hashable, Sendable {
   case version
 
   /// Whether the command changes the store, and so takes its exclusive lock.
-  public var changesStore: Bool {
+  var changesStore: Bool {
     switch self {
     case .add, .setDone, .edit, .remove, .clear, .undo: true
     case .list, .history, .replay, .ui, .help, .version: false
@@ -35,7 +35,7 @@ public enum Command: Hashable, Sendable {
 }
 
 /// Which todos `list` shows.
-public enum ListFilter: String, Hashable, Sendable, CaseIterable {
+enum ListFilter: String, Hashable, Sendable, CaseIterable {
   /// Open and done todos.
   case all
   /// Only the open todos.
@@ -44,7 +44,7 @@ public enum ListFilter: String, Hashable, Sendable, CaseIterable {
   case done
 
   /// Whether `todo` passes the filter.
-  public func includes(_ todo: Todo) -> Bool {
+  func includes(_ todo: Todo) -> Bool {
     switch self {
     case .all: true
     case .open: !todo.done
@@ -54,16 +54,14 @@ public enum ListFilter: String, Hashable, Sendable, CaseIterable {
 }
 
 /// A parsed command line: the command and the global options.
-public struct Invocation: Hashable, Sendable {
-  /// What to do.
-  public var command: Command
+struct Invocation: Hashable, Sendable {
+  var command: Command
   /// `--store <dir>`, if given.
-  public var storeDirectory: String?
+  var storeDirectory: String?
   /// `--record <file>`, if given.
-  public var recordPath: String?
+  var recordPath: String?
 
-  /// Creates an invocation.
-  public init(command: Command, storeDirectory: String? = nil, recordPath: String? = nil) {
+  init(command: Command, storeDirectory: String? = nil, recordPath: String? = nil) {
     self.command = command
     self.storeDirectory = storeDirectory
     self.recordPath = recordPath
@@ -71,20 +69,19 @@ public struct Invocation: Hashable, Sendable {
 }
 
 /// A command line that cannot be run as written: exit status 2.
-public struct UsageError: Error, Hashable, Sendable, CustomStringConvertible {
+struct UsageError: Error, Hashable, Sendable, CustomStringConvertible {
   /// What was wrong, naming the argument.
-  public var message: String
+  var message: String
   /// The command the arguments were for, to point at its help.
-  public var command: String?
+  var command: String?
 
-  /// Creates a usage error.
-  public init(_ message: String, command: String? = nil) {
+  init(_ message: String, command: String? = nil) {
     self.message = message
     self.command = command
   }
 
   /// The message and where to find help.
-  public var description: String {
+  var description: String {
     let help = command.map { "todo-cli \($0) --help" } ?? "todo-cli --help"
     return "\(message)\nRun '\(help)' for usage."
   }

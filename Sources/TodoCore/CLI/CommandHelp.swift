@@ -1,7 +1,7 @@
 /// The help texts of `todo-cli` and each of its commands.
-public enum CommandHelp {
+enum CommandHelp {
   /// The version `--version` prints.
-  public static let version = "0.1.0"
+  static let version = "0.1.0"
 
   /// One command-specific option.
   struct Option {
@@ -95,7 +95,7 @@ public enum CommandHelp {
   }
 
   /// The program's help: what `todo-cli --help` prints.
-  public static var program: String {
+  static var program: String {
     let rows = specs.map { ($0.synopsis, $0.summary) }
     let width = rows.map(\.0.count).max() ?? 0
     let commands = rows.map { usage, summary in
@@ -122,7 +122,7 @@ public enum CommandHelp {
   ]
 
   /// One command's help: what `todo-cli <command> --help` prints, or `nil` for an unknown name.
-  public static func command(_ name: String) -> String? {
+  static func command(_ name: String) -> String? {
     guard let spec = spec(named: name) else { return nil }
     var lines = ["Usage: todo-cli [--store <dir>] [--record <file>] \(spec.name)"]
     if !spec.arguments.isEmpty { lines[0] += " \(spec.arguments)" }

@@ -3,11 +3,11 @@
 /// Global options (`--store`, `--record`, `--help`, `--version`) may appear anywhere; `--`
 /// ends the options, so that a title may start with a dash. Several words of a title are joined
 /// with single spaces, as if quoted.
-public enum CommandLineParser {
+enum CommandLineParser {
   /// Parses `arguments`, without the program name.
   ///
   /// - Complexity: O(arguments).
-  public static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
+  static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
     var words: [String] = []
     var flags: [String] = []
     var storeDirectory: String?

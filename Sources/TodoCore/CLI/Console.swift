@@ -5,19 +5,19 @@ import Foundation
 /// Tests pass a console that collects the text. A command's results go through
 /// ``checkedOutput``, so that a result that could not be written (a closed pipe, a full disk)
 /// fails the command instead of vanishing.
-public struct Console: Sendable {
+package struct Console: Sendable {
   /// Writes to standard output, ignoring failures.
-  public var output: @Sendable (String) -> Void
+  var output: @Sendable (String) -> Void
   /// Writes to standard error.
-  public var error: @Sendable (String) -> Void
+  var error: @Sendable (String) -> Void
   /// Writes to standard output, throwing when the text could not be written in full.
-  public var checkedOutput: @Sendable (String) throws -> Void
+  var checkedOutput: @Sendable (String) throws -> Void
   /// Whether standard output is a terminal, where titles are shown with their control
   /// characters escaped (see ``TodoFormatter/text(_:forTerminal:)``); `false` unless set.
-  public var isTerminal = false
+  var isTerminal = false
 
   /// Creates a console from two writers that cannot fail.
-  public init(
+  init(
     output: @escaping @Sendable (String) -> Void, error: @escaping @Sendable (String) -> Void
   ) {
     self.output = output
@@ -26,7 +26,7 @@ public struct Console: Sendable {
   }
 
   /// Creates a console whose output writer reports failures by throwing.
-  public init(
+  init(
     checkedOutput: @escaping @Sendable (String) throws -> Void,
     error: @escaping @Sendable (String) -> Void
   ) {
@@ -42,7 +42,7 @@ public struct Console: Sendable {
   ///
   /// A failed write to standard output throws an ``OutputError``; one to standard error is
   /// ignored, as there is nowhere left to report it.
-  public static let standard: Console = {
+  package static let standard: Console = {
     var console = Console(
       checkedOutput: { text in try OutputError.write(text, to: STDOUT_FILENO) },
       error: { text in
@@ -54,17 +54,15 @@ public struct Console: Sendable {
 }
 
 /// Writing a command's output failed.
-public struct OutputError: Error, Hashable, Sendable, CustomStringConvertible {
+struct OutputError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The system's reason, such as "Broken pipe" or "No space left on device".
-  public var reason: String
+  var reason: String
 
-  /// Creates the error.
-  public init(reason: String) {
+  init(reason: String) {
     self.reason = reason
   }
 
-  /// The reason.
-  public var description: String { reason }
+  var description: String { reason }
 
   /// Writes all of `text` to `descriptor`, retrying after interruptions and short writes.
   ///

@@ -7,16 +7,16 @@
 /// (or its `--record` log) failed, or that it may or may not be saved. 2 is a usage error.
 /// Results go to standard output; messages, prefixed with `todo-cli:`, to standard error.
 @MainActor
-public enum TodoCommandRunner {
+package enum TodoCommandRunner {
   /// The exit status of a successful run.
-  public static let success: Int32 = 0
+  static let success: Int32 = 0
   /// The exit status of a command that could not be done.
-  public static let failure: Int32 = 1
+  static let failure: Int32 = 1
   /// The exit status of a command line that could not be understood.
-  public static let usageError: Int32 = 2
+  static let usageError: Int32 = 2
 
   /// Runs `arguments` (without the program name) with the process environment `variables`.
-  public static func run(
+  package static func run(
     arguments: [String], variables: [String: String], console: Console = .standard
   ) async -> Int32 {
     let invocation: Invocation
@@ -40,7 +40,7 @@ public enum TodoCommandRunner {
   }
 
   /// Runs `command` on `environment`'s store.
-  public static func run(
+  static func run(
     _ command: Command, in environment: TodoEnvironment, console: Console
   ) async -> Int32 {
     switch command {

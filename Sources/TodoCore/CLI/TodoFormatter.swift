@@ -1,14 +1,14 @@
 import ActionLog
 
 /// How `list`, `replay` and `history` print: text for people, JSON for scripts.
-public enum TodoFormatter {
+enum TodoFormatter {
   /// The todos as text: one line per todo, `<id> [x] <title>`, ids right-aligned.
   ///
   /// With `forTerminal`, control characters in titles are shown escaped (see
   /// ``TerminalSafeText``), so that a title cannot drive the terminal it is listed on.
   ///
   /// - Complexity: O(total length of the titles).
-  public static func text<C: Collection<Todo>>(_ todos: C, forTerminal: Bool = false) -> String {
+  static func text<C: Collection<Todo>>(_ todos: C, forTerminal: Bool = false) -> String {
     // The widest id by its printed length: a negative id is longer than its magnitude suggests.
     let width = todos.reduce(0) { max($0, decimalLength($1.id)) }
     var output = ""
@@ -38,7 +38,7 @@ public enum TodoFormatter {
   /// The todos as one JSON array on one line: `[{"id":1,"title":"Buy milk","done":false}]`.
   ///
   /// - Complexity: O(total length of the titles).
-  public static func json<C: Collection<Todo>>(_ todos: C) -> String {
+  static func json<C: Collection<Todo>>(_ todos: C) -> String {
     var output = "["
     output.reserveCapacity(todos.count * 48)
     var first = true
@@ -58,7 +58,7 @@ public enum TodoFormatter {
   /// The todos of `state` that pass `filter`, as text or JSON.
   ///
   /// `forTerminal` escapes control characters in the text form; JSON is always exact.
-  public static func list(
+  static func list(
     _ state: AppState, filter: ListFilter, json: Bool, forTerminal: Bool = false
   ) -> String {
     let todos = filter == .all ? state.todos.elements : state.todos.filter(filter.includes)
@@ -71,7 +71,7 @@ public enum TodoFormatter {
   ///
   /// With `forTerminal`, control characters that the summaries' quoting leaves (DEL, C1
   /// controls) are shown escaped.
-  public static func history(_ entries: [JournalEntry], forTerminal: Bool = false) -> String {
+  static func history(_ entries: [JournalEntry], forTerminal: Bool = false) -> String {
     let width = entries.reduce(0) { max($0, decimalLength($1.seq)) }
     var output = ""
     for entry in entries {

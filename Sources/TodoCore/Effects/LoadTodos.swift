@@ -1,14 +1,11 @@
 /// Reads the stored todos and puts them in the store.
 ///
 /// Dispatches ``LoadStoredState`` only when the stored state differs from the store's.
-public struct LoadTodos: SideEffect {
-  /// Creates the effect.
-  public init() {}
-
+struct LoadTodos: SideEffect {
   /// Loads from ``TodoDependencies/storage``.
   ///
   /// - Complexity: O(todos + journal entries since the last snapshot).
-  public func sideEffect(_ context: SideEffectContext<AppState, TodoDependencies>) async throws {
+  func sideEffect(_ context: SideEffectContext<AppState, TodoDependencies>) async throws {
     let stored = try context.dependencies.storage.load()
     if await context.getState() != stored {
       await context.dispatch(LoadStoredState(stored))

@@ -9,17 +9,17 @@
 ///
 /// Returns the journal entry as written (for ``AddTodo`` its payload carries the chosen id), or
 /// `nil` when the change would not alter anything, in which case nothing is journaled.
-public struct PerformChange: ReturningSideEffect {
+struct PerformChange: ReturningSideEffect {
   /// The change to apply.
-  public var change: AnyTodoChange
+  var change: AnyTodoChange
 
   /// Creates the effect that applies `change`.
-  public init(_ change: AnyTodoChange) {
+  init(_ change: AnyTodoChange) {
     self.change = change
   }
 
   /// Creates the effect that applies `change`.
-  public init(_ change: some TodoChange) {
+  init(_ change: some TodoChange) {
     self.change = change.erased
   }
 
@@ -27,7 +27,7 @@ public struct PerformChange: ReturningSideEffect {
   ///
   /// - Throws: ``TodoError`` if the change does not apply (an unknown id, a blank title), or
   ///   a ``StorageError``; nothing is changed then.
-  public func sideEffect(_ context: SideEffectContext<AppState, TodoDependencies>) async throws
+  func sideEffect(_ context: SideEffectContext<AppState, TodoDependencies>) async throws
     -> JournalEntry?
   {
     try await context.dependencies.storage.withExclusiveAccess { transaction in

@@ -1,24 +1,21 @@
 /// What `undo` did: the entry it reverted and the entry it journaled to revert it.
-public struct UndoResult: Sendable, Hashable {
+struct UndoResult: Sendable, Hashable {
   /// The change that was reverted.
-  public var undone: JournalEntry
+  var undone: JournalEntry
   /// The journaled revert, whose ``JournalEntry/undoes`` is `undone.seq`.
-  public var revert: JournalEntry
+  var revert: JournalEntry
 }
 
 /// Reverts the newest change that is not reverted yet, by journaling and dispatching its
 /// inverse; run it again to go further back.
 ///
 /// History stays append-only: the revert is a new journal entry that names the entry it undoes.
-public struct UndoLastChange: ReturningSideEffect {
-  /// Creates the effect.
-  public init() {}
-
+struct UndoLastChange: ReturningSideEffect {
   /// Journals and dispatches the inverse of the last change.
   ///
   /// - Throws: ``TodoError/nothingToUndo`` when every change is already reverted, or a
   ///   ``StorageError``.
-  public func sideEffect(_ context: SideEffectContext<AppState, TodoDependencies>) async throws
+  func sideEffect(_ context: SideEffectContext<AppState, TodoDependencies>) async throws
     -> UndoResult
   {
     try await context.dependencies.storage.withExclusiveAccess { transaction in

@@ -1,18 +1,18 @@
 /// Everything the todo app knows: the todos, in the order they were added, and the next id.
-public struct AppState: State, Codable, Hashable {
+struct AppState: State, Codable, Hashable {
   /// The todos, in order.
-  public var todos: TrackedArray<Todo>
+  var todos: TrackedArray<Todo>
   /// The id the next added todo gets; ids are never reused, even after a todo is removed.
-  public var nextID: Int
+  var nextID: Int
 
   /// Creates an empty list whose first todo gets id 1.
-  public init() {
+  init() {
     todos = TrackedArray()
     nextID = 1
   }
 
   /// Creates a state holding `todos`, continuing ids from `nextID`.
-  public init(todos: TrackedArray<Todo>, nextID: Int) {
+  init(todos: TrackedArray<Todo>, nextID: Int) {
     self.todos = todos
     self.nextID = nextID
   }

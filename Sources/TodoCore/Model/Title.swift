@@ -1,7 +1,7 @@
 /// The rules a todo's title must follow.
-public enum Title {
+enum Title {
   /// Whether `text` can be a title: anything with at least one non-whitespace character.
-  public static func isValid(_ text: String) -> Bool {
+  static func isValid(_ text: String) -> Bool {
     text.contains { !$0.isWhitespace }
   }
 }

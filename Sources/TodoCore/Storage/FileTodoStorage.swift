@@ -33,18 +33,17 @@ import Foundation
 /// ``StorageError/damaged(path:line:reason:)`` and nothing is written.
 ///
 /// Files are created with mode 0600 and directories with 0700; existing files keep their modes.
-public struct FileTodoStorage: TodoStorage {
-  /// The store's directory.
-  public let directory: String
+struct FileTodoStorage: TodoStorage {
+  let directory: String
   /// How many journal entries may follow the snapshot before a writer refreshes it.
-  public let compactionInterval: Int
+  let compactionInterval: Int
   /// The calls that reach the disk.
   let system: SystemCalls
   /// Told, with the directory, when the lock has been waited for about a second.
   let announceLockWait: (@Sendable (String) -> Void)?
 
   /// Creates the storage for `directory`, which is created by the first change.
-  public init(directory: String, compactionInterval: Int = 200) {
+  init(directory: String, compactionInterval: Int = 200) {
     self.init(directory: directory, compactionInterval: compactionInterval, system: .real)
   }
 
@@ -76,7 +75,7 @@ public struct FileTodoStorage: TodoStorage {
   /// The latest stored state, read under a shared lock; an empty list if nothing is stored.
   ///
   /// - Complexity: O(todos + entries since the snapshot).
-  public func load() throws -> AppState {
+  func load() throws -> AppState {
     guard system.exists(directory) else { return AppState() }
     let lock = try openLock(create: false)
     try lock.map { lock throws(StorageError) in try take(lock, exclusive: false) }
@@ -86,7 +85,7 @@ public struct FileTodoStorage: TodoStorage {
   /// Every journaled change, oldest first, read under a shared lock.
   ///
   /// - Complexity: O(journal length).
-  public func history() throws -> [JournalEntry] {
+  func history() throws -> [JournalEntry] {
     guard system.exists(directory) else { return [] }
     let lock = try openLock(create: false)
     try lock.map { lock throws(StorageError) in try take(lock, exclusive: false) }
@@ -105,7 +104,7 @@ public struct FileTodoStorage: TodoStorage {
 
   /// Runs `body` under the exclusive lock with the latest stored state.
   @discardableResult
-  public func withExclusiveAccess<R: Sendable>(
+  func withExclusiveAccess<R: Sendable>(
     _ body: (any StorageTransaction) async throws -> R
   ) async throws -> R {
     try system.createDirectory(directory)

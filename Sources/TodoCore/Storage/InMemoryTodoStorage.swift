@@ -1,33 +1,33 @@
 import Synchronization
 
 /// A ``TodoStorage`` that keeps the journal in memory: for tests and previews.
-public final class InMemoryTodoStorage: TodoStorage {
+final class InMemoryTodoStorage: TodoStorage {
   private let journal: Mutex<[JournalEntry]>
   private let access = AsyncLock()
 
   /// Creates a storage holding `entries`.
-  public init(entries: [JournalEntry] = []) {
+  init(entries: [JournalEntry] = []) {
     journal = Mutex(entries)
   }
 
   /// The journaled entries, oldest first.
-  public var entries: [JournalEntry] { journal.withLock { $0 } }
+  var entries: [JournalEntry] { journal.withLock { $0 } }
 
   /// The state the entries add up to.
   ///
   /// - Complexity: O(entries).
-  public func load() throws -> AppState {
+  func load() throws -> AppState {
     var state = AppState()
     for entry in entries { entry.change.apply(to: &state) }
     return state
   }
 
   /// The journaled entries, oldest first.
-  public func history() throws -> [JournalEntry] { entries }
+  func history() throws -> [JournalEntry] { entries }
 
   /// Runs `body` with exclusive access to the journal.
   @discardableResult
-  public func withExclusiveAccess<R: Sendable>(
+  func withExclusiveAccess<R: Sendable>(
     _ body: (any StorageTransaction) async throws -> R
   ) async throws -> R {
     await access.lock()

@@ -6,18 +6,17 @@ import Foundation
 /// (`{"format":"statestore-action-log","version":1}` then one entry per line), so any action-log
 /// reader can replay it. The app adds two keys that readers which do not know them ignore:
 /// `inverse`, the change that reverts this one, and `undoes`, the entry an `undo` reverted.
-public struct JournalEntry: Sendable, Hashable, Codable {
+struct JournalEntry: Sendable, Hashable, Codable {
   /// The position in the journal, from 1, without gaps.
-  public var seq: Int
+  var seq: Int
   /// The change that was applied.
-  public var change: AnyTodoChange
+  var change: AnyTodoChange
   /// The change that reverts it, if it can be undone.
-  public var inverse: AnyTodoChange?
+  var inverse: AnyTodoChange?
   /// The `seq` of the entry this one undid, if it was written by `undo`.
-  public var undoes: Int?
+  var undoes: Int?
 
-  /// Creates an entry.
-  public init(seq: Int, change: AnyTodoChange, inverse: AnyTodoChange?, undoes: Int? = nil) {
+  init(seq: Int, change: AnyTodoChange, inverse: AnyTodoChange?, undoes: Int? = nil) {
     self.seq = seq
     self.change = change
     self.inverse = inverse
@@ -29,7 +28,7 @@ public struct JournalEntry: Sendable, Hashable, Codable {
   }
 
   /// Decodes an entry from its journal line.
-  public init(from decoder: any Decoder) throws {
+  init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     seq = try container.decode(Int.self, forKey: .seq)
     guard seq >= 1, seq < Int.max else {
@@ -54,7 +53,7 @@ public struct JournalEntry: Sendable, Hashable, Codable {
   }
 
   /// Encodes the entry as its journal line's object.
-  public func encode(to encoder: any Encoder) throws {
+  func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(seq, forKey: .seq)
     try container.encode(change.typeName, forKey: .type)
@@ -65,16 +64,15 @@ public struct JournalEntry: Sendable, Hashable, Codable {
 }
 
 /// A change about to be journaled; the storage gives it its `seq`.
-public struct JournalDraft: Sendable, Hashable {
+struct JournalDraft: Sendable, Hashable {
   /// The change that was applied.
-  public var change: AnyTodoChange
+  var change: AnyTodoChange
   /// The change that reverts it, if it can be undone.
-  public var inverse: AnyTodoChange?
+  var inverse: AnyTodoChange?
   /// The `seq` of the entry this one undoes, when written by `undo`.
-  public var undoes: Int?
+  var undoes: Int?
 
-  /// Creates a draft.
-  public init(change: AnyTodoChange, inverse: AnyTodoChange?, undoes: Int? = nil) {
+  init(change: AnyTodoChange, inverse: AnyTodoChange?, undoes: Int? = nil) {
     self.change = change
     self.inverse = inverse
     self.undoes = undoes

@@ -100,7 +100,6 @@ private func posixPause(_ microseconds: Int) { _ = usleep(useconds_t(clamping: m
 /// Foundation's `FileHandle` does not all offer, and because it must never lose a todo to a
 /// buffered write.
 final class OpenFile {
-  /// The descriptor.
   let descriptor: Int32
   /// The path the file was opened at, for messages.
   let path: String

@@ -1,5 +1,5 @@
 /// Why the store on disk could not be read or written.
-public enum StorageError: Error, Hashable, Sendable, CustomStringConvertible {
+enum StorageError: Error, Hashable, Sendable, CustomStringConvertible {
   /// A file holds something the app cannot read; nothing was changed.
   ///
   /// `line` is the 1-based line number, when the damage is in one line.
@@ -11,7 +11,7 @@ public enum StorageError: Error, Hashable, Sendable, CustomStringConvertible {
   case uncertain(cause: String, rollback: String)
 
   /// A message naming the file, the line and what is wrong.
-  public var description: String {
+  var description: String {
     switch self {
     case .damaged(let path, let line, let reason):
       let place = line.map { "\(path):\($0)" } ?? path

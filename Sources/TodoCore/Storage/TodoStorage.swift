@@ -2,7 +2,7 @@
 ///
 /// The app's side effects reach storage only through this protocol, so tests swap in an
 /// ``InMemoryTodoStorage`` or a fake that fails on purpose. ``FileTodoStorage`` is the real one.
-public protocol TodoStorage: Sendable {
+protocol TodoStorage: Sendable {
   /// The latest stored state.
   func load() throws -> AppState
 
@@ -20,7 +20,7 @@ public protocol TodoStorage: Sendable {
 }
 
 /// Exclusive access to the store, handed to the body of ``TodoStorage/withExclusiveAccess(_:)``.
-public protocol StorageTransaction: AnyObject {
+protocol StorageTransaction: AnyObject {
   /// The state as stored, including what this transaction appended so far.
   var state: AppState { get }
 

@@ -7,7 +7,7 @@
 /// - Returns: The exit status: 0 after `q`, 2 when not run in a terminal, 1 when the store cannot
 ///   be read or the terminal cannot be set up, 130 after Ctrl-C, 128 + n after signal n.
 @MainActor
-public func runTerminalUI(environment: TodoEnvironment, console: Console) async -> Int32 {
+func runTerminalUI(environment: TodoEnvironment, console: Console) async -> Int32 {
   let storage = environment.storage
   let session: TerminalSession
   do {

@@ -1,5 +1,5 @@
 /// Any of the app's ``TodoChange``s, as one value the journal can store and decode by name.
-public enum AnyTodoChange: Sendable, Hashable {
+enum AnyTodoChange: Sendable, Hashable {
   /// An ``AddTodo``.
   case addTodo(AddTodo)
   /// A ``SetDone``.
@@ -14,13 +14,13 @@ public enum AnyTodoChange: Sendable, Hashable {
   case restoreTodos(RestoreTodos)
 
   /// Every change type, for registering with an action log.
-  public static let allTypes: [any TodoChange.Type] = [
+  static let allTypes: [any TodoChange.Type] = [
     AddTodo.self, SetDone.self, EditTitle.self, RemoveTodo.self, ClearDone.self,
     RestoreTodos.self,
   ]
 
   /// The wrapped change.
-  public var change: any TodoChange {
+  var change: any TodoChange {
     switch self {
     case .addTodo(let change): change
     case .setDone(let change): change
@@ -32,16 +32,16 @@ public enum AnyTodoChange: Sendable, Hashable {
   }
 
   /// The name the wrapped change is recorded under.
-  public var typeName: String { type(of: change).typeName }
+  var typeName: String { type(of: change).typeName }
 
   /// Applies the wrapped change to `state`.
-  public func apply(to state: inout AppState) {
+  func apply(to state: inout AppState) {
     change.updateState(&state)
   }
 
   /// Dispatches the wrapped change to `store` with its static type.
   @MainActor
-  public func dispatch<D>(to store: Store<AppState, D>) {
+  func dispatch<D>(to store: Store<AppState, D>) {
     switch self {
     case .addTodo(let change): store.dispatch(change)
     case .setDone(let change): store.dispatch(change)
@@ -92,7 +92,7 @@ extension AnyTodoChange: Codable {
   }
 
   /// Decodes a change from its type name and payload.
-  public init(from decoder: any Decoder) throws {
+  init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     let name = try container.decode(String.self, forKey: .type)
     guard let change = try Self.decode(typeName: name, from: container, forKey: .payload) else {
@@ -103,7 +103,7 @@ extension AnyTodoChange: Codable {
   }
 
   /// Encodes the change's type name and payload.
-  public func encode(to encoder: any Encoder) throws {
+  func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(typeName, forKey: .type)
     try encode(into: &container, forKey: .payload)

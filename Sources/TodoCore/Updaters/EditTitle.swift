@@ -1,46 +1,43 @@
 import ActionLog
 
 /// Gives a todo a new title.
-public struct EditTitle: TodoChange {
-  /// The name recorded in the action log.
-  public static let typeName = "EditTitle"
+struct EditTitle: TodoChange {
+  static let typeName = "EditTitle"
 
   /// The todo to change.
-  public var id: Int
+  var id: Int
   /// The new title.
-  public var title: String
+  var title: String
 
   /// Creates the change that renames todo `id` to `title`.
-  public init(id: Int, title: String) {
+  init(id: Int, title: String) {
     self.id = id
     self.title = title
   }
 
   /// Sets the title; does nothing if the todo is gone.
-  public func updateState(_ state: inout AppState) {
+  func updateState(_ state: inout AppState) {
     state.todos[id: id]?.title = title
   }
 
   /// Checks that the title is not blank and the todo exists.
-  public func validate(in state: AppState) throws(TodoError) {
+  func validate(in state: AppState) throws(TodoError) {
     guard Title.isValid(title) else { throw .emptyTitle }
     _ = try state.existingTodo(id)
   }
 
   /// Setting the old title back.
-  public func inverse(in state: AppState) -> AnyTodoChange? {
+  func inverse(in state: AppState) -> AnyTodoChange? {
     guard let todo = state.todos[id: id] else { return nil }
     return .editTitle(EditTitle(id: id, title: todo.title))
   }
 
   /// `edit #id "title"`.
-  public var summary: String { "edit #\(id) \(JSONText.quoted(title))" }
+  var summary: String { "edit #\(id) \(JSONText.quoted(title))" }
 
-  /// Whether the change would alter `state`.
-  public func changes(_ state: AppState) -> Bool {
+  func changes(_ state: AppState) -> Bool {
     state.todos[id: id].map { $0.title != title } ?? false
   }
 
-  /// This change, type-erased.
-  public var erased: AnyTodoChange { .editTitle(self) }
+  var erased: AnyTodoChange { .editTitle(self) }
 }

@@ -2,17 +2,17 @@
 ///
 /// This is bookkeeping, not a user's change: it is never journaled, and the app does not record
 /// it with `--record`.
-public struct LoadStoredState: StateUpdater, Codable, Hashable {
+struct LoadStoredState: StateUpdater, Codable, Hashable {
   /// The state read from storage.
-  public var state: AppState
+  var state: AppState
 
   /// Creates the updater that replaces the state with `state`.
-  public init(_ state: AppState) {
+  init(_ state: AppState) {
     self.state = state
   }
 
   /// Replaces the state.
-  public func updateState(_ state: inout AppState) {
+  func updateState(_ state: inout AppState) {
     state = self.state
   }
 }

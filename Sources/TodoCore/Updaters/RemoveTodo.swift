@@ -1,42 +1,39 @@
 /// Removes one todo.
-public struct RemoveTodo: TodoChange {
-  /// The name recorded in the action log.
-  public static let typeName = "RemoveTodo"
+struct RemoveTodo: TodoChange {
+  static let typeName = "RemoveTodo"
 
   /// The todo to remove.
-  public var id: Int
+  var id: Int
 
   /// Creates the change that removes todo `id`.
-  public init(id: Int) {
+  init(id: Int) {
     self.id = id
   }
 
   /// Removes the todo; does nothing if it is gone.
   ///
   /// - Complexity: O(n) in the number of todos.
-  public func updateState(_ state: inout AppState) {
+  func updateState(_ state: inout AppState) {
     state.todos.remove(id: id)
   }
 
   /// Checks that the todo exists.
-  public func validate(in state: AppState) throws(TodoError) {
+  func validate(in state: AppState) throws(TodoError) {
     _ = try state.existingTodo(id)
   }
 
   /// Putting the todo back where it was.
-  public func inverse(in state: AppState) -> AnyTodoChange? {
+  func inverse(in state: AppState) -> AnyTodoChange? {
     guard let index = state.todos.index(id: id) else { return nil }
     return .restoreTodos(RestoreTodos([PlacedTodo(index: index, todo: state.todos[index])]))
   }
 
   /// `remove #id`.
-  public var summary: String { "remove #\(id)" }
+  var summary: String { "remove #\(id)" }
 
-  /// Whether the change would alter `state`.
-  public func changes(_ state: AppState) -> Bool {
+  func changes(_ state: AppState) -> Bool {
     state.todos.contains(id: id)
   }
 
-  /// This change, type-erased.
-  public var erased: AnyTodoChange { .removeTodo(self) }
+  var erased: AnyTodoChange { .removeTodo(self) }
 }

@@ -1,34 +1,31 @@
 /// A todo together with the position it had in the list.
-public struct PlacedTodo: Codable, Sendable, Hashable {
+struct PlacedTodo: Codable, Sendable, Hashable {
   /// The position, counted before any of the todos restored with it were put back.
-  public var index: Int
-  /// The todo.
-  public var todo: Todo
+  var index: Int
+  var todo: Todo
 
-  /// Creates a placed todo.
-  public init(index: Int, todo: Todo) {
+  init(index: Int, todo: Todo) {
     self.index = index
     self.todo = todo
   }
 }
 
 /// Puts removed todos back at their old positions: how `undo` reverts `remove` and `clear`.
-public struct RestoreTodos: TodoChange {
-  /// The name recorded in the action log.
-  public static let typeName = "RestoreTodos"
+struct RestoreTodos: TodoChange {
+  static let typeName = "RestoreTodos"
 
   /// The todos, in increasing order of position.
-  public var todos: [PlacedTodo]
+  var todos: [PlacedTodo]
 
   /// Creates the change that restores `todos`, given in increasing order of position.
-  public init(_ todos: [PlacedTodo]) {
+  init(_ todos: [PlacedTodo]) {
     self.todos = todos
   }
 
   /// Inserts each todo at its position; a todo whose id is present again is skipped.
   ///
   /// - Complexity: O(n × k) for k restored todos in a list of n.
-  public func updateState(_ state: inout AppState) {
+  func updateState(_ state: inout AppState) {
     for placed in todos.sorted(by: { $0.index < $1.index }) {
       state.todos.insert(placed.todo, at: placed.index)
       state.nextID = max(state.nextID, placed.todo.id &+ 1)
@@ -36,25 +33,23 @@ public struct RestoreTodos: TodoChange {
   }
 
   /// Checks that none of the ids is in use.
-  public func validate(in state: AppState) throws(TodoError) {
+  func validate(in state: AppState) throws(TodoError) {
     for placed in todos where state.todos.contains(id: placed.todo.id) {
       throw .idInUse(placed.todo.id)
     }
   }
 
   /// Restoring is itself how changes are undone; it is not undone in turn.
-  public func inverse(in state: AppState) -> AnyTodoChange? { nil }
+  func inverse(in state: AppState) -> AnyTodoChange? { nil }
 
   /// `restore #id, #id`.
-  public var summary: String {
+  var summary: String {
     "restore " + todos.map { "#\($0.todo.id)" }.joined(separator: ", ")
   }
 
-  /// Whether the change would alter `state`.
-  public func changes(_ state: AppState) -> Bool {
+  func changes(_ state: AppState) -> Bool {
     !todos.isEmpty
   }
 
-  /// This change, type-erased.
-  public var erased: AnyTodoChange { .restoreTodos(self) }
+  var erased: AnyTodoChange { .restoreTodos(self) }
 }

@@ -1,43 +1,40 @@
 /// Marks a todo done, or open again.
-public struct SetDone: TodoChange {
-  /// The name recorded in the action log.
-  public static let typeName = "SetDone"
+struct SetDone: TodoChange {
+  static let typeName = "SetDone"
 
   /// The todo to change.
-  public var id: Int
+  var id: Int
   /// `true` for done, `false` for open.
-  public var done: Bool
+  var done: Bool
 
   /// Creates the change that sets todo `id`'s done flag to `done`.
-  public init(id: Int, done: Bool) {
+  init(id: Int, done: Bool) {
     self.id = id
     self.done = done
   }
 
   /// Sets the flag; does nothing if the todo is gone.
-  public func updateState(_ state: inout AppState) {
+  func updateState(_ state: inout AppState) {
     state.todos[id: id]?.done = done
   }
 
   /// Checks that the todo exists.
-  public func validate(in state: AppState) throws(TodoError) {
+  func validate(in state: AppState) throws(TodoError) {
     _ = try state.existingTodo(id)
   }
 
   /// Setting the flag back to what it was.
-  public func inverse(in state: AppState) -> AnyTodoChange? {
+  func inverse(in state: AppState) -> AnyTodoChange? {
     guard let todo = state.todos[id: id] else { return nil }
     return .setDone(SetDone(id: id, done: todo.done))
   }
 
   /// `done #id` or `reopen #id`.
-  public var summary: String { "\(done ? "done" : "reopen") #\(id)" }
+  var summary: String { "\(done ? "done" : "reopen") #\(id)" }
 
-  /// Whether the change would alter `state`.
-  public func changes(_ state: AppState) -> Bool {
+  func changes(_ state: AppState) -> Bool {
     state.todos[id: id].map { $0.done != done } ?? false
   }
 
-  /// This change, type-erased.
-  public var erased: AnyTodoChange { .setDone(self) }
+  var erased: AnyTodoChange { .setDone(self) }
 }

@@ -4,7 +4,7 @@
 /// Every change is a plain ``StateUpdater`` that is also `Codable`, so it can be written to the
 /// action log and replayed. Before dispatching one, the app checks it with ``validate(in:)`` and
 /// computes its ``inverse(in:)`` against the same state, which the journal keeps for `undo`.
-public protocol TodoChange: StateUpdater, Codable, Hashable where StateType == AppState {
+protocol TodoChange: StateUpdater, Codable, Hashable where StateType == AppState {
   /// The name under which the change is recorded in the action log.
   static var typeName: String { get }
 

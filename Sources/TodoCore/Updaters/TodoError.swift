@@ -1,5 +1,5 @@
 /// Why a requested change cannot be made.
-public enum TodoError: Error, Hashable, Sendable, CustomStringConvertible {
+enum TodoError: Error, Hashable, Sendable, CustomStringConvertible {
   /// No todo has this id.
   case noSuchTodo(Int)
   /// A todo with this id already exists.
@@ -10,7 +10,7 @@ public enum TodoError: Error, Hashable, Sendable, CustomStringConvertible {
   case nothingToUndo
 
   /// A message for the user.
-  public var description: String {
+  var description: String {
     switch self {
     case .noSuchTodo(let id): "no todo with id \(id)"
     case .idInUse(let id): "a todo with id \(id) already exists"

@@ -9,7 +9,6 @@ struct TodoListViewModel: ViewModelWithState {
     let id: Int
     /// The todo's title.
     let title: String
-    /// Whether the todo is done.
     let done: Bool
   }
 

@@ -1,4 +1,4 @@
-/// The ```swift blocks of one article, concatenated in order into one Swift file.
+/// The `swift` code blocks of one article, concatenated in order into one Swift file.
 ///
 /// Each block is preceded by a `#sourceLocation` directive, so the compiler's diagnostics name
 /// the article and its own line numbers.

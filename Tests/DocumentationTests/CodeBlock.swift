@@ -18,7 +18,7 @@ struct CodeBlock: Equatable, Sendable {
   /// The lines of the block, `first` through `first + lines.count - 1` in the document.
   var lineRange: ClosedRange<Int> { firstLine...max(firstLine, fenceLine + lines.count) }
 
-  /// The comment that exempts the next ```swift block from compilation, with its reason.
+  /// The comment that exempts the next `swift` block from compilation, with its reason.
   ///
   /// Keep such blocks few: a block that a reader might copy should compile. The comment must be
   /// the last non-blank line before the fence.

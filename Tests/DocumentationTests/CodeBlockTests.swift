@@ -1,13 +1,13 @@
 import Foundation
 import Testing
 
-/// The convention for code blocks in the README and the DocC articles:
+/// Checks the convention for code blocks in the README and the DocC articles.
 ///
-/// - Every fenced block names its language: ```swift, ```sh, ```text, ```json.
-/// - The ```swift blocks of one document, concatenated in order, form a program that compiles
+/// - Every fenced block names its language: `swift`, `sh` or `console`, `text`, `json`.
+/// - The `swift` blocks of one document, concatenated in order, form a program that compiles
 ///   against the library modules (Swift 6, warnings are errors): later blocks may use what
 ///   earlier blocks declared, as a reader following the article would.
-/// - A ```swift block that cannot compile on its own (a fragment shown inside a sentence) is
+/// - A `swift` block that cannot compile on its own (a fragment shown inside a sentence) is
 ///   preceded by `<!-- not compiled: reason -->`. Prefer rewriting it so that it compiles.
 @Suite("Documentation: the code blocks of the README and the articles compile")
 struct CodeBlockTests {

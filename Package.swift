@@ -77,6 +77,13 @@ let package = Package(
       swiftSettings: strict
     ),
     .testTarget(
+      // Compiles the code blocks of the README and the DocC articles against the library
+      // modules, which it depends on only so that they are built first.
+      name: "DocumentationTests",
+      dependencies: ["StateStore", "SideEffects", "Navigation", "ActionLog", "StateStoreTesting"],
+      swiftSettings: strict
+    ),
+    .testTarget(
       name: "BenchmarkTests",
       dependencies: ["store-bench"],
       swiftSettings: strict

@@ -4,7 +4,7 @@
 /// Dispatched with `try await store.dispatch(_:)`, it goes through the store's interceptors and
 /// the call returns when the navigator has carried out every step. Dispatched untyped (for
 /// example by an interceptor), it still runs; its errors then go to
-/// ``Store/onUnhandledError``.
+/// `Store.onUnhandledError`.
 public protocol NavigationDispatchable: ExecutableDispatchable, CustomStringConvertible {
   /// What the navigator should do.
   var navigationAction: NavigationAction { get }
@@ -16,7 +16,7 @@ extension NavigationDispatchable {
 
   /// Starts the request on the navigator of `store`'s dependencies, without awaiting it.
   ///
-  /// Reports ``NavigationError`` kind `.noNavigator` to ``Store/onUnhandledError`` when the
+  /// Reports ``NavigationError`` kind `.noNavigator` to `Store.onUnhandledError` when the
   /// dependencies do not conform to ``NavigationProvider``.
   @MainActor public func start<S: State, D: Sendable>(in store: Store<S, D>) {
     guard let provider = store.dependencies as? any NavigationProvider else {

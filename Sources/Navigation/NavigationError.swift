@@ -1,7 +1,7 @@
 /// Why a navigation request failed; it names the request and the route it was resolved against.
 ///
 /// Navigation never crashes on a request it cannot carry out: it throws this error to whoever
-/// awaited the dispatch, or reports it to ``Store/onUnhandledError`` when nobody did.
+/// awaited the dispatch, or reports it to `Store.onUnhandledError` when nobody did.
 public struct NavigationError: Error, Hashable, CustomStringConvertible {
   /// What went wrong.
   public enum Kind: Hashable, Sendable {

@@ -66,7 +66,9 @@ public final class Navigator {
   /// Shows the element `identifier`, as the first routable on the route (topmost first) whose
   /// table has `.show(identifier)` says.
   ///
-  /// - Parameter context: Handed to the instruction's factory, such as the id of a todo.
+  /// - Parameters:
+  ///   - identifier: The element to show.
+  ///   - context: Handed to the instruction's factory, such as the id of a todo.
   /// - Throws: ``NavigationError`` when no routable handles the request or its instruction fails.
   public func show(_ identifier: RouteElementIdentifier, context: (any Sendable)? = nil)
     async throws
@@ -92,7 +94,9 @@ public final class Navigator {
   /// If a step fails, the error says which, and ``currentRoute`` is what the completed steps
   /// left.
   ///
-  /// - Parameter contexts: The context for the factory of each element shown.
+  /// - Parameters:
+  ///   - route: The route to reach; it starts at the root.
+  ///   - contexts: The context for the factory of each element shown.
   /// - Complexity: One request per element hidden or shown.
   public func navigate(
     to route: Route, contexts: [RouteElementIdentifier: any Sendable] = [:]

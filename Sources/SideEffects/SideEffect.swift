@@ -84,7 +84,7 @@ extension ReturningSideEffect {
   /// for an effect that reaches it untyped (for example one dispatched by an interceptor).
   ///
   /// The effect has already been through the interceptors. Its errors, and a store whose state
-  /// or dependencies do not match the effect's, are reported to ``Store/onUnhandledError``.
+  /// or dependencies do not match the effect's, are reported to `Store.onUnhandledError`.
   @MainActor
   public func start<S: State, D: Sendable>(in store: Store<S, D>) {
     guard let typed = store as? Store<StateType, Dependencies> else {

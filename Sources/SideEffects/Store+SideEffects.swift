@@ -28,7 +28,7 @@ extension Store {
   /// Starts `effect` without waiting for it, from synchronous code such as a UI event handler.
   ///
   /// The effect goes through the interceptors in dispatch order, then runs off the main actor.
-  /// Its errors go to ``Store/onUnhandledError``; the returned handle cancels it or awaits it.
+  /// Its errors go to `Store.onUnhandledError`; the returned handle cancels it or awaits it.
   ///
   /// ```swift
   /// let search = store.launch(Search(query: text))
@@ -43,7 +43,7 @@ extension Store {
   /// Starts `effect` without waiting for it; its value can be awaited on the returned handle.
   ///
   /// The effect goes through the interceptors in dispatch order, then runs off the main actor.
-  /// Its errors go to ``Store/onUnhandledError`` and to whoever awaits the handle.
+  /// Its errors go to `Store.onUnhandledError` and to whoever awaits the handle.
   @discardableResult
   public func launch<E: ReturningSideEffect>(_ effect: E) -> EffectTask<E.ReturnValue>
   where E.StateType == S, E.Dependencies == Dependencies {

@@ -275,8 +275,9 @@ public final class Store<S: State, Dependencies: Sendable> {
     fatalError(
       "StateStore: \(operation) while an updater of \(S.self) was running. An updater must not "
         + "reach the store: it gets the state inout, and nothing else may read or subscribe to "
-        + "the state until it returns (see \"Purity\" in Docs/StoreContract.md). Move the work "
-        + "into a side effect or a listener.")
+        + "the state until it returns (see \"Purity\" in "
+        + "Sources/StateStore/StateStore.docc/StoreContract.md). Move the work into a side "
+        + "effect or a listener.")
   }
 
   /// Runs `callback`, a call the store makes into user code outside a dispatch (a subscriber's

@@ -18,7 +18,7 @@ import Testing
 /// A checkpoint that does not match is recorded as an issue too, naming the entry and the diff.
 ///
 /// - Returns: The replayed state, for further checks; `nil` if a checkpoint did not match.
-/// - Throws: ``ActionLogError`` when the log cannot be read at all: a missing file, a bad header,
+/// - Throws: `ActionLogError` when the log cannot be read at all: a missing file, a bad header,
 ///   a malformed line, an unknown type.
 @discardableResult
 public func assertReplay<S: State & Equatable>(
@@ -45,7 +45,7 @@ public func assertReplay<S: State & Equatable>(
 /// Use it to pin what a screen shows after a session without spelling out the whole state.
 ///
 /// - Returns: The replayed state, for further checks; `nil` if a checkpoint did not match.
-/// - Throws: ``ActionLogError`` when the log cannot be read at all.
+/// - Throws: `ActionLogError` when the log cannot be read at all.
 @discardableResult
 public func assertReplay<S: State, ViewModel: ViewModelWithState>(
   fixture url: URL, registry: ActionLogRegistry<S>, initialState: S, matches expected: ViewModel,

@@ -2,7 +2,7 @@ import SideEffects
 import Testing
 
 extension TestStore {
-  /// Starts `effect` without waiting for it; assert its updaters with ``receive(_:assert:fileID:filePath:line:column:)``.
+  /// Starts `effect` without waiting for it; assert its updaters with ``receive(_:assert:fileID:filePath:line:column:)-(U.Type,_,_,_,_,_)``.
   ///
   /// - Returns: The effect's handle, to cancel it or await it.
   @discardableResult

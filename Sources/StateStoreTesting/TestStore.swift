@@ -64,6 +64,10 @@ public final class TestStore<S: State, Dependencies: Sendable> {
   ///   - initialState: The state to start from.
   ///   - dependencies: What effects receive; pass fakes and a ``TestClock``.
   ///   - interceptors: Interceptors of the underlying store.
+  ///   - fileID: Where the store is created: leftover effects and updaters fail the test there.
+  ///   - filePath: Where the store is created, as for `fileID`.
+  ///   - line: Where the store is created, as for `fileID`.
+  ///   - column: Where the store is created, as for `fileID`.
   public init(
     initialState: S, dependencies: Dependencies, interceptors: [StoreInterceptor<S>] = [],
     fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,

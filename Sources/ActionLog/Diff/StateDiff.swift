@@ -12,7 +12,7 @@ import StateStore
 /// - Structs, classes and tuples are compared field by field (`a.b.c`).
 /// - Enums report a case change as a whole, and associated values of the same case by field
 ///   (`phase.loaded.count`).
-/// - Arrays (and ``TrackedArray``) are compared by index (`todos[3]`), with extra elements
+/// - Arrays (and `TrackedArray`) are compared by index (`todos[3]`), with extra elements
 ///   reported as `added` or `removed`.
 /// - Dictionaries are compared by key (`scores["ann"]`) and sets by element. Both are sorted by
 ///   the keys' and elements' descriptions, because their iteration order differs between

@@ -1,4 +1,4 @@
-/// The constants of the action-log file format, documented in `Docs/ActionLog.md`.
+/// The constants of the action-log file format, documented in <doc:RecordingAndReplaying#The-file-format>.
 ///
 /// A log is UTF-8 JSON Lines. The first line is the header; every other line is an entry
 /// (`{"seq":1,"type":"AddTodo","payload":{…}}`), a checkpoint (`{"checkpoint":1,"state":{…}}`) or

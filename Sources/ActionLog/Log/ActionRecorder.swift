@@ -11,7 +11,7 @@ import StateStore
 /// try recorder.synchronize()                // on disk before the process exits
 /// ```
 ///
-/// - Only updaters are recorded, each with its ``DispatchCause``: the side effect or user action
+/// - Only updaters are recorded, each with its `DispatchCause`: the side effect or user action
 ///   that dispatched it. Replaying the log never runs side effects again.
 /// - Encoding an entry costs the updater's encoding alone, never the state's size.
 /// - An updater whose type is not registered is not lost silently: its line marks it

@@ -74,7 +74,10 @@ public struct ActionTimeline<S: State>: Sendable {
 extension ActionReplayer {
   /// Replays the log at `url` into a timeline that can seek to any entry.
   ///
-  /// - Parameter snapshotInterval: Entries between two in-memory snapshots (at least 1).
+  /// - Parameters:
+  ///   - url: The log file.
+  ///   - initialState: The state the recorded session started from.
+  ///   - snapshotInterval: Entries between two in-memory snapshots (at least 1).
   /// - Complexity: O(entries × cost of an updater), plus a state copy per snapshot.
   public func timeline(
     contentsOf url: URL, initialState: S, snapshotInterval: Int = 64
@@ -84,7 +87,10 @@ extension ActionReplayer {
 
   /// Replays a log held in memory into a timeline that can seek to any entry.
   ///
-  /// - Parameter snapshotInterval: Entries between two in-memory snapshots (at least 1).
+  /// - Parameters:
+  ///   - data: The log's bytes, header first.
+  ///   - initialState: The state the recorded session started from.
+  ///   - snapshotInterval: Entries between two in-memory snapshots (at least 1).
   /// - Complexity: O(entries × cost of an updater), plus a state copy per snapshot.
   public func timeline(
     _ data: Data, initialState: S, snapshotInterval: Int = 64

@@ -42,7 +42,7 @@ extension Store {
   }
 
   /// Sends `effect` through the interceptors and starts it without awaiting it; errors go to
-  /// ``Store/onUnhandledError`` and to whoever awaits the handle.
+  /// `Store.onUnhandledError` and to whoever awaits the handle.
   func launchEffect<E: ReturningSideEffect>(
     _ effect: E, ifNotRun: @escaping NotRunAnswer<E.ReturnValue>
   ) -> EffectTask<E.ReturnValue> where E.StateType == S, E.Dependencies == Dependencies {
@@ -79,7 +79,7 @@ extension Store {
   /// another effect with the same identifier in flight.
   ///
   /// - Parameter reportsErrors: Whether a thrown error (other than a cancellation) goes to
-  ///   ``Store/onUnhandledError``; true when nobody awaits the effect.
+  ///   `Store.onUnhandledError`; true when nobody awaits the effect.
   func startEffect<E: ReturningSideEffect>(_ effect: E, reportsErrors: Bool)
     -> Task<E.ReturnValue, any Error>?
   where E.StateType == S, E.Dependencies == Dependencies {

@@ -50,9 +50,10 @@ public final class Store<S: State, Dependencies: Sendable> {
   @usableFromInline var queueHead = 0
 
   @usableFromInline let interceptors: [StoreInterceptor<S>]
-  /// True when a dispatch can never be applied on the spot by this store's fast path: it has
-  /// interceptors, or it is a scope (whose dispatches go to the root). One flag, so the root's
-  /// hot path pays one load whether or not scopes exist.
+  /// True when this store's fast path can never apply a dispatch on the spot.
+  ///
+  /// It has interceptors, or it is a scope (whose dispatches go to the root). One flag, so the
+  /// root's hot path pays one load whether or not scopes exist.
   @usableFromInline let queuesEveryDispatch: Bool
   /// The root this store is a window on; `nil` for a root store.
   @usableFromInline let scopeLink: ScopeLink<S>?

@@ -76,7 +76,8 @@ extension TestStore {
       describeMismatch: { received in
         guard let received = received as? U else { return nil }
         let lines = StateDiff.lines(from: updater, to: received)
-        return (["Received \(U.self) with other values (expected → received):"]
+        return
+          (["Received \(U.self) with other values (expected → received):"]
           + lines.map { "  " + $0 }).joined(separator: "\n")
       })
   }

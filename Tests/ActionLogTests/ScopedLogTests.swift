@@ -66,8 +66,12 @@ struct ScopedLogTests {
     store.scope(state: \.lines, id: 2).dispatch(BumpLine())
     let text = String(decoding: recorder.recordedData, as: UTF8.self)
     let lines = text.split(separator: "\n").map(String.init).filter { $0.hasPrefix("{\"seq\"") }
-    #expect(lines[1] == #"{"seq":2,"scope":"account","type":"SetEmail","payload":{"email":"ada@example.com"}}"#)
-    #expect(lines[2] == #"{"seq":3,"scope":"account/settings","type":"SetTheme","payload":{"theme":"dark"}}"#)
+    #expect(
+      lines[1]
+        == #"{"seq":2,"scope":"account","type":"SetEmail","payload":{"email":"ada@example.com"}}"#)
+    #expect(
+      lines[2]
+        == #"{"seq":3,"scope":"account/settings","type":"SetTheme","payload":{"theme":"dark"}}"#)
     #expect(lines[3] == #"{"seq":4,"scope":"lines[2]","type":"BumpLine","payload":{}}"#)
     let replayed = try ActionReplayer(registry: Self.registry())
       .replay(recorder.recordedData, initialState: ShopState())
@@ -83,7 +87,8 @@ struct ScopedLogTests {
     store.scope(state: \.account).dispatch(SetEmail(email: "x"))
     let bare = ActionLogRegistry<ShopState>().register(Visit.self)
     #expect {
-      _ = try ActionReplayer(registry: bare).replay(recorder.recordedData, initialState: ShopState())
+      _ = try ActionReplayer(registry: bare).replay(
+        recorder.recordedData, initialState: ShopState())
     } throws: { error in
       guard case ActionLogError.unknownScope(let line, let scope) = error else { return false }
       return line == 2 && scope == "account" && "\(error)".contains("line 2")

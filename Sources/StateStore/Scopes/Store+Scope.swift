@@ -137,9 +137,10 @@ extension Store {
 
   // MARK: - The root's side
 
-  /// Applies `body` to the state at once, as `dispatch` applies an updater, when nothing needs
-  /// the updater as a value: the root is idle and has no interceptors nor update observers.
-  /// Otherwise answers `.busy`, and the scope queues a ``ScopedUpdater``.
+  /// Applies `body` to the state at once, as `dispatch` applies an updater.
+  ///
+  /// Only when nothing needs the updater as a value: the root is idle and has no interceptors
+  /// nor update observers. Otherwise answers `.busy`, and the scope queues a ``ScopedUpdater``.
   @inlinable
   func applyInPlace(origin: SliceOrigin, _ body: (inout S) -> Void) -> ScopeDispatchOutcome {
     if isDispatching || queuesEveryDispatch || !updateObservers.isEmpty { return .busy }
@@ -229,7 +230,9 @@ extension Store: ScopeRoot {
     refreshHasObservers()
   }
 
-  @usableFromInline package func reportFromScope(_ error: any Error, _ dispatchable: any Dispatchable) {
+  @usableFromInline package func reportFromScope(
+    _ error: any Error, _ dispatchable: any Dispatchable
+  ) {
     onUnhandledError(error, dispatchable)
   }
 

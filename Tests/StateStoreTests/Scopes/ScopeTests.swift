@@ -111,7 +111,8 @@ struct ScopeTests {
     var deliveries: [Int] = []
     var tokens: [Subscription] = []
     for id in 0..<100 {
-      tokens.append(feature.subscribe(to: \.rows, id: id) { row in deliveries.append(row?.id ?? -1) })
+      tokens.append(
+        feature.subscribe(to: \.rows, id: id) { row in deliveries.append(row?.id ?? -1) })
     }
     deliveries.removeAll()
     feature.dispatch(ToggleAt(id: 7))
@@ -152,7 +153,10 @@ struct ScopeTests {
     let app = Store<ShellState, Void>(interceptors: [interceptor])
     app.scope(state: \.profile).dispatch(RenameProfile(name: "Ada"))
     app.scope(state: \.profile).scope(state: \.avatar).dispatch(SetAvatar(url: "u"))
-    #expect(seen.items == ["profile: RenameProfile(name: \"Ada\")", "profile/avatar: SetAvatar(url: \"u\")"])
+    #expect(
+      seen.items == [
+        "profile: RenameProfile(name: \"Ada\")", "profile/avatar: SetAvatar(url: \"u\")",
+      ])
     #expect(app.state.profile.name == "Ada")
     #expect(app.state.profile.avatar.url == "u")
   }

@@ -50,6 +50,26 @@ public final class Store<S: State, Dependencies: Sendable> {
   @usableFromInline var queueHead = 0
 
   @usableFromInline let interceptors: [StoreInterceptor<S>]
+  /// True when this store's fast path can never apply a dispatch on the spot.
+  ///
+  /// It has interceptors, or it is a scope (whose dispatches go to the root). One flag, so the
+  /// root's hot path pays one load whether or not scopes exist.
+  @usableFromInline let queuesEveryDispatch: Bool
+  /// The root this store is a window on; `nil` for a root store.
+  @usableFromInline let scopeLink: ScopeLink<S>?
+  /// Whether an update must keep the state from before it: a listener of this store, or of a
+  /// scope, wants `(old, new)`.
+  @usableFromInline var keepsOldState = false
+  /// The scopes of this root that have listeners or subscribers, notified after every update.
+  @usableFromInline var scopeNodes: [ScopeNode] = []
+  /// A scope's registration with its root, while the scope has observers.
+  weak var ownScopeNode: ScopeNode?
+  /// A scope's slice from before the update being applied, for its `(old, new)` listeners.
+  var capturedSlice: S?
+  /// The scopes made from this store, so that one slice and dependencies give one scope.
+  @usableFromInline var scopeCache: [ScopeKey: WeakScope] = [:]
+  /// The root's link to itself, which its scopes compose; made with the first scope.
+  @usableFromInline var rootLink: ScopeLink<S>?
   /// What interceptors registered for this store alone; released with the store.
   private var interceptorResources: [AnyObject] = []
   @usableFromInline var listeners: [ListenerEntry<S>] = []
@@ -71,10 +91,13 @@ public final class Store<S: State, Dependencies: Sendable> {
   /// The default writes a line to standard error, so no error is ever lost silently.
   public var onUnhandledError:
     @MainActor (_ error: any Error, _ dispatchable: any Dispatchable) -> Void =
-      { error, dispatchable in
-        FileHandle.standardError.write(
-          Data("StateStore: unhandled error from \(type(of: dispatchable)): \(error)\n".utf8))
-      }
+      Store.reportWithoutRoot
+
+  /// The default error report: a line on standard error.
+  static func reportWithoutRoot(_ error: any Error, _ dispatchable: any Dispatchable) {
+    FileHandle.standardError.write(
+      Data("StateStore: unhandled error from \(type(of: dispatchable)): \(error)\n".utf8))
+  }
 
   /// Storage for modules that extend the store (side-effect cancellation, navigation).
   ///
@@ -94,12 +117,23 @@ public final class Store<S: State, Dependencies: Sendable> {
     self.currentState = initialState
     self.dependencies = dependencies
     self.interceptors = interceptors
+    self.queuesEveryDispatch = !interceptors.isEmpty
+    self.scopeLink = nil
     let starts = interceptors.compactMap(\.onStart)
     guard !starts.isEmpty else { return }
     isDispatching = true
     for start in starts { start(interceptorContext) }
     isDispatching = false
     drainQueue()
+  }
+
+  /// Creates a scope's store; see `init(scope:dependencies:)`.
+  init(link: ScopeLink<S>, placeholder: S, dependencies: Dependencies) {
+    self.currentState = placeholder
+    self.dependencies = dependencies
+    self.interceptors = []
+    self.queuesEveryDispatch = true
+    self.scopeLink = link
   }
 
   /// The current state.
@@ -109,7 +143,15 @@ public final class Store<S: State, Dependencies: Sendable> {
   /// gets the state `inout` and must not reach the store.
   public var state: S {
     checkNotInsideUpdater("read store.state")
-    return currentState
+    return liveState
+  }
+
+  /// The state as this store sees it: its own at the root, the root's slice in a scope (a fresh
+  /// `S()` once the root is released or the scoped element removed).
+  @inlinable
+  var liveState: S {
+    guard let scopeLink else { return currentState }
+    return scopeLink.read() ?? S()
   }
 
   /// Applies `updater` to the state and notifies listeners and subscribers.
@@ -121,8 +163,12 @@ public final class Store<S: State, Dependencies: Sendable> {
   ///   elements' subscribers) when anything observes the store.
   @inlinable
   public func dispatch<U: StateUpdater>(_ updater: U) where U.StateType == S {
-    if isDispatching || !interceptors.isEmpty {
-      enqueue(updater)
+    if isDispatching || queuesEveryDispatch {
+      if let scopeLink {
+        dispatchThroughScope(updater, link: scopeLink)
+      } else {
+        enqueue(updater)
+      }
       return
     }
     isDispatching = true
@@ -143,6 +189,10 @@ public final class Store<S: State, Dependencies: Sendable> {
   /// dependencies provide a navigator). The argument label keeps this method from silently
   /// catching calls that no typed overload accepts.
   public func dispatch(any dispatchable: any Dispatchable) {
+    if let scopeLink {
+      dispatchThroughScope(any: dispatchable, link: scopeLink)
+      return
+    }
     queue.append(QueuedDispatch(dispatchable, cause: observedCause()))
     if !isDispatching { drainQueue() }
   }
@@ -158,6 +208,10 @@ public final class Store<S: State, Dependencies: Sendable> {
     _ dispatchable: any Dispatchable,
     then perform: @escaping @MainActor (_ final: any Dispatchable) -> Bool
   ) {
+    if let scopeLink {
+      interceptThroughScope(dispatchable, link: scopeLink, then: perform)
+      return
+    }
     queue.append(QueuedDispatch(dispatchable, cause: observedCause(), perform: perform))
     if !isDispatching { drainQueue() }
   }
@@ -238,11 +292,12 @@ public final class Store<S: State, Dependencies: Sendable> {
       runUpdater(updater)
       return
     }
-    if listeners.isEmpty {
+    if !keepsOldState {
       runUpdater(updater)
       notify(updater, cause: cause, old: nil)
     } else {
-      let old = currentState
+      let old: S? = listeners.isEmpty ? nil : currentState
+      captureScopeSlices()
       runUpdater(updater)
       notify(updater, cause: cause, old: old)
     }
@@ -261,7 +316,9 @@ public final class Store<S: State, Dependencies: Sendable> {
   /// updater holds it `inout`, which Swift's exclusivity rule forbids.
   @inlinable
   func checkNotInsideUpdater(_ operation: @autoclosure () -> String) {
-    if isApplyingUpdater { updaterReachedStore(operation()) }
+    if isApplyingUpdater || scopeLink?.rootIsApplyingUpdater() == true {
+      updaterReachedStore(operation())
+    }
   }
 
   /// Reports an updater that reached its store.
@@ -285,6 +342,10 @@ public final class Store<S: State, Dependencies: Sendable> {
   /// it returns, as every re-entrant dispatch is.
   @inlinable
   func runAsStoreCallback(_ callback: () -> Void) {
+    if let scopeLink {
+      scopeLink.runAsRootCallback(callback)
+      return
+    }
     if isDispatching {
       callback()
       return
@@ -331,7 +392,9 @@ public final class Store<S: State, Dependencies: Sendable> {
   func refreshHasObservers() {
     hasObservers =
       !listeners.isEmpty || !selectionOrder.isEmpty || !elementOrder.isEmpty
-      || !updateObservers.isEmpty
+      || !updateObservers.isEmpty || !scopeNodes.isEmpty
+    keepsOldState = !listeners.isEmpty || scopeNodes.contains { $0.keepsOldSlice }
+    if scopeLink != nil { scopeObserversChanged() }
   }
 }
 

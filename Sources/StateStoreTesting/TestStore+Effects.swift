@@ -1,3 +1,4 @@
+import ActionLog
 import SideEffects
 import Testing
 
@@ -33,7 +34,15 @@ extension TestStore {
   ) -> EffectTask<Value> {
     checkNothingPending(before: "send(\(E.self))", at: location)
     let handle = launch()
+    nextSendID &+= 1
+    let id = nextSendID
+    runningSends[id] = RunningSend(name: "\(E.self)", location: location)
     updateLedger()
+    Task { [weak self] in
+      await handle.finish()
+      self?.runningSends[id] = nil
+      self?.updateLedger()
+    }
     return handle
   }
 
@@ -63,7 +72,14 @@ extension TestStore {
     let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     await receive(
       "\(updater)", matching: { ($0 as? U) == updater }, assert: updateStateToExpectedResult,
-      at: location)
+      at: location,
+      describeMismatch: { received in
+        guard let received = received as? U else { return nil }
+        let lines = StateDiff.lines(from: updater, to: received)
+        return
+          (["Received \(U.self) with other values (expected → received):"]
+          + lines.map { "  " + $0 }).joined(separator: "\n")
+      })
   }
 
   /// Asserts that the next updater an effect dispatched satisfies `predicate`, and how it
@@ -92,7 +108,8 @@ extension TestStore {
 
   private func receive(
     _ expectation: String, matching predicate: (any StateUpdater<S>) -> Bool,
-    assert updateStateToExpectedResult: ((inout S) throws -> Void)?, at location: SourceLocation
+    assert updateStateToExpectedResult: ((inout S) throws -> Void)?, at location: SourceLocation,
+    describeMismatch: (any StateUpdater<S>) -> String? = { _ in nil }
   ) async {
     while true {
       while let next = received.first {
@@ -103,6 +120,10 @@ extension TestStore {
           assertChange(
             "receive(\(name))", from: next.old, to: next.new,
             expected: updateStateToExpectedResult, at: location)
+          return
+        }
+        if let mismatch = describeMismatch(next.updater) {
+          Issue.record(Comment(rawValue: mismatch), sourceLocation: location)
           return
         }
         if exhaustivity == .on {

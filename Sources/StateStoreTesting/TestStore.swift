@@ -53,6 +53,12 @@ public final class TestStore<S: State, Dependencies: Sendable> {
   var received: [Received] = []
   private var lastState: S
   private var isSending = false
+  /// The state right after the updater being sent, before anything queued behind it.
+  private var sentState: S?
+  private var sendingType: Any.Type?
+  /// Effects started by `send` and not yet finished, with where they were sent.
+  var runningSends: [UInt64: RunningSend] = [:]
+  var nextSendID: UInt64 = 0
   private var waiters: [CheckedContinuation<Void, Never>] = []
   private var tokens: [Subscription] = []
   private let ledger = Ledger()
@@ -106,7 +112,17 @@ public final class TestStore<S: State, Dependencies: Sendable> {
         """,
         sourceLocation: creation)
     }
-    if leftovers.runningEffects > 0 {
+    if leftovers.runningEffects > 0, !leftovers.runningSends.isEmpty {
+      for send in leftovers.runningSends {
+        Issue.record(
+          """
+          The test ended with \(leftovers.runningEffects) effect(s) still running; \(send.name) \
+          was sent here. Await them with `await store.finish()`, or cancel them with \
+          `await store.cancelInFlightEffects()`.
+          """,
+          sourceLocation: send.location)
+      }
+    } else if leftovers.runningEffects > 0 {
       Issue.record(
         """
         The test ended with \(leftovers.runningEffects) effect(s) still running. Await them \
@@ -133,10 +149,13 @@ public final class TestStore<S: State, Dependencies: Sendable> {
     checkNothingPending(before: label, at: location)
     let before = store.state
     isSending = true
+    sendingType = U.self
+    sentState = nil
     store.dispatch(updater)
     isSending = false
-    let after = store.state
-    lastState = after
+    // Updaters that interceptors queued behind this one were received, not folded in here.
+    let after = sentState ?? store.state
+    sentState = nil
     updateLedger()
     assertChange(
       label, from: before, to: after, expected: updateStateToExpectedResult, at: location)
@@ -159,7 +178,10 @@ public final class TestStore<S: State, Dependencies: Sendable> {
   private func observe(_ update: AppliedUpdate<S>) {
     let new = store.state
     defer { lastState = new }
-    guard !isSending else { return }
+    if isSending, sentState == nil, type(of: update.updater) == sendingType {
+      sentState = new
+      return
+    }
     received.append(Received(updater: update.updater, old: lastState, new: new))
     updateLedger()
     wake()
@@ -182,7 +204,8 @@ public final class TestStore<S: State, Dependencies: Sendable> {
       Ledger.Snapshot(
         isExhaustive: exhaustivity == .on,
         unreceived: received.map { "\(type(of: $0.updater))" },
-        runningEffects: store.runningEffectCount))
+        runningEffects: store.runningEffectCount,
+        runningSends: runningSends.keys.sorted().compactMap { runningSends[$0] }))
   }
 
   /// In exhaustive mode, fails if updaters were received and not asserted before `label`.
@@ -205,12 +228,19 @@ public final class TestStore<S: State, Dependencies: Sendable> {
   }
 }
 
+/// An effect started by `send`, with the line that sent it.
+struct RunningSend: Sendable {
+  let name: String
+  let location: SourceLocation
+}
+
 /// What the end-of-test checks need, readable from `deinit` on any thread.
 private final class Ledger: Sendable {
   struct Snapshot: Sendable {
     var isExhaustive = true
     var unreceived: [String] = []
     var runningEffects = 0
+    var runningSends: [RunningSend] = []
   }
 
   private let current = Mutex(Snapshot())

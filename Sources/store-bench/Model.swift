@@ -49,3 +49,15 @@ struct ToggleTodo: StateUpdater, Codable {
     state.todos[id: id]?.done.toggle()
   }
 }
+
+/// The state S1 and S3 run on: W1's state mounted as a feature, beside a field of the app's own.
+struct ShellState: State {
+  var visits = 0
+  var feature = AppState()
+
+  init() {}
+
+  init(todoCount: Int) {
+    feature = AppState(todoCount: todoCount)
+  }
+}

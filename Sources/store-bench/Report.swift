@@ -15,6 +15,9 @@ struct WorkloadResult: Encodable {
   let meetsTarget: Bool
   /// The naive floor's median, for the workloads that have one besides the indexed floor.
   let naiveFloorMedianNanoseconds: Double?
+  /// For S1: the root store's median on W1 in the same run, and the scope's figure over it.
+  let rootStoreMedianNanoseconds: Double?
+  let scopeOverRoot: Double?
   let repetitions: Int
   /// Whether every notification count, checksum and final state was as expected.
   let correct: Bool
@@ -37,6 +40,8 @@ struct WorkloadResult: Encodable {
     case targetRatio = "target_ratio"
     case meetsTarget = "meets_target"
     case naiveFloorMedianNanoseconds = "naive_floor_median_ns"
+    case rootStoreMedianNanoseconds = "root_store_median_ns"
+    case scopeOverRoot = "scope_over_root"
     case repetitions
     case correct
     case failures
@@ -84,6 +89,11 @@ func printTable(_ results: [WorkloadResult], mode: Options.Mode) {
   }
   print("")
   for result in results {
+    if let root = result.rootStoreMedianNanoseconds, let over = result.scopeOverRoot {
+      print(
+        "\(result.workload): W1 on the root store in the same run \(format(root)) ns; "
+          + "scope / root = \(format(over))× (target ≤1.25×)")
+    }
     if let naive = result.naiveFloorMedianNanoseconds {
       print(
         "\(result.workload): naive floor (every subscriber compares) \(format(naive)) ns; "

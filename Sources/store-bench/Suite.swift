@@ -42,6 +42,9 @@ private func run(_ workload: Workload, schedule: Schedule) -> WorkloadResult {
   let naive = runners.firstIndex { $0.name == "naive floor" }.map {
     measurement.statistics[$0].median
   }
+  let root = runners.firstIndex { $0.name == RootStoreRunner.label }.map {
+    measurement.statistics[$0].median
+  }
   let peakMemoryBytes = workload.measuresMemory ? MemoryProbe.spawn(.store) : nil
   let floorPeakMemoryBytes = workload.measuresMemory ? MemoryProbe.spawn(.floor) : nil
   let memoryRatio = peakMemoryBytes.flatMap { bytes in
@@ -55,6 +58,7 @@ private func run(_ workload: Workload, schedule: Schedule) -> WorkloadResult {
     floorMaxNanoseconds: floor.max,
     ratio: ratio, targetRatio: workload.targetRatio, meetsTarget: ratio <= workload.targetRatio,
     naiveFloorMedianNanoseconds: naive,
+    rootStoreMedianNanoseconds: root, scopeOverRoot: root.map { store.median / $0 },
     repetitions: schedule.repetitions,
     correct: measurement.failures.isEmpty, failures: measurement.failures,
     peakMemoryBytes: peakMemoryBytes, floorPeakMemoryBytes: floorPeakMemoryBytes,

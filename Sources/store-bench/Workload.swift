@@ -69,6 +69,18 @@ struct Workload {
       name: "L1", summary: "W1 + one (old, new) listener", targetRatio: 1.5,
       makeRunners: { [ToggleStoreRunner(listens: true), CopyFloor()] }, ratioFloor: 1,
       measuresMemory: false),
+    Workload(
+      name: "S1", summary: "W1 dispatched through app.scope(state: \\.feature)", targetRatio: 10,
+      makeRunners: { [ScopedToggleRunner(), ToggleFloor(), RootStoreRunner()] }, ratioFloor: 1,
+      measuresMemory: false),
+    Workload(
+      name: "S3", summary: "W3's 10,000 row subscribers under the scope", targetRatio: 5,
+      makeRunners: {
+        [
+          ScopedToggleRunner(subscribers: 10_000), NaiveFloor(subscribers: 10_000),
+          IndexedFloor(subscribers: 10_000),
+        ]
+      }, ratioFloor: 2, measuresMemory: false),
   ]
 
   static var allNames: Set<String> { Set(all(logEntries: 0).map(\.name)) }

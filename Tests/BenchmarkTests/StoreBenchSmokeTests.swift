@@ -14,6 +14,7 @@ private struct Row: Decodable {
   let failures: [String]
   let peakMemoryBytes: Int?
   let floorPeakMemoryBytes: Int?
+  let rootStoreMedianNs: Double?
 }
 
 @Suite("store-bench, run as a user runs it")
@@ -25,7 +26,7 @@ struct StoreBenchSmokeTests {
     let decoder = JSONDecoder()
     decoder.keyDecodingStrategy = .convertFromSnakeCase
     let rows = try decoder.decode([Row].self, from: Data(run.output.utf8))
-    #expect(rows.map(\.workload) == ["W0", "W1", "W2", "W3", "L1", "R1", "R2"])
+    #expect(rows.map(\.workload) == ["W0", "W1", "W2", "W3", "L1", "S1", "S3", "R1", "R2"])
     for row in rows {
       #expect(row.correct, "\(row.workload): \(row.failures)")
       #expect(row.failures.isEmpty)
@@ -33,6 +34,10 @@ struct StoreBenchSmokeTests {
       #expect(row.floorMedianNs > 0, "\(row.workload)")
       #expect(abs(row.ratio - row.medianNs / row.floorMedianNs) < 1e-9 * row.ratio)
     }
+    let s3 = try #require(rows.first { $0.workload == "S3" })
+    #expect(s3.floor == "indexed floor")
+    let s1 = try #require(rows.first { $0.workload == "S1" })
+    #expect((s1.rootStoreMedianNs ?? 0) > 0)
     let w3 = try #require(rows.first { $0.workload == "W3" })
     #expect(w3.floor == "indexed floor")
     #expect((w3.peakMemoryBytes ?? 0) > 0)

@@ -13,7 +13,7 @@ public enum ActionLogFormat {
 /// The keys of every kind of log line.
 enum LogKey: String, CodingKey {
   case format, version, state, created
-  case seq, type, payload, cause, time
+  case seq, type, payload, cause, time, scope
   case checkpoint
   case unrecorded, reason
 }

@@ -15,6 +15,8 @@ public enum ActionLogError: Error, Equatable, Sendable, CustomStringConvertible 
   case malformedLine(line: Int, reason: String)
   /// An entry names a type that is not registered.
   case unknownType(line: Int, name: String)
+  /// An entry names a scope (`"scope"`) that the registry has not registered.
+  case unknownScope(line: Int, scope: String)
   /// An entry's payload does not decode as its registered type.
   case undecodablePayload(line: Int, type: String, path: String, reason: String)
   /// An entry's sequence number is not greater than the one before it.
@@ -46,7 +48,7 @@ public enum ActionLogError: Error, Equatable, Sendable, CustomStringConvertible 
   public var line: Int? {
     switch self {
     case .invalidHeader(let line, _), .unsupportedVersion(let line, _),
-      .malformedLine(let line, _), .unknownType(let line, _),
+      .malformedLine(let line, _), .unknownType(let line, _), .unknownScope(let line, _),
       .undecodablePayload(let line, _, _, _), .outOfOrder(let line, _, _),
       .unrecordedEntry(let line, _, _, _), .tornLastLine(let line),
       .undecodableCheckpoint(let line, _, _), .checkpointsNeedCodableState(let line, _):
@@ -76,6 +78,9 @@ public enum ActionLogError: Error, Equatable, Sendable, CustomStringConvertible 
     case .unknownType(let line, let name):
       return "action log line \(line): unknown type \"\(name)\"; register it with "
         + "registry.register(\(name).self)"
+    case .unknownScope(let line, let scope):
+      return "action log line \(line): unknown scope \"\(scope)\"; register it with "
+        + "registry.scope(\"\(scope)\", state: \\.\(scope))"
     case .undecodablePayload(let line, let type, let path, let reason):
       return "action log line \(line): payload of \(type) does not decode at \(path): \(reason)"
     case .outOfOrder(let line, let sequence, let previous):

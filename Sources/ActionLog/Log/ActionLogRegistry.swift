@@ -18,12 +18,13 @@ import Synchronization
 /// which is how a log survives a rename. Registering one name for two types is a conflict that
 /// the recorder and the replayer report as ``ActionLogError/conflictingRegistration(name:types:)``.
 public final class ActionLogRegistry<S: State>: Sendable {
-  private let tables = Mutex(Tables())
+  let tables = Mutex(Tables())
 
   struct Tables {
     var byName: [String: UpdaterCodec<S>] = [:]
     var byType: [ObjectIdentifier: UpdaterCodec<S>] = [:]
     var conflicts: [ActionLogError] = []
+    var scopes: [String: ScopeCodec<S>] = [:]
   }
 
   /// Creates an empty registry.

@@ -33,6 +33,9 @@ struct LineEncoder<S: State> {
       codec = late
     }
     var prefix = "{\"seq\":\(sequence),"
+    if codec == nil, let scoped = updater as? any AnyScopedUpdater {
+      return scopedEntry(scoped, prefix: prefix, cause: cause, time: time)
+    }
     guard let codec else {
       let name = String(reflecting: type)
       prefix += "\"unrecorded\":\(JSONText.quoted(name)),\"reason\":\"not registered\"}\n"
@@ -53,6 +56,40 @@ struct LineEncoder<S: State> {
     prefix += ",\"payload\":"
     var line = Data(capacity: prefix.utf8.count + payload.count + 2)
     line.append(contentsOf: prefix.utf8)
+    line.append(payload)
+    line.append(contentsOf: "}\n".utf8)
+    return (line, nil)
+  }
+
+  /// The entry line of an updater dispatched through a scope: its `scope` path, then the
+  /// feature's registered name and payload.
+  private func scopedEntry(
+    _ scoped: any AnyScopedUpdater, prefix: String, cause: DispatchCause?, time: Date?
+  ) -> (line: Data, failure: ActionLogError?) {
+    var prefix = prefix
+    let entry: ScopedEntry
+    let payload: Data
+    do throws(ActionLogError) {
+      entry = try registry.scopedCodec(for: scoped)
+    } catch {
+      let name = String(reflecting: type(of: scoped.innermostUpdater))
+      prefix += "\"unrecorded\":\(JSONText.quoted(name)),\"reason\":\"not registered\"}\n"
+      return (Data(prefix.utf8), error)
+    }
+    do {
+      payload = try entry.encode(entry.updater, encoder)
+    } catch {
+      let reason = String(describing: error)
+      prefix +=
+        "\"unrecorded\":\(entry.quotedName),\"reason\":\(JSONText.quoted("encoding failed: \(reason)"))}\n"
+      return (Data(prefix.utf8), .encodingFailed(type: entry.quotedName, reason: reason))
+    }
+    prefix += "\"scope\":" + JSONText.quoted(entry.path.joined(separator: "/"))
+    prefix += ",\"type\":" + entry.quotedName
+    if let cause { prefix += ",\"cause\":" + JSONText.quoted(cause.name) }
+    if let time { prefix += ",\"time\":" + Self.seconds(time) }
+    prefix += ",\"payload\":"
+    var line = Data(prefix.utf8)
     line.append(payload)
     line.append(contentsOf: "}\n".utf8)
     return (line, nil)

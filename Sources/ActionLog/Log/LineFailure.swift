@@ -4,6 +4,7 @@ import Foundation
 package enum LineFailure: Error {
   case malformed(String)
   case unknownType(String)
+  case unknownScope(String)
   case payload(type: String, error: any Error)
 
   /// The error for this failure on line `line`, reading any `DecodingError` for its path.
@@ -13,6 +14,8 @@ package enum LineFailure: Error {
       return .malformedLine(line: line, reason: reason)
     case LineFailure.unknownType(let name):
       return .unknownType(line: line, name: name)
+    case LineFailure.unknownScope(let scope):
+      return .unknownScope(line: line, scope: scope)
     case LineFailure.payload(let type, let underlying):
       let (path, reason) = describe(underlying)
       return .undecodablePayload(line: line, type: type, path: path, reason: reason)

@@ -47,13 +47,20 @@ enum LogLine<S: State>: DecodableWithConfiguration {
     let time = try container.decodeIfPresent(Double.self, forKey: .time).map {
       Date(timeIntervalSince1970: $0)
     }
-    guard let codec = registry.codec(named: name) else { throw LineFailure.unknownType(name) }
-    guard container.contains(.payload) else { throw LineFailure.malformed("missing \"payload\"") }
     let updater: any StateUpdater<S>
-    do {
-      updater = try codec.decode(container)
-    } catch {
-      throw LineFailure.payload(type: name, error: error)
+    if let scope = try container.decodeIfPresent(String.self, forKey: .scope) {
+      updater = try registry.decodeScoped(
+        ScopeSegment.parse(scope)[...], type: name, container: container)
+    } else {
+      guard let codec = registry.codec(named: name) else { throw LineFailure.unknownType(name) }
+      guard container.contains(.payload) else {
+        throw LineFailure.malformed("missing \"payload\"")
+      }
+      do {
+        updater = try codec.decode(container)
+      } catch {
+        throw LineFailure.payload(type: name, error: error)
+      }
     }
     self = .entry(sequence: sequence, type: name, updater: updater, cause: cause, time: time)
   }

@@ -24,13 +24,13 @@ extension Store {
     if let existing = elementGroups[keyPath] as? ElementGroup<S, Element> {
       group = existing
     } else {
-      group = ElementGroup(keyPath: keyPath, state: currentState)
+      group = ElementGroup(keyPath: keyPath, state: liveState)
       group.refresh = { [unowned group] state in group.deliverChanges(in: state) }
       elementGroups[keyPath] = group
       elementOrder.append(group)
       refreshHasObservers()
     }
-    let current = currentState[keyPath: keyPath][id: id]
+    let current = liveState[keyPath: keyPath][id: id]
     let entry = ElementEntry(last: current, callback: onChange)
     group.buckets[id, default: []].append(entry)
     runAsStoreCallback { onChange(current) }

@@ -35,6 +35,7 @@ extension Store {
   public func observeUpdates(
     _ observer: @escaping @MainActor (_ update: AppliedUpdate<S>) -> Void
   ) -> Subscription {
+    if let scopeLink { return observeScopedUpdates(link: scopeLink, observer) }
     let entry = UpdateObserverEntry(observer)
     updateObservers.append(entry)
     refreshHasObservers()
@@ -45,13 +46,20 @@ extension Store {
   }
 
   /// Tells every observer about the updater just applied, in order: update observers, then
-  /// listeners, then view-model and key-path subscribers, then element subscribers.
+  /// listeners, then view-model and key-path subscribers, then element subscribers, then scopes.
   @inlinable
   func notify<U: StateUpdater>(_ updater: U, cause: DispatchCause?, old: S?)
   where U.StateType == S {
     if !updateObservers.isEmpty {
       notifyUpdateObservers(updater, cause: cause)
     }
+    notifyObservers(old: old, origin: scopeNodes.isEmpty ? .everything : Self.origin(of: updater))
+  }
+
+  /// Tells listeners, subscribers and scopes about the change just made; `origin` is the part
+  /// of the state the updater could have changed, for scopes to skip a change outside their slice.
+  @inlinable
+  func notifyObservers(old: S?, origin: SliceOrigin) {
     if let old {
       for entry in listeners {
         entry.callback?(old, currentState)
@@ -66,6 +74,9 @@ extension Store {
       for group in elementOrder {
         group.refresh(currentState)
       }
+    }
+    if !scopeNodes.isEmpty {
+      notifyScopes(origin: origin)
     }
   }
 

@@ -32,12 +32,12 @@ extension Store {
     if let existing = selectionGroups[key] as? SelectionGroup<S, Value> {
       group = existing
     } else {
-      group = SelectionGroup(key: key, select: select, state: currentState, version: version)
+      group = SelectionGroup(key: key, select: select, state: liveState, version: version)
       selectionGroups[key] = group
       selectionOrder.append(group)
       refreshHasObservers()
     }
-    let value = group.value(for: currentState, version: version)
+    let value = group.value(for: liveState, version: version)
     let entry = SelectionEntry(last: value, callback: onChange)
     group.entries.append(entry)
     runAsStoreCallback { onChange(value) }

@@ -1,0 +1,231 @@
+/// How a scoped store reaches its slice of the root's state: the one object that knows the path.
+///
+/// Every operation is a closure composed from the parent's: a scope of a scope wraps its
+/// parent's closures with one more key-path step, so each level adds the same small cost and
+/// none re-reads through the levels above more than once. The closures are built in the
+/// `@inlinable` `scope` methods, where the application's types are known, so they run as code
+/// specialised for them.
+///
+/// A link holds its root weakly: a scope never keeps the root alive, and once the root is
+/// released every operation answers "released" instead of trapping.
+@usableFromInline
+@MainActor
+package final class ScopeLink<Sub: State> {
+  /// The scope's path from the root, its levels joined by `/`: what an action log writes.
+  @usableFromInline package let path: String
+  /// This level's name, such as `profile`.
+  @usableFromInline package let name: String
+  /// Where the slice lies in the root's state, for skipping notifications it cannot need.
+  @usableFromInline package let origin: SliceOrigin
+  /// Identifies this scope in the updaters it wraps.
+  @usableFromInline package let identity: ScopeIdentity
+  @usableFromInline weak var root: (any ScopeRoot)?
+  /// The slice, or `nil` when the root is released or the scoped element removed.
+  @usableFromInline let read: @MainActor () -> Sub?
+  /// Applies `body` to the slice at once, when the root can do so without queueing.
+  @usableFromInline let withSlice:
+    @MainActor (_ origin: SliceOrigin, _ body: (inout Sub) -> Void) -> ScopeDispatchOutcome
+  /// Queues a wrapped updater on the root, for when it cannot be applied at once.
+  @usableFromInline let forward: @MainActor (any StateUpdater<Sub>) -> ScopeDispatchOutcome
+  /// Why dispatches are dropped now, or `nil` while the scope is live.
+  @usableFromInline let dropReason: @MainActor () -> ScopeDispatchDroppedError.Reason?
+
+  @usableFromInline
+  init(
+    root: (any ScopeRoot)?, path: String, name: String, origin: SliceOrigin,
+    identity: ScopeIdentity,
+    read: @escaping @MainActor () -> Sub?,
+    withSlice: @escaping @MainActor (SliceOrigin, (inout Sub) -> Void) -> ScopeDispatchOutcome,
+    forward: @escaping @MainActor (any StateUpdater<Sub>) -> ScopeDispatchOutcome,
+    dropReason: @escaping @MainActor () -> ScopeDispatchDroppedError.Reason?
+  ) {
+    self.root = root
+    self.path = path
+    self.name = name
+    self.origin = origin
+    self.identity = identity
+    self.read = read
+    self.withSlice = withSlice
+    self.forward = forward
+    self.dropReason = dropReason
+  }
+
+  /// Whether the root is inside an updater; see `Store.checkNotInsideUpdater`.
+  @usableFromInline
+  func rootIsApplyingUpdater() -> Bool {
+    root?.rootIsApplyingUpdater ?? false
+  }
+
+  /// Runs `callback` with the root marked busy, as the root runs its own subscribers' callbacks.
+  @usableFromInline
+  func runAsRootCallback(_ callback: () -> Void) {
+    if let root { root.runAsRootCallback(callback) } else { callback() }
+  }
+
+  /// The path of a child named `name`.
+  @usableFromInline
+  func childPath(_ name: String) -> String {
+    path.isEmpty ? name : path + "/" + name
+  }
+
+  /// The scope's name for a key path: `\AppState.profile` gives `profile`.
+  @usableFromInline
+  static func name(of keyPath: AnyKeyPath) -> String {
+    let text = String(describing: keyPath)
+    guard text.hasPrefix("\\"), let dot = text.firstIndex(of: ".") else { return text }
+    return String(text[text.index(after: dot)...])
+  }
+
+  /// A scope of the slice at `keyPath` of this link's slice.
+  @inlinable
+  func child<Child: State>(
+    _ keyPath: any (WritableKeyPath<Sub, Child> & Sendable), name: String
+  ) -> ScopeLink<Child> {
+    let parent = self
+    let identity = ScopeIdentity()
+    let origin = parent.origin.narrowed(
+      offset: MemoryLayout<Sub>.offset(of: keyPath), size: MemoryLayout<Child>.size)
+    return ScopeLink<Child>(
+      root: root, path: childPath(name), name: name, origin: origin, identity: identity,
+      read: { parent.read()?[keyPath: keyPath] },
+      withSlice: { origin, body in parent.withSlice(origin) { body(&$0[keyPath: keyPath]) } },
+      forward: { updater in
+        parent.forward(
+          ScopedUpdater<Sub, Child>(
+            scope: name, updater: updater, elementID: nil, identity: identity,
+            origin: ScopedUpdater<Sub, Child>.origin(of: updater, else: origin),
+            lens: { state, body in body(&state[keyPath: keyPath]) }))
+      },
+      dropReason: parent.dropReason)
+  }
+
+  /// A scope of the element with `id` of the tracked array at `keyPath` of this link's slice.
+  @inlinable
+  func element<Element: State & Identifiable>(
+    _ keyPath: any (WritableKeyPath<Sub, TrackedArray<Element>> & Sendable), id: Element.ID,
+    name: String
+  ) -> ScopeLink<Element> where Element.ID: Sendable {
+    let parent = self
+    let identity = ScopeIdentity()
+    let origin = parent.origin.narrowed(
+      offset: MemoryLayout<Sub>.offset(of: keyPath),
+      size: MemoryLayout<TrackedArray<Element>>.size)
+    let dropReason: @MainActor () -> ScopeDispatchDroppedError.Reason? = {
+      if let reason = parent.dropReason() { return reason }
+      guard let slice = parent.read(), slice[keyPath: keyPath].contains(id: id) else {
+        return .elementRemoved(id: String(describing: id))
+      }
+      return nil
+    }
+    let lens: @Sendable (inout Sub, (inout Element) -> Void) -> Void = { state, body in
+      if let position = state[keyPath: keyPath].index(id: id) {
+        state[keyPath: keyPath].modify(at: position, body)
+      }
+    }
+    return ScopeLink<Element>(
+      root: root, path: childPath(name), name: name, origin: origin, identity: identity,
+      read: { parent.read()?[keyPath: keyPath][id: id] },
+      withSlice: { origin, body in
+        if let reason = dropReason() { return .dropped(reason) }
+        return parent.withSlice(origin) { lens(&$0, body) }
+      },
+      forward: { updater in
+        if let reason = dropReason() { return .dropped(reason) }
+        return parent.forward(
+          ScopedUpdater<Sub, Element>(
+            scope: name, updater: updater, elementID: id, identity: identity,
+            origin: ScopedUpdater<Sub, Element>.origin(of: updater, else: origin), lens: lens))
+      },
+      dropReason: dropReason)
+  }
+}
+
+/// The identity of one scope, carried by the updaters it wraps.
+@usableFromInline
+package final class ScopeIdentity: Sendable {
+  @usableFromInline
+  init() {}
+}
+
+/// What became of an updater a scope tried to apply at once.
+@usableFromInline
+package enum ScopeDispatchOutcome {
+  /// Applied and notified.
+  case applied
+  /// The root is busy, has interceptors or update observers: the updater must be queued.
+  case busy
+  /// The root is released, or the scoped element removed.
+  case dropped(ScopeDispatchDroppedError.Reason)
+}
+
+/// The part of the root's state an update could have changed, as a range of bytes.
+///
+/// A slice reached by stored properties only lies at a fixed offset of the root
+/// (`MemoryLayout.offset(of:)`); a scope whose range does not overlap the range of the scope
+/// that dispatched cannot have changed, and its subscribers are skipped. Anything else
+/// (a computed property on the way, a root updater) is `everything`.
+@usableFromInline
+package enum SliceOrigin: Sendable {
+  case everything
+  case bytes(Range<Int>)
+
+  /// The origin of a child at `offset` (nil when not a stored property) of `size` bytes.
+  @inlinable
+  func narrowed(offset: Int?, size: Int) -> SliceOrigin {
+    guard case .bytes(let range) = self, let offset else { return .everything }
+    let start = range.lowerBound + offset
+    return .bytes(start..<(start + size))
+  }
+
+  /// Whether an update from `self` may have changed the slice at `other`.
+  @inlinable
+  func mayChange(_ other: SliceOrigin) -> Bool {
+    guard case .bytes(let mine) = self, case .bytes(let theirs) = other else { return true }
+    return mine.overlaps(theirs)
+  }
+}
+
+/// What a scope asks of its root, whatever the root's state type.
+@usableFromInline
+@MainActor
+package protocol ScopeRoot: AnyObject {
+  var rootIsApplyingUpdater: Bool { get }
+  func runAsRootCallback(_ callback: () -> Void)
+  func interceptFromScope(
+    _ dispatchable: any Dispatchable,
+    then perform: @escaping @MainActor (any Dispatchable) -> Bool)
+  func addScopeNode(_ node: ScopeNode)
+  func refreshScopeObservers()
+  func reportFromScope(_ error: any Error, _ dispatchable: any Dispatchable)
+  func observeUpdatesFromScope(
+    _ observer: @escaping @MainActor (any Dispatchable, DispatchCause?, UInt64) -> Void
+  ) -> Subscription
+}
+
+/// Where a store keeps the scopes made from it, so one slice gives one scope.
+@usableFromInline
+struct ScopeKey: Hashable {
+  let state: AnyKeyPath
+  let dependencies: AnyKeyPath?
+  let element: AnyHashable?
+  let name: String
+
+  @usableFromInline
+  init(state: AnyKeyPath, dependencies: AnyKeyPath?, element: AnyHashable?, name: String) {
+    self.state = state
+    self.dependencies = dependencies
+    self.element = element
+    self.name = name
+  }
+}
+
+/// A scope remembered without being kept alive.
+@usableFromInline
+final class WeakScope {
+  @usableFromInline weak var store: AnyObject?
+
+  @usableFromInline
+  init(_ store: AnyObject) {
+    self.store = store
+  }
+}

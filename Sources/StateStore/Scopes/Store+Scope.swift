@@ -1,0 +1,244 @@
+import Synchronization
+
+extension Store {
+  /// A store for the feature that owns the slice at `keyPath`, with its own dependencies.
+  ///
+  /// The scope is a window on this store: it has no state of its own, its dispatches join the
+  /// root's queue, and this store's listeners, interceptors and action log see them. Feature
+  /// code gets a `Store` and cannot tell a scope from a root:
+  ///
+  /// ```swift
+  /// let profile = app.scope(state: \.profile, dependencies: \.profile)
+  /// profile.dispatch(Rename(name: "Ada"))      // app.state.profile.name == "Ada"
+  /// try await profile.dispatch(SaveProfile())  // context typed to the feature
+  /// ```
+  ///
+  /// Asking again for the same slice and dependencies while the scope is alive returns the same
+  /// store, so its subscribers and running effects are shared. A scope holds its root weakly:
+  /// once the root is released, its dispatches are dropped and reported to
+  /// ``onUnhandledError``.
+  ///
+  /// - Parameters:
+  ///   - keyPath: Where the feature's state lies in this store's state.
+  ///   - dependencies: Where the feature's dependencies lie in this store's dependencies.
+  ///   - name: The scope's name in an action log; by default the key path's, `profile` here.
+  /// - Complexity: O(1).
+  @inlinable
+  public func scope<Slice: State, SliceDependencies: Sendable>(
+    state keyPath: any (WritableKeyPath<S, Slice> & Sendable),
+    dependencies: KeyPath<Dependencies, SliceDependencies>, name: String? = nil
+  ) -> Store<Slice, SliceDependencies> {
+    let name = name ?? ScopeLink<S>.name(of: keyPath)
+    let key = ScopeKey(state: keyPath, dependencies: dependencies, element: nil, name: name)
+    if let cached = scopeCache[key]?.store as? Store<Slice, SliceDependencies> { return cached }
+    let scope = Store<Slice, SliceDependencies>(
+      scope: linkForScopes.child(keyPath, name: name),
+      dependencies: self.dependencies[keyPath: dependencies])
+    rememberScope(scope, under: key)
+    return scope
+  }
+
+  /// A store for the feature that owns the slice at `keyPath`, sharing this store's
+  /// dependencies.
+  ///
+  /// - Complexity: O(1).
+  @inlinable
+  public func scope<Slice: State>(
+    state keyPath: any (WritableKeyPath<S, Slice> & Sendable), name: String? = nil
+  ) -> Store<Slice, Dependencies> {
+    let name = name ?? ScopeLink<S>.name(of: keyPath)
+    let key = ScopeKey(state: keyPath, dependencies: nil, element: nil, name: name)
+    if let cached = scopeCache[key]?.store as? Store<Slice, Dependencies> { return cached }
+    let scope = Store<Slice, Dependencies>(
+      scope: linkForScopes.child(keyPath, name: name), dependencies: self.dependencies)
+    rememberScope(scope, under: key)
+    return scope
+  }
+
+  /// A store for one element of a ``TrackedArray``, by id: the store of a row feature.
+  ///
+  /// Its state is the element. Once the element is removed, its dispatches are dropped and
+  /// reported to ``onUnhandledError`` with an error naming the id; nothing traps.
+  ///
+  /// ```swift
+  /// let row = app.scope(state: \.todos, id: todo.id, dependencies: \.row)
+  /// row.dispatch(ToggleDone())
+  /// ```
+  ///
+  /// - Complexity: O(1).
+  @inlinable
+  public func scope<Element: State & Identifiable, ElementDependencies: Sendable>(
+    state keyPath: any (WritableKeyPath<S, TrackedArray<Element>> & Sendable), id: Element.ID,
+    dependencies: KeyPath<Dependencies, ElementDependencies>, name: String? = nil
+  ) -> Store<Element, ElementDependencies> where Element.ID: Sendable {
+    let name = name ?? ScopeLink<S>.name(of: keyPath)
+    let key = ScopeKey(
+      state: keyPath, dependencies: dependencies, element: AnyHashable(id), name: name)
+    if let cached = scopeCache[key]?.store as? Store<Element, ElementDependencies> {
+      return cached
+    }
+    let scope = Store<Element, ElementDependencies>(
+      scope: linkForScopes.element(keyPath, id: id, name: name),
+      dependencies: self.dependencies[keyPath: dependencies])
+    rememberScope(scope, under: key)
+    return scope
+  }
+
+  /// A store for one element of a ``TrackedArray``, by id, sharing this store's dependencies.
+  ///
+  /// - Complexity: O(1).
+  @inlinable
+  public func scope<Element: State & Identifiable>(
+    state keyPath: any (WritableKeyPath<S, TrackedArray<Element>> & Sendable), id: Element.ID,
+    name: String? = nil
+  ) -> Store<Element, Dependencies> where Element.ID: Sendable {
+    let name = name ?? ScopeLink<S>.name(of: keyPath)
+    let key = ScopeKey(state: keyPath, dependencies: nil, element: AnyHashable(id), name: name)
+    if let cached = scopeCache[key]?.store as? Store<Element, Dependencies> { return cached }
+    let scope = Store<Element, Dependencies>(
+      scope: linkForScopes.element(keyPath, id: id, name: name),
+      dependencies: self.dependencies)
+    rememberScope(scope, under: key)
+    return scope
+  }
+
+  /// The scope's path from the root, its levels joined by `/` (`profile`, `profile/avatar`);
+  /// `nil` for a root store.
+  public var scopePath: String? { scopeLink?.path }
+
+  /// The link scopes of this store compose: its own as a scope, or one to itself as the root.
+  @inlinable
+  var linkForScopes: ScopeLink<S> {
+    if let scopeLink { return scopeLink }
+    if let rootLink { return rootLink }
+    let link = ScopeLink<S>(
+      root: self, path: "", name: "", origin: .bytes(0..<MemoryLayout<S>.size),
+      identity: ScopeIdentity(),
+      read: { [weak self] in self?.currentState },
+      withSlice: { [weak self] origin, body in
+        guard let self else { return .dropped(.rootReleased) }
+        return self.applyInPlace(origin: origin, body)
+      },
+      forward: { [weak self] updater in
+        guard let self else { return .dropped(.rootReleased) }
+        self.enqueueFromScope(updater)
+        return .applied
+      },
+      dropReason: { [weak self] in self == nil ? .rootReleased : nil })
+    rootLink = link
+    return link
+  }
+
+  @usableFromInline
+  func rememberScope(_ scope: AnyObject, under key: ScopeKey) {
+    scopeCache = scopeCache.filter { $0.value.store != nil }
+    scopeCache[key] = WeakScope(scope)
+  }
+
+  // MARK: - The root's side
+
+  /// Applies `body` to the state at once, as `dispatch` applies an updater.
+  ///
+  /// Only when nothing needs the updater as a value: the root is idle and has no interceptors
+  /// nor update observers. Otherwise answers `.busy`, and the scope queues a ``ScopedUpdater``.
+  @inlinable
+  func applyInPlace(origin: SliceOrigin, _ body: (inout S) -> Void) -> ScopeDispatchOutcome {
+    if isDispatching || queuesEveryDispatch || !updateObservers.isEmpty { return .busy }
+    isDispatching = true
+    if cancellations.load(ordering: .relaxed) != 0 { sweepCancelledEntries() }
+    if !hasObservers {
+      runBody(body)
+    } else if !keepsOldState {
+      runBody(body)
+      notifyObservers(old: nil, origin: origin)
+    } else {
+      let old: S? = listeners.isEmpty ? nil : currentState
+      captureScopeSlices()
+      runBody(body)
+      notifyObservers(old: old, origin: origin)
+    }
+    isDispatching = false
+    if queueHead < queue.count { drainQueue() }
+    return .applied
+  }
+
+  /// The in-place counterpart of `runUpdater(_:)`.
+  @inlinable
+  func runBody(_ body: (inout S) -> Void) {
+    isApplyingUpdater = true
+    body(&currentState)
+    isApplyingUpdater = false
+    version &+= 1
+  }
+
+  /// Queues an updater that a scope wrapped, like any dispatch.
+  @usableFromInline
+  func enqueueFromScope(_ updater: any StateUpdater<S>) {
+    queue.append(QueuedDispatch(updater, cause: observedCause()))
+    if !isDispatching { drainQueue() }
+  }
+
+  /// Lets scopes with `(old, new)` listeners keep their slice from before the update.
+  @usableFromInline
+  func captureScopeSlices() {
+    for node in scopeNodes where node.keepsOldSlice { node.capture() }
+  }
+
+  /// Notifies the scopes with observers; drops those left without any.
+  ///
+  /// - Complexity: O(scopes with observers), plus what each scope's subscribers cost when
+  ///   `origin` may have changed its slice.
+  @usableFromInline
+  func notifyScopes(origin: SliceOrigin) {
+    var emptied = false
+    for node in scopeNodes where !node.refresh(origin) {
+      node.isActive = false
+      emptied = true
+    }
+    guard emptied else { return }
+    scopeNodes.removeAll { !$0.isActive }
+    refreshHasObservers()
+  }
+
+  /// The part of the state `updater` could have changed: its scope's slice, if it is scoped.
+  @usableFromInline
+  static func origin(of updater: some StateUpdater<S>) -> SliceOrigin {
+    (updater as? any ScopedUpdaterPlumbing)?.scopedOrigin ?? .everything
+  }
+}
+
+extension Store: ScopeRoot {
+  @usableFromInline package var rootIsApplyingUpdater: Bool { isApplyingUpdater }
+
+  @usableFromInline package func runAsRootCallback(_ callback: () -> Void) {
+    runAsStoreCallback(callback)
+  }
+
+  @usableFromInline package func interceptFromScope(
+    _ dispatchable: any Dispatchable,
+    then perform: @escaping @MainActor (any Dispatchable) -> Bool
+  ) {
+    intercept(dispatchable, then: perform)
+  }
+
+  @usableFromInline package func addScopeNode(_ node: ScopeNode) {
+    scopeNodes.append(node)
+    refreshHasObservers()
+  }
+
+  @usableFromInline package func refreshScopeObservers() {
+    refreshHasObservers()
+  }
+
+  @usableFromInline package func reportFromScope(
+    _ error: any Error, _ dispatchable: any Dispatchable
+  ) {
+    onUnhandledError(error, dispatchable)
+  }
+
+  @usableFromInline package func observeUpdatesFromScope(
+    _ observer: @escaping @MainActor (any Dispatchable, DispatchCause?, UInt64) -> Void
+  ) -> Subscription {
+    observeUpdates { observer($0.updater, $0.cause, $0.sequence) }
+  }
+}

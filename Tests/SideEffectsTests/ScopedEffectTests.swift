@@ -1,0 +1,173 @@
+import Foundation
+import SideEffects
+import Synchronization
+import Testing
+
+/// A feature with its own state and dependencies, knowing nothing of the app.
+struct NoteState: State, Equatable {
+  var text = ""
+  var saved: [String] = []
+}
+
+struct NoteDependencies: Sendable {
+  var save: @Sendable (String) async throws -> Void
+}
+
+struct SetNote: StateUpdater, Equatable {
+  let text: String
+  func updateState(_ state: inout NoteState) { state.text = text }
+}
+
+struct MarkSaved: StateUpdater, Equatable {
+  let text: String
+  func updateState(_ state: inout NoteState) { state.saved.append(text) }
+}
+
+struct SaveNote: SideEffect {
+  var cancellationID: (any Hashable & Sendable)? { "save" }
+  func sideEffect(_ context: SideEffectContext<NoteState, NoteDependencies>) async throws {
+    let text = await context.getState().text
+    try await context.dependencies.save(text)
+    await context.dispatch(MarkSaved(text: text))
+  }
+}
+
+struct NoteLength: ReturningSideEffect {
+  func sideEffect(_ context: SideEffectContext<NoteState, NoteDependencies>) async throws -> Int {
+    await context.getState().text.count
+  }
+}
+
+struct FailingSave: SideEffect {
+  struct Failure: Error {}
+  func sideEffect(_ context: SideEffectContext<NoteState, NoteDependencies>) async throws {
+    throw Failure()
+  }
+}
+
+struct WaitForever: SideEffect {
+  var cancellationID: (any Hashable & Sendable)? { "save" }
+  func sideEffect(_ context: SideEffectContext<NoteState, NoteDependencies>) async throws {
+    try await Task.sleep(for: .seconds(3600))
+  }
+}
+
+struct NotesApp: State, Equatable {
+  var left = NoteState()
+  var right = NoteState()
+}
+
+struct NotesDependencies: Sendable {
+  var left: NoteDependencies
+  var right: NoteDependencies
+}
+
+@MainActor
+@Suite("Side effects through scopes")
+struct ScopedEffectTests {
+  static func app(saved: SavedTexts = SavedTexts()) -> Store<NotesApp, NotesDependencies> {
+    let left = NoteDependencies { saved.append("left: \($0)") }
+    let right = NoteDependencies { saved.append("right: \($0)") }
+    return Store(dependencies: NotesDependencies(left: left, right: right))
+  }
+
+  @Test("a feature's effect gets the feature's dependencies and reads and writes its slice")
+  func effectUsesFeatureDependencies() async throws {
+    let saved = SavedTexts()
+    let app = Self.app(saved: saved)
+    let left = app.scope(state: \.left, dependencies: \.left)
+    left.dispatch(SetNote(text: "milk"))
+    try await left.dispatch(SaveNote())
+    #expect(saved.items == ["left: milk"])
+    #expect(app.state.left.saved == ["milk"])
+    #expect(app.state.right == NoteState())
+    #expect(try await left.dispatch(NoteLength()) == 4)
+    let task = left.launch(NoteLength())
+    #expect(try await task.value == 4)
+  }
+
+  @Test("root interceptors see effects dispatched through a scope")
+  func interceptorsSeeScopedEffects() async throws {
+    let seen = Seen()
+    let interceptor = StoreInterceptor<NotesApp> { dispatchable, _, next in
+      seen.append(String(describing: type(of: dispatchable)))
+      next(dispatchable)
+    }
+    let app = Store<NotesApp, NotesDependencies>(
+      dependencies: NotesDependencies(
+        left: NoteDependencies { _ in }, right: NoteDependencies { _ in }),
+      interceptors: [interceptor])
+    try await app.scope(state: \.left, dependencies: \.left).dispatch(SaveNote())
+    #expect(seen.items == ["SaveNote", "ScopedUpdater<NotesApp, NoteState>"])
+  }
+
+  @Test("cancellation identifiers of different scopes never collide")
+  func cancellationNamespaced() async throws {
+    let app = Self.app()
+    let left = app.scope(state: \.left, dependencies: \.left)
+    let right = app.scope(state: \.right, dependencies: \.right)
+    let waiting = left.launch(WaitForever())
+    right.dispatch(SetNote(text: "x"))
+    try await right.dispatch(SaveNote())
+    #expect(!waiting.isCancelled)
+    #expect(left.runningEffectCount == 1)
+    left.cancelEffects(identifiedBy: "save")
+    await waiting.finish()
+    #expect(left.runningEffectCount == 0)
+  }
+
+  @Test("errors reach whoever awaited, and onUnhandledError of the root when launched")
+  func errorsAsAtTheRoot() async throws {
+    let app = Self.app()
+    var reported: [String] = []
+    app.onUnhandledError = { error, dispatchable in reported.append("\(type(of: dispatchable))") }
+    let left = app.scope(state: \.left, dependencies: \.left)
+    await #expect(throws: FailingSave.Failure.self) { try await left.dispatch(FailingSave()) }
+    await left.launch(FailingSave()).finish()
+    #expect(reported == ["FailingSave"])
+  }
+
+  @Test("an effect dispatched through a scope whose root is gone is reported as dropped")
+  func rootGone() async throws {
+    let left: Store<NoteState, NoteDependencies>
+    do { left = Self.app().scope(state: \.left, dependencies: \.left) }
+    var reported: [String] = []
+    left.onUnhandledError = { error, _ in reported.append("\(error)") }
+    try await left.dispatch(SaveNote())
+    #expect(reported.count == 1)
+    #expect(reported.first?.contains("root store has been released") == true)
+  }
+
+  @Test("the same feature code runs on a feature store and on a scope of the app")
+  func sameFeatureCodeBothWays() async throws {
+    func exercise(_ store: Store<NoteState, NoteDependencies>) async throws -> NoteState {
+      var texts: [String] = []
+      let token = store.subscribe(to: \.text) { texts.append($0) }
+      store.dispatch(SetNote(text: "eggs"))
+      try await store.dispatch(SaveNote())
+      token.cancel()
+      #expect(texts == ["", "eggs"])
+      return store.state
+    }
+    let alone = Store<NoteState, NoteDependencies>(dependencies: NoteDependencies { _ in })
+    let app = Self.app()
+    let scoped = app.scope(state: \.left, dependencies: \.left)
+    #expect(try await exercise(alone) == exercise(scoped))
+    #expect(app.state.left.saved == ["eggs"])
+  }
+}
+
+/// Texts saved by the fake dependencies, from any thread.
+final class SavedTexts: Sendable {
+  private let storage = Mutex<[String]>([])
+  var items: [String] { storage.withLock { $0 } }
+  func append(_ text: String) { storage.withLock { $0.append(text) } }
+}
+
+/// What an interceptor saw, on the main actor.
+@MainActor
+final class Seen: Sendable {
+  private(set) var items: [String] = []
+  nonisolated init() {}
+  func append(_ item: String) { items.append(item) }
+}

@@ -1,0 +1,58 @@
+import StateStore
+
+/// A feature's state, knowing nothing of the app.
+struct ProfileState: State, Equatable {
+  var name = ""
+  var saved = false
+  var avatar = AvatarState()
+}
+
+/// The state of a feature inside the profile feature, for scopes of scopes.
+struct AvatarState: State, Equatable {
+  var url = ""
+}
+
+struct RenameProfile: StateUpdater, Equatable, Codable {
+  let name: String
+  func updateState(_ state: inout ProfileState) { state.name = name }
+}
+
+struct SetAvatar: StateUpdater, Equatable, Codable {
+  let url: String
+  func updateState(_ state: inout AvatarState) { state.url = url }
+}
+
+struct ProfileTitle: ViewModelWithState {
+  let text: String
+  init?(state: ProfileState) {
+    guard !state.name.isEmpty else { return nil }
+    text = "Hello, \(state.name)"
+  }
+}
+
+/// A row feature: the state of one element of a tracked array.
+struct Row: State, Identifiable, Equatable, Codable {
+  var id = 0
+  var title = ""
+  var done = false
+}
+
+struct ToggleRow: StateUpdater, Codable {
+  func updateState(_ state: inout Row) { state.done.toggle() }
+}
+
+struct ShellState: State, Equatable {
+  var counter = 0
+  var profile = ProfileState()
+  var other = ProfileState()
+  var rows = TrackedArray<Row>()
+}
+
+struct BumpCounter: StateUpdater {
+  func updateState(_ state: inout ShellState) { state.counter += 1 }
+}
+
+struct RemoveRow: StateUpdater {
+  let id: Int
+  func updateState(_ state: inout ShellState) { _ = state.rows.remove(id: id) }
+}

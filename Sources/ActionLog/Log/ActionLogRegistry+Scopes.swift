@@ -12,7 +12,7 @@ extension ActionLogRegistry {
   ///
   /// An updater dispatched through `app.scope(state: \.profile)` is then written with
   /// `"scope":"profile"` and its own registered name, and replays on the root as the scope
-  /// applied it. `name` must be the scope's name (``Store/scopePath``'s last level: by default
+  /// applied it. `name` must be the scope's name (`Store.scopePath`'s last level: by default
   /// the key path's, as here). Asking again for the same name returns the same registry.
   public func scope<Slice: State>(
     _ name: String, state keyPath: any (WritableKeyPath<S, Slice> & Sendable)

@@ -59,7 +59,9 @@ public final class LocalStateScreenController<
     wire(view, self)
   }
 
-  /// Connects the view: it gets the current model at once. Does nothing if already visible.
+  /// Connects the view, which gets the current model at once.
+  ///
+  /// Does nothing if the screen is already visible.
   ///
   /// - Complexity: While visible, one `init?(state:localState:)` and one comparison per
   ///   dispatch: a local-state model cannot be shared with other screens.
@@ -71,7 +73,9 @@ public final class LocalStateScreenController<
     render(always: true)
   }
 
-  /// Disconnects the view at once. Does nothing if already hidden.
+  /// Disconnects the view at once.
+  ///
+  /// Does nothing if the screen is already hidden.
   public func disappear() {
     guard isVisible else { return }
     isVisible = false

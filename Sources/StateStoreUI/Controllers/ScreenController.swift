@@ -47,14 +47,18 @@ public final class ScreenController<View: ModellableView, Dependencies: Sendable
     wire(view, self)
   }
 
-  /// Connects the view: it gets the current model at once. Does nothing if already visible.
+  /// Connects the view, which gets the current model at once.
+  ///
+  /// Does nothing if the screen is already visible.
   public func appear() {
     guard !isVisible else { return }
     isVisible = true
     connection = store?.connect(view)
   }
 
-  /// Disconnects the view at once. Does nothing if already hidden.
+  /// Disconnects the view at once.
+  ///
+  /// Does nothing if the screen is already hidden.
   public func disappear() {
     guard isVisible else { return }
     isVisible = false

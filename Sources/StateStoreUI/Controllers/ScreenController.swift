@@ -4,7 +4,7 @@
 /// A UIKit, AppKit or terminal layer creates the controller with its view and calls
 /// ``appear()`` and ``disappear()`` as the screen is shown and hidden (from `viewWillAppear` and
 /// `viewDidDisappear`, or when the route changes). While visible, the view is connected with
-/// ``StateStore/Store/connect(_:)``: it gets the current model at once and every change after.
+/// `store.connect(_:)`: it gets the current model at once and every change after.
 /// While hidden, it gets nothing; appearing again delivers the current model, with the last
 /// one as `oldModel`.
 ///

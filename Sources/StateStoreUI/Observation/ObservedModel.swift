@@ -2,7 +2,7 @@ import Observation
 
 /// A view model kept current by the store, for SwiftUI and anything else that uses Observation.
 ///
-/// Get one with ``StateStore/Store/observe(_:)``. `model` changes only when the view model
+/// Get one with `store.observe(_:)`. `model` changes only when the view model
 /// changes (`!=`), so a SwiftUI view that reads it re-renders only then: a dispatch that leaves
 /// the view model equal does not touch it.
 ///

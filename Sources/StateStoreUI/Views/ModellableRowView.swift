@@ -1,7 +1,7 @@
-/// A view that renders one element of a ``TrackedArray``, such as a row of a list, and is told,
+/// A view that renders one element of a `TrackedArray`, such as a row of a list, and is told,
 /// with the element it held before, each time that element changes.
 ///
-/// ``StateStore/Store/connect(_:to:id:)`` keeps its `model` current through an element
+/// `store.connect(_:to:id:)` keeps its `model` current through an element
 /// subscription, so a thousand rows cost what the changed rows cost.
 ///
 /// ```swift

@@ -1,8 +1,8 @@
-/// A view that renders a ``ViewModelWithState`` and is told, with the model it held before, each
+/// A view that renders a `ViewModelWithState` and is told, with the model it held before, each
 /// time that model changes.
 ///
 /// This is Tempura's `ViewControllerModellableView` without UIKit: a UIKit view, an AppKit view or
-/// a screen of a terminal UI conforms, and ``StateStore/Store/connect(_:)`` keeps its `model`
+/// a screen of a terminal UI conforms, and `store.connect(_:)` keeps its `model`
 /// current.
 ///
 /// ```swift

@@ -36,7 +36,7 @@ extension Store {
   /// Keeps `view.model` equal to the element with `id` at `rows`, calling
   /// `view.update(oldModel:)` at once and then each time that element changes.
   ///
-  /// The rules of ``connect(_:)`` hold: an update at once, then only on a change, `oldModel`
+  /// The rules of `connect(_:)` hold: an update at once, then only on a change, `oldModel`
   /// exactly the element held before, the view held weakly. `nil` means no element has `id`.
   ///
   /// ```swift

@@ -42,6 +42,9 @@ protocol TodoScreen: RoutableWithConfiguration {
 
   /// Disconnects the screen's view: the screen is no longer drawn.
   func disappear()
+
+  /// Whether the screen is drawn, that is, between ``appear()`` and ``disappear()``.
+  var isVisible: Bool { get }
 }
 
 extension TodoScreen {

@@ -29,6 +29,7 @@ final class ConfirmScreen: TodoScreen {
 
   func appear() { controller.appear() }
   func disappear() { controller.disappear() }
+  var isVisible: Bool { controller.isVisible }
 
   var keyHints: [KeyHint] { [KeyHint("y", "delete"), KeyHint("n", "keep")] }
 

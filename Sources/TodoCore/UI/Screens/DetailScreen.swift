@@ -38,6 +38,7 @@ final class DetailScreen: TodoScreen {
 
   func appear() { controller.appear() }
   func disappear() { controller.disappear() }
+  var isVisible: Bool { controller.isVisible }
 
   var keyHints: [KeyHint] {
     [

@@ -20,6 +20,7 @@ final class HelpScreen: TodoScreen {
 
   func appear() { controller.appear() }
   func disappear() { controller.disappear() }
+  var isVisible: Bool { controller.isVisible }
 
   var keyHints: [KeyHint] { [KeyHint("q/esc", "close")] }
 

@@ -31,6 +31,7 @@ final class ListScreen: TodoScreen {
 
   func appear() { controller?.appear() }
   func disappear() { controller?.disappear() }
+  var isVisible: Bool { controller?.isVisible ?? false }
 
   var keyHints: [KeyHint] {
     [

@@ -47,6 +47,7 @@ final class TitleEntryScreen: TodoScreen {
 
   func appear() { controller.appear() }
   func disappear() { controller.disappear() }
+  var isVisible: Bool { controller.isVisible }
 
   var keyHints: [KeyHint] { [KeyHint("enter", "save"), KeyHint("esc", "cancel")] }
 

@@ -65,6 +65,19 @@ struct ObserveTests {
     #expect(observed.model?.text == "Home")
   }
 
+  @Test("observed models and subscribers of one view-model type share one evaluation per change")
+  func evaluationsAreShared() {
+    let store = makeStore()
+    let observed = (0..<3).map { _ in store.observe(ObservedSharedViewModel.self) }
+    let token = store.subscribe(ObservedSharedViewModel.self) { _ in }
+    let before = ObservedSharedViewModel.evaluations.withLock { $0 }
+    store.dispatch(SetTitle(title: "Work"))
+    store.dispatch(Bump())
+    #expect(ObservedSharedViewModel.evaluations.withLock { $0 } - before == 2)
+    #expect(observed.map { $0.model?.text } == ["Work", "Work", "Work"])
+    _ = token
+  }
+
   @Test("releasing the object ends its subscription")
   func releaseEndsSubscription() {
     let store = makeStore()

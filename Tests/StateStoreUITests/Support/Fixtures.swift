@@ -170,3 +170,13 @@ extension SearchViewModel {
 func update(_ old: String?, _ new: String?) -> TitleView.Update {
   TitleView.Update(old: old, new: new)
 }
+
+/// Counts its evaluations, for the test that shares one between observers and subscribers.
+struct ObservedSharedViewModel: ViewModelWithState {
+  static let evaluations = Mutex(0)
+  let text: String
+  init(state: AppState) {
+    Self.evaluations.withLock { $0 += 1 }
+    text = state.title
+  }
+}

@@ -81,6 +81,7 @@ struct Workload {
           IndexedFloor(subscribers: 10_000),
         ]
       }, ratioFloor: 2, measuresMemory: false),
+    Workload(
       name: "V1", summary: "W1 + 1,000 row views connected with connect(_:to:id:)",
       targetRatio: 1.5,
       makeRunners: {

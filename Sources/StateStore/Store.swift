@@ -46,8 +46,15 @@ public final class Store<S: State, Dependencies: Sendable> {
   @exclusivity(unchecked) @usableFromInline var isDispatching = false
   /// True only while an updater holds the state `inout`; see `currentState`.
   @exclusivity(unchecked) @usableFromInline var isApplyingUpdater = false
-  @usableFromInline var queue: [QueuedDispatch<S, Dependencies>] = []
-  @usableFromInline var queueHead = 0
+  /// Whether anything at all must run after an updater is applied.
+  @exclusivity(unchecked) @usableFromInline var hasObservers = false
+  /// Whether an update must keep the state from before it: a listener of this store, or of a
+  /// scope, wants `(old, new)`.
+  @exclusivity(unchecked) @usableFromInline var keepsOldState = false
+  // The queue is read and changed only in short accesses (an append, a read of one element, a
+  // reset) that never span a call into user code, so no two accesses can overlap.
+  @exclusivity(unchecked) @usableFromInline var queue: [QueuedDispatch<S, Dependencies>] = []
+  @exclusivity(unchecked) @usableFromInline var queueHead = 0
 
   @usableFromInline let interceptors: [StoreInterceptor<S>]
   /// True when this store's fast path can never apply a dispatch on the spot.
@@ -57,9 +64,7 @@ public final class Store<S: State, Dependencies: Sendable> {
   @usableFromInline let queuesEveryDispatch: Bool
   /// The root this store is a window on; `nil` for a root store.
   @usableFromInline let scopeLink: ScopeLink<S>?
-  /// Whether an update must keep the state from before it: a listener of this store, or of a
-  /// scope, wants `(old, new)`.
-  @usableFromInline var keepsOldState = false
+
   /// The scopes of this root that have listeners or subscribers, notified after every update.
   @usableFromInline var scopeNodes: [ScopeNode] = []
   /// A scope's registration with its root, while the scope has observers.
@@ -78,8 +83,7 @@ public final class Store<S: State, Dependencies: Sendable> {
   @usableFromInline var elementGroups: [AnyKeyPath: ElementGroupBase<S>] = [:]
   @usableFromInline var elementOrder: [ElementGroupBase<S>] = []
   @usableFromInline var updateObservers: [UpdateObserverEntry<S>] = []
-  /// Whether anything at all must run after an updater is applied.
-  @usableFromInline var hasObservers = false
+
   /// Tokens cancelled since the last sweep; tokens may be cancelled on any thread.
   @usableFromInline nonisolated let cancellations = Atomic<Int>(0)
 
@@ -164,11 +168,7 @@ public final class Store<S: State, Dependencies: Sendable> {
   @inlinable
   public func dispatch<U: StateUpdater>(_ updater: U) where U.StateType == S {
     if isDispatching || queuesEveryDispatch {
-      if let scopeLink {
-        dispatchThroughScope(updater, link: scopeLink)
-      } else {
-        enqueue(updater)
-      }
+      dispatchLater(updater)
       return
     }
     isDispatching = true
@@ -217,6 +217,21 @@ public final class Store<S: State, Dependencies: Sendable> {
   }
 
   // MARK: - Applying
+
+  /// The slow path of `dispatch`: a scope forwards to its root, a busy or intercepted store
+  /// queues.
+  ///
+  /// Kept out of line so that the root's fast path stays a few instructions where it is inlined
+  /// (inlining the scope's path into every dispatch made W0 three times slower); still
+  /// `@inlinable`, so that it is specialised for the application's types.
+  @inlinable @inline(never)
+  func dispatchLater<U: StateUpdater>(_ updater: U) where U.StateType == S {
+    if let scopeLink {
+      dispatchThroughScope(updater, link: scopeLink)
+    } else {
+      enqueue(updater)
+    }
+  }
 
   /// Queues `updater` behind the dispatch in progress, or runs it through the interceptors.
   @usableFromInline

@@ -32,9 +32,20 @@ let package = Package(
       dependencies: ["StateStore", "SideEffects", "Navigation", "ActionLog"],
       swiftSettings: strict
     ),
+    // The todo app's feature modules: each knows only the library, never the app, and
+    // TodoCore mounts it by scope.
+    .target(
+      name: "TitleEditorFeature", dependencies: ["StateStore", "SideEffects"],
+      swiftSettings: strict),
+    .target(
+      name: "StatusLineFeature", dependencies: ["StateStore", "SideEffects"],
+      swiftSettings: strict),
     .target(
       name: "TodoCore",
-      dependencies: ["StateStore", "SideEffects", "Navigation", "ActionLog"],
+      dependencies: [
+        "StateStore", "SideEffects", "Navigation", "ActionLog", "TitleEditorFeature",
+        "StatusLineFeature",
+      ],
       swiftSettings: strict
     ),
     .executableTarget(name: "todo-cli", dependencies: ["TodoCore"], swiftSettings: strict),
@@ -69,6 +80,16 @@ let package = Package(
       dependencies: [
         "TodoCore", "StateStore", "SideEffects", "Navigation", "ActionLog", "StateStoreTesting",
       ],
+      swiftSettings: strict
+    ),
+    .testTarget(
+      name: "TitleEditorFeatureTests",
+      dependencies: ["TitleEditorFeature", "StateStore", "SideEffects", "StateStoreTesting"],
+      swiftSettings: strict
+    ),
+    .testTarget(
+      name: "StatusLineFeatureTests",
+      dependencies: ["StatusLineFeature", "StateStore", "SideEffects", "StateStoreTesting"],
       swiftSettings: strict
     ),
     .testTarget(

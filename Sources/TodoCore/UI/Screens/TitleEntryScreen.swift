@@ -1,5 +1,6 @@
 import Foundation
 import Navigation
+import TitleEditorFeature
 
 /// The `add` and `edit` screens, presented modally: a box with a one-line title field.
 ///
@@ -46,9 +47,8 @@ final class TitleEntryScreen: TodoScreen {
     guard let app else { return }
     switch key {
     case .enter:
-      let title = field.text.trimmingCharacters(in: .whitespaces)
-      guard Title.isValid(title) else {
-        app.status = TodoError.emptyTitle.description
+      guard let title = try? await app.titleEditor.dispatch(SubmitTitle(field.text)) else {
+        app.status = app.titleEditor.state.refusal
         return
       }
       switch purpose {

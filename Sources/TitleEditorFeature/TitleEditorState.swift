@@ -10,6 +10,9 @@ package struct TitleEditorState: State, Hashable {
   /// Why the last ``SubmitTitle`` was refused; `nil` after an accepted one.
   package var refusal: String?
 
+  /// An empty slice: nothing accepted, refused or shown yet.
+  package init() {}
+
   package init(accepted: String? = nil, refusal: String? = nil) {
     self.accepted = accepted
     self.refusal = refusal

@@ -35,10 +35,10 @@ let package = Package(
     // The todo app's feature modules: each knows only the library, never the app, and
     // TodoCore mounts it by scope.
     .target(
-      name: "TitleEditorFeature", dependencies: ["StateStore", "SideEffects"],
+      name: "TitleEditorFeature", dependencies: ["StateStore", "SideEffects", "ActionLog"],
       swiftSettings: strict),
     .target(
-      name: "StatusLineFeature", dependencies: ["StateStore", "SideEffects"],
+      name: "StatusLineFeature", dependencies: ["StateStore", "SideEffects", "ActionLog"],
       swiftSettings: strict),
     .target(
       name: "TodoCore",
@@ -84,12 +84,16 @@ let package = Package(
     ),
     .testTarget(
       name: "TitleEditorFeatureTests",
-      dependencies: ["TitleEditorFeature", "StateStore", "SideEffects", "StateStoreTesting"],
+      dependencies: [
+        "TitleEditorFeature", "StateStore", "SideEffects", "ActionLog", "StateStoreTesting",
+      ],
       swiftSettings: strict
     ),
     .testTarget(
       name: "StatusLineFeatureTests",
-      dependencies: ["StatusLineFeature", "StateStore", "SideEffects", "StateStoreTesting"],
+      dependencies: [
+        "StatusLineFeature", "StateStore", "SideEffects", "ActionLog", "StateStoreTesting",
+      ],
       swiftSettings: strict
     ),
     .testTarget(

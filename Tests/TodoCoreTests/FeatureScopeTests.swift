@@ -1,3 +1,4 @@
+import ActionLog
 import Foundation
 import StateStore
 import StatusLineFeature
@@ -55,5 +56,30 @@ struct FeatureScopeTests {
     let decoded = try JSONDecoder().decode(AppState.self, from: Data(json.utf8))
     #expect(decoded.hasSameTodos(as: state))
     #expect(decoded.statusLine == StatusLineState())
+  }
+}
+
+@MainActor
+@Suite("Logs recorded through the features' scopes")
+struct FeatureScopeLogTests {
+  @Test("Changes at the root and updaters through scopes replay to the same state")
+  func recordThroughScopes() async throws {
+    let store = TodoStore(
+      initialState: AppState(), dependencies: TodoDependencies(storage: InMemoryTodoStorage()))
+    let recorder = try ActionRecorder(
+      store: store, registry: TodoActionLog.makeRegistry(), destination: .memory)
+    let editor = store.scope(state: \.titleEditor, dependencies: \.titleEditor)
+    let status = store.scope(state: \.statusLine, dependencies: \.statusLine)
+    let title = try await editor.dispatch(SubmitTitle(" Buy milk "))
+    try await store.dispatch(PerformChange(AddTodo(title: title ?? "")))
+    _ = try await editor.dispatch(SubmitTitle(""))
+    try await status.dispatch(ReportError(TodoError.emptyTitle))
+    let log = String(decoding: recorder.recordedData, as: UTF8.self)
+    #expect(log.contains(#""scope":"titleEditor""#))
+    #expect(log.contains(#""scope":"statusLine""#))
+    let replayed = try ActionReplayer(registry: TodoActionLog.makeRegistry())
+      .replay(recorder.recordedData, initialState: AppState())
+    #expect(replayed == store.state)
+    #expect(replayed.todos.map(\.title) == ["Buy milk"])
   }
 }

@@ -1,5 +1,6 @@
-/// Replaces the todos and `nextID` with what storage holds: how a store catches up with the
-/// disk. The features' slices are not stored, so they are left as they are.
+/// Replaces the todos and `nextID` with what storage holds: how a store catches up with the disk.
+///
+/// The features' slices are not stored, so they are left as they are.
 ///
 /// This is bookkeeping, not a user's change: it is never journaled, and the app does not record
 /// it with `--record`.

@@ -100,6 +100,8 @@ final class TodoTerminalApp: TerminalApplication {
 
   /// Shows `error` on the status line, through the status line feature.
   private func report(_ error: any Error) async {
+    // `ReportError` itself never throws, and only a scope whose root is gone drops a dispatch:
+    // this app holds its root for as long as it runs, so there is nothing to lose here.
     try? await statusLine.dispatch(ReportError(error))
   }
 

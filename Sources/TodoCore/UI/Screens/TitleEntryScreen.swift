@@ -47,7 +47,14 @@ final class TitleEntryScreen: TodoScreen {
     guard let app else { return }
     switch key {
     case .enter:
-      guard let title = try? await app.titleEditor.dispatch(SubmitTitle(field.text)) else {
+      let submitted: String?
+      do {
+        submitted = try await app.titleEditor.dispatch(SubmitTitle(field.text))
+      } catch {
+        app.status = "\(error)"
+        return
+      }
+      guard let title = submitted else {
         app.status = app.titleEditor.state.refusal
         return
       }

@@ -18,6 +18,7 @@ let package = Package(
     .library(name: "Navigation", targets: ["Navigation"]),
     .library(name: "ActionLog", targets: ["ActionLog"]),
     .library(name: "StateStoreTesting", targets: ["StateStoreTesting"]),
+    .library(name: "StateStoreUI", targets: ["StateStoreUI"]),
     .executable(name: "todo-cli", targets: ["todo-cli"]),
     .executable(name: "store-bench", targets: ["store-bench"]),
   ],
@@ -27,6 +28,7 @@ let package = Package(
     .target(
       name: "Navigation", dependencies: ["StateStore", "SideEffects"], swiftSettings: strict),
     .target(name: "ActionLog", dependencies: ["StateStore"], swiftSettings: strict),
+    .target(name: "StateStoreUI", dependencies: ["StateStore"], swiftSettings: strict),
     .target(
       name: "StateStoreTesting",
       dependencies: ["StateStore", "SideEffects", "Navigation", "ActionLog"],
@@ -43,15 +45,15 @@ let package = Package(
     .target(
       name: "TodoCore",
       dependencies: [
-        "StateStore", "SideEffects", "Navigation", "ActionLog", "TitleEditorFeature",
-        "StatusLineFeature",
+        "StateStore", "SideEffects", "Navigation", "ActionLog", "StateStoreUI",
+        "TitleEditorFeature", "StatusLineFeature",
       ],
       swiftSettings: strict
     ),
     .executableTarget(name: "todo-cli", dependencies: ["TodoCore"], swiftSettings: strict),
     .executableTarget(
       name: "store-bench",
-      dependencies: ["StateStore", "ActionLog"],
+      dependencies: ["StateStore", "ActionLog", "StateStoreUI"],
       swiftSettings: strict
     ),
     .testTarget(
@@ -73,6 +75,11 @@ let package = Package(
       name: "ActionLogTests",
       dependencies: ["StateStore", "SideEffects", "ActionLog", "StateStoreTesting"],
       resources: [.copy("Fixtures")],
+      swiftSettings: strict
+    ),
+    .testTarget(
+      name: "StateStoreUITests",
+      dependencies: ["StateStoreUI", "StateStore"],
       swiftSettings: strict
     ),
     .testTarget(
@@ -105,7 +112,9 @@ let package = Package(
       // Compiles the code blocks of the README and the DocC articles against the library
       // modules, which it depends on only so that they are built first.
       name: "DocumentationTests",
-      dependencies: ["StateStore", "SideEffects", "Navigation", "ActionLog", "StateStoreTesting"],
+      dependencies: [
+        "StateStore", "SideEffects", "Navigation", "ActionLog", "StateStoreTesting", "StateStoreUI",
+      ],
       swiftSettings: strict
     ),
     .testTarget(

@@ -25,7 +25,7 @@ final class CounterStoreRunner: Runner {
 /// todos, with row subscribers and an `(old, new)` listener registered the way an app does.
 @MainActor
 final class ToggleStoreRunner: Runner {
-  let name = "store"
+  let name: String
   let store = Store<AppState, Void>(initialState: AppState(todoCount: todoCount))
   let subscribers: Int
   let sink = Sink()
@@ -33,7 +33,10 @@ final class ToggleStoreRunner: Runner {
   var next = 0
   var failures: [String] = []
 
-  init(subscribers: Int = 0, listens: Bool = false) {
+  /// - Parameter name: "store", or the name of a workload that uses these subscribers as its
+  ///   floor.
+  init(subscribers: Int = 0, listens: Bool = false, name: String = "store") {
+    self.name = name
     self.subscribers = subscribers
     for k in 0..<subscribers {
       let token = store.subscribe(to: \.todos, id: k % todoCount) { [sink] todo in

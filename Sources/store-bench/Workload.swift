@@ -81,6 +81,20 @@ struct Workload {
           IndexedFloor(subscribers: 10_000),
         ]
       }, ratioFloor: 2, measuresMemory: false),
+    Workload(
+      name: "V1", summary: "W1 + 1,000 row views connected with connect(_:to:id:)",
+      targetRatio: 1.5,
+      makeRunners: {
+        [
+          ConnectedRowsRunner(views: 1_000),
+          ToggleStoreRunner(subscribers: 1_000, name: "subscribe floor"),
+        ]
+      }, ratioFloor: 1, measuresMemory: false),
+    Workload(
+      name: "O1", summary: "W1 + one observe(_:) model read after each dispatch",
+      targetRatio: 1.5,
+      makeRunners: { [DoneCountRunner(observes: true), DoneCountRunner(observes: false)] },
+      ratioFloor: 1, measuresMemory: false),
   ]
 
   static var allNames: Set<String> { Set(all(logEntries: 0).map(\.name)) }

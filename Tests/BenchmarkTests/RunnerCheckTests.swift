@@ -31,7 +31,8 @@ struct RunnerCheckTests {
     let runners: [any Runner] = [
       CounterStoreRunner(), CounterFloor(), ToggleStoreRunner(subscribers: 1_200),
       ToggleStoreRunner(listens: true), ToggleFloor(), NaiveFloor(subscribers: 1_200),
-      IndexedFloor(subscribers: 1_200), CopyFloor(),
+      IndexedFloor(subscribers: 1_200), CopyFloor(), ConnectedRowsRunner(views: 1_200),
+      DoneCountRunner(observes: true), DoneCountRunner(observes: false),
     ]
     for runner in runners {
       runner.perform(700)
@@ -56,5 +57,40 @@ struct RunnerCheckTests {
     #expect(!floor.verify(operations: 149).isEmpty)
     floor.sink.checksum += 1
     #expect(floor.verify(operations: 150).contains { $0.contains("checksum") })
+  }
+}
+
+@Suite("store-bench V1 and O1 checks")
+@MainActor
+struct ScreenRunnerCheckTests {
+  @Test("the closed-form sum of done counts matches a direct count")
+  func doneCountSumMatchesDirectCount() {
+    for operations in [0, 1, 999, 1_000, 1_001, 1_999, 2_000, 2_001, 4_567] {
+      var done = [Bool](repeating: false, count: todoCount)
+      var sum = 0
+      for operation in 0..<operations {
+        done[operation % todoCount].toggle()
+        sum += done.filter { $0 }.count
+      }
+      let expectation = ToggleExpectation(todoCount: todoCount, operations: operations)
+      #expect(expectation.doneCountSum() == sum, "\(operations) operations")
+    }
+  }
+
+  @Test("a row view that is disconnected fails V1's check")
+  func disconnectedRowFails() {
+    let runner = ConnectedRowsRunner(views: 10)
+    runner.tokens[3].cancel()
+    runner.perform(1_000)
+    #expect(
+      runner.verify(operations: 1_000).contains { $0.contains("expected 10 notifications") })
+  }
+
+  @Test("a missed read fails O1's check")
+  func missedReadFails() {
+    let runner = DoneCountRunner(observes: true)
+    runner.perform(10)
+    runner.sink.count -= 1
+    #expect(!runner.verify(operations: 10).isEmpty)
   }
 }

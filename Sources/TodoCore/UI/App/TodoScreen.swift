@@ -16,6 +16,10 @@ struct KeyHint: Equatable, Sendable {
 /// A screen of the terminal UI: a routable with a routing table that draws itself and
 /// reacts to keys.
 ///
+/// Each screen owns a screen controller and its view, a `ModellableView` (or one with local
+/// state); the application calls ``appear()`` and ``disappear()`` as the screen starts and stops
+/// being drawn, so a screen hidden under a pushed one does not render.
+///
 /// A screen never decides what is on the route: its keys dispatch `Show` and `Hide`, and the
 /// navigator resolves them with the tables of the screens on the route.
 @MainActor
@@ -32,6 +36,15 @@ protocol TodoScreen: RoutableWithConfiguration {
 
   /// Reacts to a key while the screen is in front.
   func handle(_ key: Key) async
+
+  /// Connects the screen's view to the store: the screen is drawn from now on.
+  func appear()
+
+  /// Disconnects the screen's view: the screen is no longer drawn.
+  func disappear()
+
+  /// Whether the screen is drawn, that is, between ``appear()`` and ``disappear()``.
+  var isVisible: Bool { get }
 }
 
 extension TodoScreen {

@@ -34,6 +34,9 @@ final class TodoTerminalApp: TerminalApplication {
       }
     }
   }
+  /// The screens drawn now, each connected to the store; see ``updateVisibleScreens()``.
+  private var visibleScreens: [any TodoScreen] = []
+  private var routeObservation: Subscription?
 
   /// Creates the UI on `storage`, starting from `state` with the `list` screen as the root.
   init(storage: any TodoStorage, state: AppState) {
@@ -45,6 +48,32 @@ final class TodoTerminalApp: TerminalApplication {
     titleEditor = store.scope(state: \.titleEditor, dependencies: \.titleEditor)
     statusLine = store.scope(state: \.statusLine, dependencies: \.statusLine)
     list.attach(to: self)
+    routeObservation = navigator.observeRoute { [weak self] _, _ in
+      self?.updateVisibleScreens()
+    }
+    updateVisibleScreens()
+  }
+
+  /// The screens the frame shows: the topmost full screen and the modal boxes over it.
+  private var drawnScreens: [any TodoScreen] {
+    let screens = navigator.visibleRoutables.compactMap { $0 as? any TodoScreen }
+    let base = screens.lastIndex { !$0.isModal } ?? 0
+    return Array(screens[base...])
+  }
+
+  /// Disconnects the screens no longer drawn and connects the ones that now are.
+  ///
+  /// Called after every route change, so a screen under a pushed one stops rendering and gets
+  /// the current model at once when it shows again.
+  private func updateVisibleScreens() {
+    let drawn = drawnScreens
+    for screen in visibleScreens where !drawn.contains(where: { $0 === screen }) {
+      screen.disappear()
+    }
+    for screen in drawn where !visibleScreens.contains(where: { $0 === screen }) {
+      screen.appear()
+    }
+    visibleScreens = drawn
   }
 
   /// The navigator that resolves the screens' requests.
@@ -112,10 +141,9 @@ final class TodoTerminalApp: TerminalApplication {
     frame.draw(route.joined(separator: " › "), row: 0)
     let body = Frame.Area(
       row: 1, column: 0, width: frame.width, height: max(frame.height - 3, 0))
-    let screens = navigator.visibleRoutables.compactMap { $0 as? any TodoScreen }
+    let screens = drawnScreens
     // Modal screens draw over the full screen they were presented from.
-    let base = screens.lastIndex { !$0.isModal } ?? 0
-    for screen in screens[base...] {
+    for screen in screens {
       screen.draw(in: &frame, body: body)
     }
     if frame.height > 2, let status {

@@ -1,4 +1,5 @@
 import Navigation
+import StateStoreUI
 
 /// Asks whether to delete a todo, presented modally over the list: `y` deletes, `n` keeps it.
 @MainActor
@@ -7,7 +8,7 @@ final class ConfirmScreen: TodoScreen {
   let isModal = true
   /// The todo that `y` deletes.
   let todo: Todo
-  private weak var app: TodoTerminalApp?
+  private let controller: LocalStateScreenController<ConfirmView, TodoDependencies>
 
   /// Creates the question for the todo whose id is `context`.
   ///
@@ -15,9 +16,20 @@ final class ConfirmScreen: TodoScreen {
   init(app: TodoTerminalApp, todoID context: (any Sendable)?) throws(ScreenError) {
     guard let id = context as? Int else { throw .missingTodoID(screen: "confirm") }
     guard let todo = app.store.state.todos[id: id] else { throw .noSuchTodo(id) }
-    self.app = app
     self.todo = todo
+    controller = LocalStateScreenController(view: ConfirmView(), store: app.store, localState: todo)
+    { view, _ in
+      view.didConfirm = { [weak app] id in
+        await app?.save(RemoveTodo(id: id))
+        await app?.hide("confirm")
+      }
+      view.didCancel = { [weak app] in await app?.hide("confirm") }
+    }
   }
+
+  func appear() { controller.appear() }
+  func disappear() { controller.disappear() }
+  var isVisible: Bool { controller.isVisible }
 
   var keyHints: [KeyHint] { [KeyHint("y", "delete"), KeyHint("n", "keep")] }
 
@@ -26,21 +38,10 @@ final class ConfirmScreen: TodoScreen {
   }
 
   func handle(_ key: Key) async {
-    guard let app else { return }
-    switch key {
-    case .character("y"), .character("Y"):
-      await app.save(RemoveTodo(id: todo.id))
-      await app.hide("confirm")
-    case .character("n"), .character("N"), .escape:
-      await app.hide("confirm")
-    default: break
-    }
+    await controller.view.handle(key)
   }
 
   func draw(in frame: inout Frame, body: Frame.Area) {
-    let title = TerminalSafeText.pictured(todo.title).truncated(toWidth: max(frame.width - 30, 8))
-    frame.drawBox(
-      title: "Delete", lines: ["Delete todo \(todo.id) “\(title)”?", "", "y: delete   n: keep"],
-      minimumWidth: 24)
+    controller.view.draw(in: &frame)
   }
 }

@@ -1,9 +1,10 @@
 import Navigation
+import StateStoreUI
 
 /// One todo, pushed over the list: its full title, wrapped, and whether it is done.
 ///
-/// It renders from an element subscription, `store.subscribe(to: \.todos, id:)`, so it hears
-/// about its own todo only, however long the list is.
+/// A ``DetailView`` whose model is projected from the state and the todo's id, the screen's
+/// local state, by a screen controller while the screen is drawn.
 @MainActor
 final class DetailScreen: TodoScreen {
   let routeIdentifier: RouteElementIdentifier = "detail"
@@ -11,8 +12,7 @@ final class DetailScreen: TodoScreen {
   /// The id of the todo shown.
   let todoID: Int
   private weak var app: TodoTerminalApp?
-  private var todo: Todo?
-  private var subscription: Subscription?
+  private let controller: LocalStateScreenController<DetailView, TodoDependencies>
 
   /// Creates the screen for the todo whose id is `context`.
   ///
@@ -22,10 +22,23 @@ final class DetailScreen: TodoScreen {
     guard app.store.state.todos.contains(id: id) else { throw .noSuchTodo(id) }
     self.app = app
     self.todoID = id
-    subscription = app.store.subscribe(to: \.todos, id: id) { [weak self] todo in
-      self?.todo = todo
+    controller = LocalStateScreenController(view: DetailView(), store: app.store, localState: id) {
+      view, _ in
+      view.didAskToEdit = { [weak app] id in await app?.show("edit", context: id) }
+      view.didToggle = { [weak app] todo in await app?.save(SetDone(id: todo.id, done: !todo.done))
+      }
+      view.didDelete = { [weak app] id in
+        guard let app, await app.save(RemoveTodo(id: id)) else { return }
+        await app.hide("detail")
+      }
+      view.didGoBack = { [weak app] in await app?.hide("detail") }
+      view.didAskForHelp = { [weak app] in await app?.show("help") }
     }
   }
+
+  func appear() { controller.appear() }
+  func disappear() { controller.disappear() }
+  var isVisible: Bool { controller.isVisible }
 
   var keyHints: [KeyHint] {
     [
@@ -61,52 +74,10 @@ final class DetailScreen: TodoScreen {
   }
 
   func handle(_ key: Key) async {
-    guard let app else { return }
-    switch key {
-    case .character("e"):
-      guard todo != nil else { return }
-      await app.show("edit", context: todoID)
-    case .space:
-      guard let todo else { return }
-      await app.save(SetDone(id: todoID, done: !todo.done))
-    case .character("d"):
-      guard todo != nil else { return }
-      if await app.save(RemoveTodo(id: todoID)) {
-        await app.hide("detail")
-      }
-    case .character("q"), .escape: await app.hide("detail")
-    case .character("?"): await app.show("help")
-    default: break
-    }
+    await controller.view.handle(key)
   }
 
   func draw(in frame: inout Frame, body: Frame.Area) {
-    guard let todo else {
-      frame.draw("  Todo \(todoID) no longer exists. Press q to go back.", row: body.row + 1)
-      return
-    }
-    guard body.height >= 5 else {
-      // Too short for the labelled layout: the todo on as many lines as there are.
-      let text = "\(todo.done ? "[x]" : "[ ]") \(todo.id)  \(TerminalSafeText.pictured(todo.title))"
-      let lines = text.wrapped(toWidth: body.width)
-      for (index, line) in lines.prefix(body.height).enumerated() {
-        let cut = index == body.height - 1 && lines.count > body.height
-        frame.draw(cut ? line + "…" : line, row: body.row + index)
-      }
-      return
-    }
-    let labelWidth = 10
-    frame.draw("  Todo", row: body.row + 1)
-    frame.draw(String(todo.id), row: body.row + 1, column: labelWidth)
-    frame.draw("  Status", row: body.row + 2)
-    frame.draw(todo.done ? "done" : "open", row: body.row + 2, column: labelWidth)
-    frame.draw("  Title", row: body.row + 3)
-    let lines = TerminalSafeText.pictured(todo.title).wrapped(
-      toWidth: max(body.width - labelWidth, 1))
-    let room = max(body.height - 4, 0)
-    for (index, line) in lines.prefix(room).enumerated() {
-      let text = index == room - 1 && lines.count > room ? line + "…" : line
-      frame.draw(text, row: body.row + 3 + index, column: labelWidth)
-    }
+    controller.view.draw(in: &frame, body: body)
   }
 }

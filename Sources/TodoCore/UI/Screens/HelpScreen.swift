@@ -1,22 +1,26 @@
 import Navigation
+import StateStoreUI
 
 /// Lists the keys of the screen it was opened from, presented modally; `q` or Escape closes it.
 @MainActor
 final class HelpScreen: TodoScreen {
   let routeIdentifier: RouteElementIdentifier = "help"
   let isModal = true
-  /// The keys listed.
-  let entries: [KeyHint]
-  /// The route identifier of the screen whose keys are listed.
-  let screenBelow: RouteElementIdentifier
-  private weak var app: TodoTerminalApp?
+  private let controller: LocalStateScreenController<HelpView, TodoDependencies>
 
   /// Creates the help for `screenBelow`'s `entries`.
   init(app: TodoTerminalApp, entries: [KeyHint], of screenBelow: RouteElementIdentifier) {
-    self.app = app
-    self.entries = entries
-    self.screenBelow = screenBelow
+    controller = LocalStateScreenController(
+      view: HelpView(), store: app.store,
+      localState: HelpViewModel.Content(entries: entries, screenBelow: screenBelow)
+    ) { view, _ in
+      view.didClose = { [weak app] in await app?.hide("help") }
+    }
   }
+
+  func appear() { controller.appear() }
+  func disappear() { controller.disappear() }
+  var isVisible: Bool { controller.isVisible }
 
   var keyHints: [KeyHint] { [KeyHint("q/esc", "close")] }
 
@@ -25,18 +29,10 @@ final class HelpScreen: TodoScreen {
   }
 
   func handle(_ key: Key) async {
-    switch key {
-    case .character("q"), .escape: await app?.hide("help")
-    default: break
-    }
+    await controller.view.handle(key)
   }
 
   func draw(in frame: inout Frame, body: Frame.Area) {
-    let keyWidth = entries.map(\.keys.displayWidth).max() ?? 0
-    let lines = entries.map { entry in
-      entry.keys + String(repeating: " ", count: keyWidth - entry.keys.displayWidth + 3)
-        + entry.action
-    }
-    frame.drawBox(title: "Keys: \(screenBelow)", lines: lines)
+    controller.view.draw(in: &frame)
   }
 }

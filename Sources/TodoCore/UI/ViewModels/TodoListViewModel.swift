@@ -1,7 +1,7 @@
 /// What the `list` screen shows: every todo's id, title and state, in order.
 ///
-/// The screen subscribes with `store.subscribe(TodoListViewModel.self)`, so it hears about a
-/// change only when a row it shows differs; a change elsewhere in the state costs it nothing.
+/// The screen's view is connected with `store.connect(_:)`, so it is updated only when a row it
+/// shows differs; a change elsewhere in the state costs it nothing.
 struct TodoListViewModel: ViewModelWithState {
   /// One line of the list.
   struct Row: Equatable, Sendable, Identifiable {

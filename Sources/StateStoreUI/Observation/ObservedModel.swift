@@ -1,0 +1,25 @@
+import Observation
+
+/// A view model kept current by the store, for SwiftUI and anything else that uses Observation.
+///
+/// Get one with `store.observe(_:)`. `model` changes only when the view model
+/// changes (`!=`), so a SwiftUI view that reads it re-renders only then: a dispatch that leaves
+/// the view model equal does not touch it.
+///
+/// Releasing the object ends its subscription. Keep it where the view keeps its state (SwiftUI's
+/// `@State`).
+@MainActor
+@Observable
+public final class ObservedModel<VM: ViewModelWithState> {
+  /// The current view model; `nil` when `VM.init?(state:)` found nothing to show.
+  public private(set) var model: VM?
+
+  @ObservationIgnored private var subscription: Subscription?
+
+  init<D: Sendable>(store: Store<VM.StateType, D>) {
+    subscription = store.subscribe(VM.self) { [weak self] model in
+      // The store delivers only changed values after the first, so every set is a change.
+      self?.model = model
+    }
+  }
+}

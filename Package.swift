@@ -34,9 +34,20 @@ let package = Package(
       dependencies: ["StateStore", "SideEffects", "Navigation", "ActionLog"],
       swiftSettings: strict
     ),
+    // The todo app's feature modules: each knows only the library, never the app, and
+    // TodoCore mounts it by scope.
+    .target(
+      name: "TitleEditorFeature", dependencies: ["StateStore", "SideEffects", "ActionLog"],
+      swiftSettings: strict),
+    .target(
+      name: "StatusLineFeature", dependencies: ["StateStore", "SideEffects", "ActionLog"],
+      swiftSettings: strict),
     .target(
       name: "TodoCore",
-      dependencies: ["StateStore", "SideEffects", "Navigation", "ActionLog", "StateStoreUI"],
+      dependencies: [
+        "StateStore", "SideEffects", "Navigation", "ActionLog", "StateStoreUI",
+        "TitleEditorFeature", "StatusLineFeature",
+      ],
       swiftSettings: strict
     ),
     .executableTarget(name: "todo-cli", dependencies: ["TodoCore"], swiftSettings: strict),
@@ -75,6 +86,20 @@ let package = Package(
       name: "TodoCoreTests",
       dependencies: [
         "TodoCore", "StateStore", "SideEffects", "Navigation", "ActionLog", "StateStoreTesting",
+      ],
+      swiftSettings: strict
+    ),
+    .testTarget(
+      name: "TitleEditorFeatureTests",
+      dependencies: [
+        "TitleEditorFeature", "StateStore", "SideEffects", "ActionLog", "StateStoreTesting",
+      ],
+      swiftSettings: strict
+    ),
+    .testTarget(
+      name: "StatusLineFeatureTests",
+      dependencies: [
+        "StatusLineFeature", "StateStore", "SideEffects", "ActionLog", "StateStoreTesting",
       ],
       swiftSettings: strict
     ),

@@ -1,4 +1,6 @@
 import Navigation
+import StatusLineFeature
+import TitleEditorFeature
 
 /// What the todo app's side effects are given, in the command line and in the terminal UI
 /// alike: the storage, which tests replace with fakes, and the navigator.
@@ -18,6 +20,18 @@ struct TodoDependencies: NavigationProvider, Sendable {
   init(storage: any TodoStorage, navigator: Navigator? = nil) {
     self.storage = storage
     self.navigator = navigator ?? Navigator(root: HeadlessRoot())
+  }
+
+  /// The title editor's dependencies: the app's rule for a title.
+  var titleEditor: TitleEditorDependencies {
+    TitleEditorDependencies { title in
+      Title.isValid(title) ? nil : TodoError.emptyTitle.description
+    }
+  }
+
+  /// The status line's dependencies: errors in the words the app prints them.
+  var statusLine: StatusLineDependencies {
+    StatusLineDependencies { error in "\(error)" }
   }
 }
 

@@ -1,13 +1,13 @@
 /// Reads the stored todos and puts them in the store.
 ///
-/// Dispatches ``LoadStoredState`` only when the stored state differs from the store's.
+/// Dispatches ``LoadStoredState`` only when the stored todos differ from the store's.
 struct LoadTodos: SideEffect {
   /// Loads from ``TodoDependencies/storage``.
   ///
   /// - Complexity: O(todos + journal entries since the last snapshot).
   func sideEffect(_ context: SideEffectContext<AppState, TodoDependencies>) async throws {
     let stored = try context.dependencies.storage.load()
-    if await context.getState() != stored {
+    if await !context.getState().hasSameTodos(as: stored) {
       await context.dispatch(LoadStoredState(stored))
     }
   }

@@ -50,11 +50,11 @@ struct PerformChange: ReturningSideEffect {
 }
 
 extension SideEffectContext where S == AppState {
-  /// Replaces the store's state with `stored` if they differ.
+  /// Replaces the store's todos with `stored`'s if they differ.
   ///
   /// - Complexity: O(todos).
   func catchUp(with stored: AppState) async {
-    if await getState() != stored {
+    if await !getState().hasSameTodos(as: stored) {
       await dispatch(LoadStoredState(stored))
     }
   }

@@ -1,4 +1,6 @@
-/// Replaces the whole state with what storage holds: how a store catches up with the disk.
+/// Replaces the todos and `nextID` with what storage holds: how a store catches up with the disk.
+///
+/// The features' slices are not stored, so they are left as they are.
 ///
 /// This is bookkeeping, not a user's change: it is never journaled, and the app does not record
 /// it with `--record`.
@@ -11,8 +13,9 @@ struct LoadStoredState: StateUpdater, Codable, Hashable {
     self.state = state
   }
 
-  /// Replaces the state.
+  /// Replaces the todos and `nextID`.
   func updateState(_ state: inout AppState) {
-    state = self.state
+    state.todos = self.state.todos
+    state.nextID = self.state.nextID
   }
 }

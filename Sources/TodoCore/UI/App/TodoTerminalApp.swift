@@ -1,4 +1,6 @@
 import Navigation
+import StatusLineFeature
+import TitleEditorFeature
 
 /// The todo app's terminal UI: one store, one navigator, and the screens on its route.
 ///
@@ -14,9 +16,24 @@ import Navigation
 final class TodoTerminalApp: TerminalApplication {
   /// The store that holds the todos and resolves navigation.
   let store: TodoStore
+  /// The title editor feature, mounted on ``AppState/titleEditor``.
+  let titleEditor: Store<TitleEditorState, TitleEditorDependencies>
+  /// The status line feature, mounted on ``AppState/statusLine``.
+  let statusLine: Store<StatusLineState, StatusLineDependencies>
   private(set) var exitCode: Int32?
+
   /// A message for the status line, such as why a title was refused; cleared by the next key.
-  var status: String?
+  var status: String? {
+    get { statusLine.state.message }
+    set {
+      guard newValue != statusLine.state.message else { return }
+      if let newValue {
+        statusLine.dispatch(ShowStatus(newValue))
+      } else {
+        statusLine.dispatch(ClearStatus())
+      }
+    }
+  }
   /// The screens drawn now, each connected to the store; see ``updateVisibleScreens()``.
   private var visibleScreens: [any TodoScreen] = []
   private var routeObservation: Subscription?
@@ -28,6 +45,8 @@ final class TodoTerminalApp: TerminalApplication {
     store = Store(
       initialState: state,
       dependencies: TodoDependencies(storage: storage, navigator: navigator))
+    titleEditor = store.scope(state: \.titleEditor, dependencies: \.titleEditor)
+    statusLine = store.scope(state: \.statusLine, dependencies: \.statusLine)
     list.attach(to: self)
     routeObservation = navigator.observeRoute { [weak self] _, _ in
       self?.updateVisibleScreens()
@@ -81,7 +100,7 @@ final class TodoTerminalApp: TerminalApplication {
     do {
       try await store.dispatch(Show(identifier, context: context))
     } catch {
-      status = "\(error)"
+      await report(error)
     }
   }
 
@@ -90,7 +109,7 @@ final class TodoTerminalApp: TerminalApplication {
     do {
       try await store.dispatch(Hide(identifier))
     } catch {
-      status = "\(error)"
+      await report(error)
     }
   }
 
@@ -103,9 +122,16 @@ final class TodoTerminalApp: TerminalApplication {
       try await store.dispatch(PerformChange(change))
       return true
     } catch {
-      status = "\(error)"
+      await report(error)
       return false
     }
+  }
+
+  /// Shows `error` on the status line, through the status line feature.
+  private func report(_ error: any Error) async {
+    // `ReportError` itself never throws, and only a scope whose root is gone drops a dispatch:
+    // this app holds its root for as long as it runs, so there is nothing to lose here.
+    try? await statusLine.dispatch(ReportError(error))
   }
 
   // MARK: - Drawing

@@ -1,6 +1,7 @@
 import Foundation
 import Navigation
 import StateStoreUI
+import TitleEditorFeature
 
 /// The `add` and `edit` screens, presented modally: a box with a one-line title field.
 ///
@@ -60,9 +61,15 @@ final class TitleEntryScreen: TodoScreen {
     _ text: String, for purpose: Purpose, in app: TodoTerminalApp,
     closing identifier: RouteElementIdentifier
   ) async {
-    let title = text.trimmingCharacters(in: .whitespaces)
-    guard Title.isValid(title) else {
-      app.status = TodoError.emptyTitle.description
+    let submitted: String?
+    do {
+      submitted = try await app.titleEditor.dispatch(SubmitTitle(text))
+    } catch {
+      app.status = "\(error)"
+      return
+    }
+    guard let title = submitted else {
+      app.status = app.titleEditor.state.refusal
       return
     }
     switch purpose {

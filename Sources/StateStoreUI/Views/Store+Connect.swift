@@ -49,6 +49,7 @@ extension Store {
   ///   - id: The element's id.
   /// - Returns: The token that keeps the connection alive.
   /// - Complexity: O(1) to connect; per dispatch, O(elements changed + their views).
+  @inlinable
   public func connect<V: ModellableRowView>(
     _ view: V, to rows: KeyPath<S, TrackedArray<V.Row>>, id: V.Row.ID
   ) -> Subscription {

@@ -3,7 +3,7 @@ import StateStoreTesting
 import Testing
 
 @MainActor
-@Suite("Cancelling effects", .timeLimit(.minutes(1)))
+@Suite("Cancelling effects", .timeLimit(.minutes(5)))
 struct CancellationTests {
   @Test("cancelling the awaiting task cancels the effect")
   func cancellingAwaiterCancelsEffect() async {

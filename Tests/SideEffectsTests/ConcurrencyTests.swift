@@ -2,7 +2,7 @@ import SideEffects
 import Testing
 
 @MainActor
-@Suite("Effects run concurrently, their updaters in order", .timeLimit(.minutes(1)))
+@Suite("Effects run concurrently, their updaters in order", .timeLimit(.minutes(5)))
 struct ConcurrencyTests {
   @Test("two effects are in flight at the same time")
   func effectsOverlap() async throws {

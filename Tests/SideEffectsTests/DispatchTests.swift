@@ -3,7 +3,7 @@ import SideEffects
 import Testing
 
 @MainActor
-@Suite("Dispatching side effects", .timeLimit(.minutes(1)))
+@Suite("Dispatching side effects", .timeLimit(.minutes(5)))
 struct DispatchTests {
   @Test("an awaited effect has applied its updaters, in order, when dispatch returns")
   func awaitedEffectAppliesUpdatersInOrder() async throws {
@@ -136,7 +136,7 @@ struct DispatchTests {
 }
 
 @MainActor
-@Suite("Dispatching an effect from synchronous code", .timeLimit(.minutes(1)))
+@Suite("Dispatching an effect from synchronous code", .timeLimit(.minutes(5)))
 struct SynchronousDispatchTests {
   /// A UI event handler: synchronous, so it starts the effect without awaiting it.
   func onButtonTap(_ store: Store<Counter, Dependencies>) {

@@ -2,7 +2,7 @@ import SideEffects
 import Testing
 
 @MainActor
-@Suite("Effect errors reach someone", .timeLimit(.minutes(1)))
+@Suite("Effect errors reach someone", .timeLimit(.minutes(5)))
 struct ErrorTests {
   @Test("an awaited effect's error reaches the caller")
   func awaitedErrorReachesCaller() async {

@@ -16,7 +16,7 @@ final class InterceptorProbe {
 }
 
 @MainActor
-@Suite("Effects and interceptors", .timeLimit(.minutes(1)))
+@Suite("Effects and interceptors", .timeLimit(.minutes(5)))
 struct InterceptorTests {
   @Test("interceptors see launched effects and updaters in dispatch order")
   func interceptorsSeeDispatchOrder() async throws {

@@ -21,7 +21,7 @@ struct HoldingEffect: SideEffect {
 }
 
 @MainActor
-@Suite("Effects and their contexts are released", .timeLimit(.minutes(1)))
+@Suite("Effects and their contexts are released", .timeLimit(.minutes(5)))
 struct LifetimeTests {
   @Test("an awaited effect, its context and its store are released once it has finished")
   func awaitedEffectIsReleased() async throws {

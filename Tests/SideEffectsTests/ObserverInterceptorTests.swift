@@ -78,7 +78,7 @@ struct NotifiedEffect: NotificationObserverDispatchable, SideEffect {
 }
 
 @MainActor
-@Suite("ObserverInterceptor", .serialized, .timeLimit(.minutes(1)))
+@Suite("ObserverInterceptor", .serialized, .timeLimit(.minutes(5)))
 struct ObserverInterceptorTests {
   @Test("onStart dispatches its items before the store's initializer returns, skipping nils")
   func onStart() {

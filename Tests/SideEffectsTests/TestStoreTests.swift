@@ -33,7 +33,7 @@ func makeTestStore(clock: any Clock<Duration> = ContinuousClock()) -> TestStore<
 }
 
 @MainActor
-@Suite("TestStore", .timeLimit(.minutes(1)))
+@Suite("TestStore", .timeLimit(.minutes(5)))
 struct TestStoreTests {
   @Test("send asserts the exact change and receive asserts each updater effects dispatch")
   func happyPath() async {

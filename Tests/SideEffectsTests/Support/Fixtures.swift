@@ -77,3 +77,10 @@ final class ErrorHook {
     await withCheckedContinuation { waiters.append((count, $0)) }
   }
 }
+
+// Every suite here carries `.timeLimit(.minutes(5))`: a backstop that turns a hang into a
+// failure. It is generous on purpose. These stores live on the main actor, which the whole test
+// process shares; the todo app's storage fault sweep keeps it busy with thousands of commands
+// (about 40 s in a debug run, 6 minutes under ThreadSanitizer), and a test that hops to the main
+// actor hundreds of times waits behind it without being stuck.
+

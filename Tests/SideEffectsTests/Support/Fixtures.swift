@@ -83,4 +83,3 @@ final class ErrorHook {
 // process shares; the todo app's storage fault sweep keeps it busy with thousands of commands
 // (about 40 s in a debug run, 6 minutes under ThreadSanitizer), and a test that hops to the main
 // actor hundreds of times waits behind it without being stuck.
-

@@ -19,7 +19,7 @@ struct Workload {
 
   /// Every workload, with action logs of `logEntries` entries for R1 and R2.
   static func all(logEntries: Int) -> [Workload] {
-    storeWorkloads + [
+    storeWorkloads + [rowModels] + [
       Workload(
         name: "R1", summary: "record \(logEntries) W1 updaters to a file (ns per entry)",
         targetRatio: 2,

@@ -27,7 +27,9 @@ struct StoreBenchSmokeTests {
     decoder.keyDecodingStrategy = .convertFromSnakeCase
     let rows = try decoder.decode([Row].self, from: Data(run.output.utf8))
     #expect(
-      rows.map(\.workload) == ["W0", "W1", "W2", "W3", "L1", "S1", "S3", "V1", "O1", "R1", "R2"])
+      rows.map(\.workload) == [
+        "W0", "W1", "W2", "W3", "L1", "S1", "S3", "V1", "O1", "V2", "R1", "R2",
+      ])
     for row in rows {
       #expect(row.correct, "\(row.workload): \(row.failures)")
       #expect(row.failures.isEmpty)
@@ -45,6 +47,7 @@ struct StoreBenchSmokeTests {
     #expect((w3.floorPeakMemoryBytes ?? 0) > 0)
     #expect(rows.first { $0.workload == "V1" }?.floor == "subscribe floor")
     #expect(rows.first { $0.workload == "O1" }?.floor == "subscribe floor")
+    #expect(rows.first { $0.workload == "V2" }?.floor == "W2 store")
   }
 
   @Test("the table names every workload and its floor")

@@ -50,9 +50,10 @@ struct TodoRowViewModel: RowViewModel {
   }
 }
 
-/// V2 through the store: row `k` is `store.subscribe(TodoRowViewModel.self, to: \.todos,
-/// id: k % todoCount)` under W1's dispatches. Its floor is ``ToggleStoreRunner`` with W2's 100
-/// element subscribers.
+/// V2 through the store: 100 row view models under W1's dispatches.
+///
+/// Row `k` is `store.subscribe(TodoRowViewModel.self, to: \.todos, id: k % todoCount)`. Its
+/// floor is ``ToggleStoreRunner`` with W2's 100 element subscribers.
 @MainActor
 final class RowModelRunner: Runner {
   let name = "store"

@@ -1,38 +1,45 @@
 import Synchronization
 
 /// The rows of one ``RowViewModel`` type over one `TrackedArray` of one store: the shared slice
-/// they all read, evaluated and compared once per dispatch, and every row subscribed.
+/// they all read, selected and compared once per update, and every row subscribed.
 ///
 /// Each row has its own element subscription, so a changed element re-evaluates only its rows.
-/// The group holds one subscription to the shared slice; when the slice changes, it re-evaluates
-/// every row. The store notifies view-model subscribers before element subscribers, so `shared`
-/// is already current when a changed element reaches its row in the same dispatch.
+/// The group observes the store's state changes once for all its rows; when the shared slice
+/// differs from the last one, it re-evaluates every row. The store tells state-change observers
+/// before element subscribers, so `shared` is already current when a changed element reaches
+/// its row in the same update, and a row hears once per update at most.
 ///
-/// The rows' element subscriptions hold the group: it lives while a row does, and releasing it
-/// ends its subscription to the shared slice.
+/// The store's state-change observer and the rows' element subscriptions hold the group. The
+/// first update after its last row is cancelled ends the observation, which releases the group.
 @MainActor
 @usableFromInline
 final class RowModelGroup<Model: RowViewModel> {
-  /// The shared slice as of the last dispatch.
-  @usableFromInline var shared: Model.Shared
+  // `shared` and `entries` are read on every update. Main-actor state whose every access is
+  // instantaneous: `shared` is read into a local or assigned, `entries` is appended to, copied
+  // for a loop, or filtered by a predicate that only asks a slot whether it is active. No access
+  // spans a call into a row's callback or view model, so none can overlap another, and the
+  // run-time exclusivity check only costs time.
+  /// The shared slice as of the last update.
+  @exclusivity(unchecked) @usableFromInline var shared: Model.Shared
   /// Every row, in subscription order; cancelled ones are dropped at the next sweep.
-  var entries: [RowModelEntry<Model>] = []
-  /// Reads the array the rows are in, from the store's current state.
-  let readRows: @MainActor () -> TrackedArray<Model.Element>?
-  /// The group's subscription to the shared slice.
-  var sharedSubscription: Subscription?
+  @exclusivity(unchecked) @usableFromInline var entries: [RowModelEntry<Model>] = []
+  /// Where the rows are in the state.
+  @usableFromInline let rows: KeyPath<Model.StateType, TrackedArray<Model.Element>>
+  /// The group's observation of the store's state changes.
+  @usableFromInline var stateObservation: Subscription?
   /// Rows cancelled since the last sweep; tokens may be cancelled on any thread.
-  nonisolated let cancellations = Atomic<Int>(0)
+  @usableFromInline nonisolated let cancellations = Atomic<Int>(0)
 
-  init(shared: Model.Shared, readRows: @escaping @MainActor () -> TrackedArray<Model.Element>?) {
+  @usableFromInline
+  init(shared: Model.Shared, rows: KeyPath<Model.StateType, TrackedArray<Model.Element>>) {
     self.shared = shared
-    self.readRows = readRows
+    self.rows = rows
   }
 
   /// Adds a row; sweeps cancelled rows first, so churning rows never grow the list.
   @usableFromInline
   func add(_ entry: RowModelEntry<Model>) {
-    if cancellations.load(ordering: .relaxed) != 0 { sweep() }
+    sweepIfNeeded()
     entries.append(entry)
   }
 
@@ -46,22 +53,39 @@ final class RowModelGroup<Model: RowViewModel> {
     }
   }
 
-  /// Re-evaluates every row with the new shared slice.
+  /// Compares the shared slice of `state` with the last one, and re-evaluates every row if it
+  /// changed.
   ///
-  /// - Complexity: O(rows): one element look-up and one evaluation per row.
-  func sharedChanged(to value: Model.Shared) {
+  /// - Complexity: O(1) when the shared slice is unchanged (plus `Model.shared(in:)` and one
+  ///   comparison); O(rows) when it changed: one element look-up and one evaluation per row.
+  @inlinable
+  func stateChanged(to state: Model.StateType) {
+    if cancellations.load(ordering: .relaxed) != 0, sweepLeavesNoRow() { return }
+    let value = Model.shared(in: state)
+    guard value != shared else { return }
     shared = value
-    if cancellations.load(ordering: .relaxed) != 0 { sweep() }
-    guard let rows = readRows() else { return }
+    let array = state[keyPath: rows]
     // A row subscribed by a view during this loop already got the new slice.
     for entry in entries {
-      entry.receive(rows[id: entry.id], shared: value)
+      entry.receive(array[id: entry.id], shared: value)
     }
   }
 
-  private func sweep() {
+  func sweepIfNeeded() {
+    guard cancellations.load(ordering: .relaxed) != 0 else { return }
     cancellations.store(0, ordering: .relaxed)
     entries.removeAll { !$0.slot.isActive }
+  }
+
+  /// Drops cancelled rows; if none is left, ends the group's observation of the store, which
+  /// releases the group, and returns `true`.
+  @usableFromInline
+  func sweepLeavesNoRow() -> Bool {
+    sweepIfNeeded()
+    guard entries.isEmpty else { return false }
+    stateObservation?.cancel()
+    stateObservation = nil
+    return true
   }
 }
 
@@ -88,39 +112,31 @@ final class RowModelEntry<Model: RowViewModel> {
   }
 }
 
-/// The shared slice of a row view-model type as a view model of the state, so that the store's
-/// own view-model subscription evaluates and compares it once per dispatch for every group of
-/// the type.
-struct SharedSlice<Model: RowViewModel>: ViewModelWithState {
-  let value: Model.Shared
-
-  init(state: Model.StateType) {
-    value = Model.shared(in: state)
-  }
-}
-
 /// A store's row groups, kept in the store's extension storage.
 @MainActor
+@usableFromInline
 final class RowModelRegistry {
-  struct Key: Hashable {
+  /// Held weakly: the rows hold their group.
+  private var groups: [Key: WeakGroup] = [:]
+
+  private struct Key: Hashable {
     let model: ObjectIdentifier
     let rows: AnyKeyPath
   }
-
-  /// Held weakly: the rows hold their group.
-  private var groups: [Key: WeakGroup] = [:]
 
   private final class WeakGroup {
     weak var group: AnyObject?
     init(_ group: AnyObject) { self.group = group }
   }
 
-  /// The live group for `key`, or the one `make` creates.
+  /// The live group of `Model`'s rows in `rows`, or the one `make` creates.
   ///
-  /// - Complexity: O(1), plus O(groups) when it drops released ones.
+  /// - Complexity: O(1), plus O(groups) when it replaces a released one.
+  @usableFromInline
   func group<Model: RowViewModel>(
-    for key: Key, make: () -> RowModelGroup<Model>
+    _ type: Model.Type, rows: AnyKeyPath, make: () -> RowModelGroup<Model>
   ) -> RowModelGroup<Model> {
+    let key = Key(model: ObjectIdentifier(Model.self), rows: rows)
     if let group = groups[key]?.group as? RowModelGroup<Model> { return group }
     groups = groups.filter { $0.value.group != nil }
     let group = make()
@@ -130,28 +146,30 @@ final class RowModelRegistry {
 }
 
 extension Store {
-  /// The group of `Model`'s rows in `rows`, created with its shared-slice subscription when it
-  /// has no row yet.
+  /// The store's row groups.
   @usableFromInline
+  var rowModelRegistry: RowModelRegistry {
+    let key = ObjectIdentifier(RowModelRegistry.self)
+    if let existing = extensionStorage[key] as? RowModelRegistry { return existing }
+    let registry = RowModelRegistry()
+    extensionStorage[key] = registry
+    return registry
+  }
+
+  /// The group of `Model`'s rows in `rows`, created with its observation of the store when it
+  /// has no row yet.
+  ///
+  /// Inlined so that the observation, which runs on every update, is specialised for the
+  /// application's types.
+  @inlinable
   func rowModelGroup<Model: RowViewModel>(
     _ type: Model.Type, rows: KeyPath<S, TrackedArray<Model.Element>>
   ) -> RowModelGroup<Model> where Model.StateType == S {
-    let registryKey = ObjectIdentifier(RowModelRegistry.self)
-    let registry: RowModelRegistry
-    if let existing = extensionStorage[registryKey] as? RowModelRegistry {
-      registry = existing
-    } else {
-      registry = RowModelRegistry()
-      extensionStorage[registryKey] = registry
-    }
-    let key = RowModelRegistry.Key(model: ObjectIdentifier(Model.self), rows: rows)
-    return registry.group(for: key) {
-      let group = RowModelGroup<Model>(shared: Model.shared(in: state)) { [weak self] in
-        self?.state[keyPath: rows]
-      }
-      group.sharedSubscription = subscribe(SharedSlice<Model>.self) { [weak group] slice in
-        guard let group, let slice, slice.value != group.shared else { return }
-        group.sharedChanged(to: slice.value)
+    rowModelRegistry.group(Model.self, rows: rows) {
+      let group = RowModelGroup<Model>(shared: Model.shared(in: state), rows: rows)
+      // Held strongly: a weak reference would cost a side-table load on every update.
+      group.stateObservation = observeStateChanges { [group] state in
+        group.stateChanged(to: state)
       }
       return group
     }

@@ -25,8 +25,7 @@ extension Store {
     _ type: VM.Type, localState: VM.LocalState, _ onChange: @escaping @MainActor (VM?) -> Void
   ) -> Subscription where VM.StateType == S {
     let delivery = LastDelivery<VM>()
-    return subscribe(StateChange<S>.self) { [weak self] _ in
-      guard let self else { return }
+    return observeStateChanges { state in
       let model = VM(state: state, localState: localState)
       if delivery.isNew(model) { onChange(model) }
     }
@@ -62,18 +61,4 @@ extension Store {
     link.token = token
     return token
   }
-}
-
-/// A view model of the state that is never equal to another, so that a subscription to it is
-/// told of every change of the store's state, scopes included.
-///
-/// It is how a subscriber whose view model depends on a value of its own learns that the state
-/// changed, without the costs of the other hooks: a listener makes the store keep the old state
-/// for each dispatch, and a scope's `observeUpdates` reports only the updaters dispatched
-/// through that scope, not a change made at the root. Only ``Store`` code above compares it,
-/// with `!=`, which is all the store's subscription does.
-struct StateChange<S: State>: ViewModelWithState {
-  init(state: S) {}
-
-  static func == (lhs: Self, rhs: Self) -> Bool { false }
 }

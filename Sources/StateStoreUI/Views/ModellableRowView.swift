@@ -1,7 +1,8 @@
 /// A view that renders one element of a `TrackedArray`, such as a row of a list, and is told,
-/// with the element it held before, each time that element changes.
+/// with the model it held before, each time that model changes.
 ///
-/// `store.connect(_:to:id:)` keeps its `model` current through an element
+/// The model is the element itself, or a ``RowViewModel`` built from the element and a slice of
+/// the state that all rows share. `store.connect(_:to:id:)` keeps it current through an element
 /// subscription, so a thousand rows cost what the changed rows cost.
 ///
 /// ```swift
@@ -12,14 +13,15 @@
 /// ```
 @MainActor
 public protocol ModellableRowView: AnyObject {
-  /// The element the view renders.
+  /// What the view renders: the element, or a ``RowViewModel`` of it.
   associatedtype Row: Identifiable & Equatable & Sendable where Row.ID: Sendable
 
-  /// The element the view renders now; `nil` when no element has the view's id.
+  /// What the view renders now; `nil` when no element has the view's id (or, for a
+  /// ``RowViewModel``, when its initializer found nothing to show).
   var model: Row? { get set }
 
   /// Renders `model`, which has just replaced `oldModel`.
   ///
-  /// - Parameter oldModel: The element the view held before this update: `nil` the first time.
+  /// - Parameter oldModel: The model the view held before this update: `nil` the first time.
   func update(oldModel: Row?)
 }

@@ -23,14 +23,15 @@
 /// Subscribe with `store.subscribe(_:to:id:_:)`, or show it in a ``ModellableRowView`` whose
 /// `Row` is the row view model, connected with `store.connect(_:to:id:)`. The store keeps the
 /// cost O(changed):
-/// - after each dispatch it calls ``shared(in:)`` once for all the rows of one view-model type
-///   and compares the result with the last one, once, not once per row;
-/// - a row is evaluated when its element changes (the ``TrackedArray`` says which did), and
+/// - after each update it calls ``shared(in:)`` once for all the rows of one view-model type
+///   over one array, and compares the result with the last one once, not once per row;
+/// - a row is evaluated when its element changes (the `TrackedArray` says which did), and
 ///   every row of the type is evaluated when the shared slice changes;
 /// - a row is told only when its view model differs (`!=`) from the last one it received.
 ///
-/// Keep ``shared(in:)`` cheap and its result small: it runs once per dispatch, and comparing
-/// two values that share storage (an unchanged `Set` or `Array`) costs O(1).
+/// Keep ``shared(in:)`` cheap: it runs once per update. Returning a stored property is O(1), and
+/// so is comparing an unchanged `Set` or `Array` with itself (the two share storage). A row that
+/// reads only its element is a ``ModellableRowView`` of the element itself.
 public protocol RowViewModel: Identifiable, Equatable, Sendable where ID: Sendable {
   /// The state the rows are projected from.
   associatedtype StateType: State
@@ -41,8 +42,8 @@ public protocol RowViewModel: Identifiable, Equatable, Sendable where ID: Sendab
 
   /// Selects the part of `state` that every row reads besides its element.
   ///
-  /// - Complexity: Called once per dispatch for all the rows of this type; keep it O(1) if
-  ///   you can, such as returning a stored property.
+  /// - Complexity: Called once per update for all the rows of this type; keep it O(1), such
+  ///   as returning a stored property.
   static func shared(in state: StateType) -> Shared
 
   /// Projects `element` and `shared`, or returns `nil` when there is nothing to show.

@@ -14,6 +14,7 @@ private enum Releasing {}
 private enum Connecting {}
 private enum ReleasedView {}
 private enum OnScope {}
+private enum Again {}
 
 @Suite("Row view models: an element and a shared slice of the state, O(changed)")
 @MainActor
@@ -158,6 +159,19 @@ struct RowViewModelTests {
     store.dispatch(RenameRepo(id: 2, name: "two"))
     #expect(RepoRow<Releasing>.evaluations().isEmpty)
     _ = rows
+  }
+
+  @Test("rows subscribed after every earlier row went hear their changes again")
+  func rowsAfterEveryRowWent() {
+    let store = BrowserStore(dependencies: ())
+    var first: Recorder<Again>? = Recorder<Again>(store, ids: [0])
+    first = nil
+    store.dispatch(BumpUnrelated())
+    let second = Recorder<Again>(store, ids: [0])
+    store.dispatch(ToggleFavourite(id: 0))
+    store.dispatch(RenameRepo(id: 0, name: "zero"))
+    #expect(second.received == [0: ["  repo0", "★ repo0", "★ zero"]])
+    _ = first
   }
 
   @Test("connect keeps a row view current, with the exact old model")

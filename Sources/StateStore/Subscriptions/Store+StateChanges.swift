@@ -59,8 +59,11 @@ extension Store {
     group.entries.append(entry)
     let state = liveState
     runAsStoreCallback { onChange(state) }
-    return Subscription { [weak self, weak entry] in
-      entry?.clear()
+    // The token holds the entry strongly: a weak reference would give the entry a side table
+    // and make every retain of it in `deliver` take the slow path. The entry holds nothing once
+    // cleared, and nothing in it refers back to the token.
+    return Subscription { [weak self, entry] in
+      entry.clear()
       self?.noteCancellation()
     }
   }

@@ -9,8 +9,9 @@ import Synchronization
 /// before element subscribers, so `shared` is already current when a changed element reaches
 /// its row in the same update, and a row hears once per update at most.
 ///
-/// The store's state-change observer and the rows' element subscriptions hold the group. The
-/// first update after its last row is cancelled ends the observation, which releases the group.
+/// The store's registry, its state-change observer and the rows' element subscriptions hold the
+/// group. The first update after its last row is cancelled ends the observation and removes the
+/// group from the registry, which releases it.
 @MainActor
 @usableFromInline
 final class RowModelGroup<Model: RowViewModel> {
@@ -27,6 +28,8 @@ final class RowModelGroup<Model: RowViewModel> {
   @usableFromInline let rows: KeyPath<Model.StateType, TrackedArray<Model.Element>>
   /// The group's observation of the store's state changes.
   @usableFromInline var stateObservation: Subscription?
+  /// Removes the group from its registry once its last row is gone.
+  var onEnd: () -> Void = {}
   /// Rows cancelled since the last sweep; tokens may be cancelled on any thread.
   @usableFromInline nonisolated let cancellations = Atomic<Int>(0)
 
@@ -85,6 +88,7 @@ final class RowModelGroup<Model: RowViewModel> {
     guard entries.isEmpty else { return false }
     stateObservation?.cancel()
     stateObservation = nil
+    onEnd()
     return true
   }
 }
@@ -113,34 +117,31 @@ final class RowModelEntry<Model: RowViewModel> {
 }
 
 /// A store's row groups, kept in the store's extension storage.
+///
+/// Groups are held strongly and leave when their last row is gone: a weak reference would give
+/// each group a side table, and every retain of it on the update path would take the slow path.
 @MainActor
 @usableFromInline
 final class RowModelRegistry {
-  /// Held weakly: the rows hold their group.
-  private var groups: [Key: WeakGroup] = [:]
+  private var groups: [Key: AnyObject] = [:]
 
   private struct Key: Hashable {
     let model: ObjectIdentifier
     let rows: AnyKeyPath
   }
 
-  private final class WeakGroup {
-    weak var group: AnyObject?
-    init(_ group: AnyObject) { self.group = group }
-  }
-
-  /// The live group of `Model`'s rows in `rows`, or the one `make` creates.
+  /// The group of `Model`'s rows in `rows`, or the one `make` creates.
   ///
-  /// - Complexity: O(1), plus O(groups) when it replaces a released one.
+  /// - Complexity: O(1).
   @usableFromInline
   func group<Model: RowViewModel>(
     _ type: Model.Type, rows: AnyKeyPath, make: () -> RowModelGroup<Model>
   ) -> RowModelGroup<Model> {
     let key = Key(model: ObjectIdentifier(Model.self), rows: rows)
-    if let group = groups[key]?.group as? RowModelGroup<Model> { return group }
-    groups = groups.filter { $0.value.group != nil }
+    if let group = groups[key] as? RowModelGroup<Model> { return group }
     let group = make()
-    groups[key] = WeakGroup(group)
+    groups[key] = group
+    group.onEnd = { [weak self] in self?.groups[key] = nil }
     return group
   }
 }

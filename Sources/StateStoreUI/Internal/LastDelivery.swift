@@ -2,7 +2,10 @@
 @MainActor
 @usableFromInline
 final class LastDelivery<Value: Equatable> {
-  // Read and written only inside `isNew`, which calls no other code.
+  // Main-actor state accessed only inside `isNew`, by instantaneous reads and writes: `!=`
+  // receives a copy of `last`, so no access is open while the view model's `==` (user code)
+  // runs, and the object is internal, so no other code can reach it. The run-time exclusivity
+  // check would only cost time on every delivery.
   @exclusivity(unchecked) @usableFromInline var last: Value?
   @exclusivity(unchecked) @usableFromInline var hasDelivered = false
 

@@ -115,3 +115,24 @@ private struct DeskRename: StateUpdater {
 private struct DeskElsewhere: StateUpdater {
   func updateState(_ state: inout DeskState) { state.elsewhere += 1 }
 }
+
+private struct PanelState: State {
+  var browser = BrowserState()
+}
+
+private struct PanelRename: StateUpdater {
+  func updateState(_ state: inout PanelState) {
+    RenameRepo(id: 0, name: "zero").updateState(&state.browser)
+  }
+}
+
+@MainActor
+@Test("a local-state screen on a scope hears a change of its slice made at the root")
+func localStateScreenOnAScope() {
+  let root = Store<PanelState, Void>(dependencies: ())
+  let scope = root.scope(state: \.browser)
+  let controller = LocalStateScreenController(view: RepoDetailView(), store: scope, localState: 0)
+  controller.appear()
+  root.dispatch(PanelRename())
+  #expect(controller.view.updates == ["nil → repo0", "repo0 → zero"])
+}

@@ -68,9 +68,14 @@ public final class LocalStateScreenController<
   public func appear() {
     guard !isVisible, let store else { return }
     isVisible = true
-    // Every applied updater, without making the store keep the old state as a listener would.
-    observation = store.observeUpdates { [weak self] _ in self?.render(always: false) }
-    render(always: true)
+    // Every change of the state, including a root's change of a scope's slice (which a scope's
+    // `observeUpdates` does not report), without making the store keep the old state as a
+    // listener would. Its first call, at once, is the appearance's render.
+    var isFirstCall = true
+    observation = store.observeStateChanges { [weak self] _ in
+      self?.render(always: isFirstCall)
+      isFirstCall = false
+    }
   }
 
   /// Disconnects the view at once.

@@ -20,6 +20,9 @@
 /// }
 /// ```
 ///
+/// A row view model is `Identifiable` with its element's id, so that a row view, or SwiftUI's
+/// `ForEach`, can tell rows apart.
+///
 /// Subscribe with `store.subscribe(_:to:id:_:)`, or show it in a ``ModellableRowView`` whose
 /// `Row` is the row view model, connected with `store.connect(_:to:id:)`. The store keeps the
 /// cost O(changed):

@@ -1,3 +1,4 @@
+import ActionLog
 import Foundation
 import Navigation
 import StateStore
@@ -106,5 +107,23 @@ struct ContextReplayTests {
     #expect(state.route == ["list", "detail"])
     let encoded = try JSONEncoder().encode(SetRoute<AppState>(["list"]))
     #expect(String(decoding: encoded, as: UTF8.self) == #"{"route":["list"]}"#)
+  }
+
+  @Test("an action log records the contexts and a replay restores them")
+  func throughTheActionLog() async throws {
+    let registry = ActionLogRegistry<ContextState>().register(SetRoute<ContextState>.self)
+    let navigator = makeDetailApp()
+    let store = Store(
+      initialState: ContextState(), dependencies: Dependencies(navigator: navigator))
+    let recorder = try ActionRecorder(store: store, registry: registry, destination: .memory)
+    try await store.dispatch(Show("detail", context: 5))
+    let replayed = try ActionReplayer(registry: registry)
+      .replay(recorder.recordedData, initialState: ContextState())
+    #expect(replayed == store.state)
+    let freshNavigator = makeDetailApp()
+    try await freshNavigator.navigate(
+      to: replayed.route,
+      contexts: replayed.routeContexts.decoded(along: replayed.route, as: [Int.self]))
+    #expect(freshNavigator.routeContexts.last as? Int == 5)
   }
 }

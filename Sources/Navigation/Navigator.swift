@@ -56,8 +56,7 @@ public final class Navigator {
   /// - Parameters:
   ///   - root: The first routable of the route.
   ///   - rootFactories: Build the root for a ``ChangeRoot`` request, by identifier.
-  public init(root: any Routable, rootFactories: [RouteElementIdentifier: RoutableFactory] = [:])
-  {
+  public init(root: any Routable, rootFactories: [RouteElementIdentifier: RoutableFactory] = [:]) {
     self.root = root
     self.rootFactories = rootFactories
     self.model = RouteModel(root: root)

@@ -16,7 +16,10 @@ public protocol Routable: AnyObject {
   /// the old branch (with everything above it) is replaced by the returned routable, instead of
   /// being hidden and the new one shown. The default answers `nil`.
   ///
-  /// - Parameter context: The context `Navigate` has for `new`.
+  /// - Parameters:
+  ///   - old: The branch on the route now, just above this routable.
+  ///   - new: The branch to switch to.
+  ///   - context: The context `Navigate` has for `new`.
   func change(
     from old: RouteElementIdentifier, to new: RouteElementIdentifier, context: (any Sendable)?
   ) throws -> (any Routable)?

@@ -26,10 +26,10 @@ import Testing
 public final class NavigationWitness {
   /// What the witness does with a request, once recorded.
   public enum Mode: Sendable, Hashable {
-    /// The navigator really navigates (but for identifiers given an ``answer(_:with:)``).
+    /// The navigator really navigates (but for identifiers given an `answer(_:with:)`).
     case live
     /// Nothing navigates: the route stays `[root]`; an awaited dispatch returns at once, and a
-    /// sub-flow gets what its ``answer(_:with:)`` handler returns, or `nil`.
+    /// sub-flow gets what its `answer(_:with:)` handler returns, or `nil`.
     case mocked
     /// Any request fails the test where the witness was created, and throws
     /// ``UnimplementedNavigationError``.
@@ -50,8 +50,9 @@ public final class NavigationWitness {
   public var failure: (@MainActor (NavigationAction) -> (any Error)?)?
 
   /// Answers to requests, by the identifier they show.
-  private var answers: [RouteElementIdentifier: @MainActor (NavigationAction) throws -> (any Sendable)?] =
-    [:]
+  private var answers:
+    [RouteElementIdentifier: @MainActor (NavigationAction) throws -> (any Sendable)?] =
+      [:]
   private let creation: SourceLocation
 
   /// Creates a mocked witness whose navigator's root is identified `root`.
@@ -69,8 +70,10 @@ public final class NavigationWitness {
   ///   - mode: Whether requests are answered, performed, or fail the test.
   ///   - root: The identifier of the root; in live mode, give the real root with
   ///     ``init(live:fileID:filePath:line:column:)`` instead.
-  ///   - fileID: Where an unimplemented witness fails the test; also `filePath`, `line`,
-  ///     `column`.
+  ///   - fileID: Where an unimplemented witness fails the test.
+  ///   - filePath: Where an unimplemented witness fails the test, as for `fileID`.
+  ///   - line: Where an unimplemented witness fails the test, as for `fileID`.
+  ///   - column: Where an unimplemented witness fails the test, as for `fileID`.
   public convenience init(
     mode: Mode, root: RouteElementIdentifier = "root", fileID: String = #fileID,
     filePath: String = #filePath, line: Int = #line, column: Int = #column
@@ -116,7 +119,7 @@ public final class NavigationWitness {
   }
 
   /// Answers every request that shows `identifier` (in live mode too, instead of performing
-  /// it): a ``ShowForResult`` gets what `handler` returns, given the request's context.
+  /// it): a `ShowForResult` gets what `handler` returns, given the request's context.
   ///
   /// The handler may throw, to fail the request.
   public func answer<Value: Sendable>(
@@ -172,7 +175,8 @@ public final class NavigationWitness {
       case .show(let identifier): NavigationAction.show(identifier, context: nil).description
       case .hide(let identifier): NavigationAction.hide(identifier, context: nil).description
       case .navigate(let route): NavigationAction.navigate(to: route, contexts: [:]).description
-      case .showAll(let identifiers): NavigationAction.showAll(identifiers, context: nil).description
+      case .showAll(let identifiers):
+        NavigationAction.showAll(identifiers, context: nil).description
       case .finish(let identifier): NavigationAction.finish(identifier, result: ()).description
       case .changeRoot(let identifier):
         NavigationAction.changeRoot(identifier, context: nil).description

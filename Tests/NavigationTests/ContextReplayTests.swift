@@ -97,7 +97,9 @@ struct ContextReplayTests {
     }
   }
 
-  @Test("logs written before contexts existed still decode, and states without contexts record as before")
+  @Test(
+    "logs written before contexts existed still decode, and states without contexts record as before"
+  )
   func oldLogs() throws {
     let old = Data(#"{"route":["list","detail"]}"#.utf8)
     let decoded = try JSONDecoder().decode(SetRoute<ContextState>.self, from: old)

@@ -154,7 +154,8 @@ struct ParityTests {
     let store = Store(initialState: AppState(), dependencies: Dependencies(navigator: navigator))
     #expect(navigator.currentRoute == ["root"])
     await #expect(throws: NavigationError.self) { try await store.dispatch(Show("detail")) }
-    try await navigator.changeRoot(to: Screen("list", [.show("detail"): .push { _ in Screen("detail") }]))
+    try await navigator.changeRoot(
+      to: Screen("list", [.show("detail"): .push { _ in Screen("detail") }]))
     try await store.dispatch(Show("detail"))
     #expect(store.state.route == ["list", "detail"])
   }

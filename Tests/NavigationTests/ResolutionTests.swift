@@ -211,7 +211,8 @@ struct ResolutionTests {
     #expect(navigator.currentRoute == ["list"])
   }
 
-  @Test("a factory's error reaches the caller, wrapped with the route and target, and the route stays")
+  @Test(
+    "a factory's error reaches the caller, wrapped with the route and target, and the route stays")
   func factoryThrows() async throws {
     struct NoTodo: Error {}
     let list = Screen("list", [.show("detail"): .push { _ in throw NoTodo() }])

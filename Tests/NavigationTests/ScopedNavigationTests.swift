@@ -41,7 +41,8 @@ struct ScopedNavigationTests {
   @Test("a scope dispatches Show and Hide; the root's state mirrors the route")
   func showFromScope() async throws {
     let navigator = makeSubFlowApp()
-    let root = Store(initialState: RootState(), dependencies: RootDependencies(navigator: navigator))
+    let root = Store(
+      initialState: RootState(), dependencies: RootDependencies(navigator: navigator))
     let feature = root.scope(state: \.feature, dependencies: \.feature)
     try await feature.dispatch(Show("detail"))
     #expect(navigator.currentRoute == ["list", "detail"])
@@ -53,7 +54,8 @@ struct ScopedNavigationTests {
   @Test("a scope's effect awaits a sub-flow's result")
   func resultFromScope() async throws {
     let navigator = makeSubFlowApp()
-    let root = Store(initialState: RootState(), dependencies: RootDependencies(navigator: navigator))
+    let root = Store(
+      initialState: RootState(), dependencies: RootDependencies(navigator: navigator))
     let feature = root.scope(state: \.feature, dependencies: \.feature)
     let effect = Task { try await feature.dispatch(PickDueDate()) }
     await waitUntil(navigator, shows: ["list", "due-date"])

@@ -43,7 +43,8 @@ extension RouteResolver {
 
   private func build(_ factory: RoutableFactory, for step: Step) throws -> any Routable {
     guard case .show(let identifier) = step.request else {
-      return try build(factory, identifier: nil, context: step.context, describedAs: step.description)
+      return try build(
+        factory, identifier: nil, context: step.context, describedAs: step.description)
     }
     do {
       return try build(

@@ -141,7 +141,9 @@ extension Navigate {
   /// Creates a request to go back to the route recorded in `state`, with the contexts recorded
   /// beside it: what rebuilds the screens after a replay.
   ///
-  /// - Parameter contextTypes: Every type of context the recorded route may hold.
+  /// - Parameters:
+  ///   - state: A state holding a recorded route and its contexts, such as a replayed one.
+  ///   - contextTypes: Every type of context the recorded route may hold.
   /// - Throws: ``RouteContextDecodingError`` when a recorded context cannot be decoded.
   public init(
     restoring state: some RouteContextHoldingState,

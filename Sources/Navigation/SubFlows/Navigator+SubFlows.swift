@@ -51,7 +51,8 @@ extension Navigator {
     guard let outcome else { return nil }
     guard let value = outcome as? Value else {
       throw failure(
-        .resultTypeMismatch(expected: flow.expectedType, got: String(reflecting: Swift.type(of: outcome))),
+        .resultTypeMismatch(
+          expected: flow.expectedType, got: String(reflecting: Swift.type(of: outcome))),
         ShowForResult(identifier, of: type).description)
     }
     return value
@@ -84,7 +85,9 @@ extension Navigator {
     try await RouteResolver(navigator: self).run(action)
     let routables = visibleRoutables
     let anchor =
-      routables.last { $0.routeIdentifier == flow.identifier && !before.contains(ObjectIdentifier($0)) }
+      routables.last {
+        $0.routeIdentifier == flow.identifier && !before.contains(ObjectIdentifier($0))
+      }
       ?? routables.last { $0.routeIdentifier == flow.identifier }
     guard let anchor else { return }
     if flow.isCancelled {
@@ -118,8 +121,9 @@ extension Navigator {
     flow.resolve(.success(result))
   }
 
-  /// Removes `routable` and everything above it: its modal level too when it is the first of
-  /// one. The root is never removed.
+  /// Removes `routable` and everything above it.
+  ///
+  /// Its modal level goes too when it is the first of one; the root is never removed.
   func removeFromRoute(_ routable: any Routable) {
     guard let position = model.position(of: routable),
       position.level > 0 || position.index > 0

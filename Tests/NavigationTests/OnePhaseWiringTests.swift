@@ -35,7 +35,7 @@ private final class HandleScreen: RoutableWithConfiguration {
 }
 
 @MainActor
-@Suite("One-phase wiring")
+@Suite("One-phase wiring", .timeLimit(.minutes(5)))
 struct OnePhaseWiringTests {
   @Test("the store and its navigator first, the root screen later, with no attach step")
   func storeThenRoot() async throws {

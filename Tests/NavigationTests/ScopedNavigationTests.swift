@@ -36,7 +36,7 @@ struct SetPicked: StateUpdater {
 }
 
 @MainActor
-@Suite("Navigation from scoped features")
+@Suite("Navigation from scoped features", .timeLimit(.minutes(5)))
 struct ScopedNavigationTests {
   @Test("a scope dispatches Show and Hide; the root's state mirrors the route")
   func showFromScope() async throws {

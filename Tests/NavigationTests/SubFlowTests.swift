@@ -4,7 +4,7 @@ import StateStore
 import Testing
 
 @MainActor
-@Suite("Sub-flows that return results")
+@Suite("Sub-flows that return results", .timeLimit(.minutes(5)))
 struct SubFlowTests {
   private func makeStore(tracker: ScreenTracker = ScreenTracker())
     -> (Store<AppState, Dependencies>, Navigator)
@@ -215,5 +215,37 @@ struct SubFlowTests {
     await waitUntil(navigator, shows: ["list", "due-date"])
     try await navigator.finish("due-date", with: 11)
     #expect(try await caller.value == 11)
+  }
+
+  @Test("an interceptor that replaces the request by a plain Show runs it and gives nil")
+  func replacedByInterceptor() async throws {
+    let replace = StoreInterceptor<AppState> { dispatchable, _, next in
+      if dispatchable is ShowForResult<Int> { next(Show("detail")) } else { next(dispatchable) }
+    }
+    let navigator = makeSubFlowApp()
+    let store = Store(
+      initialState: AppState(), dependencies: Dependencies(navigator: navigator),
+      interceptors: [replace])
+    #expect(try await store.dispatch(ShowForResult(.dueDate)) == nil)
+    #expect(navigator.currentRoute == ["list", "detail"])
+  }
+
+  @Test("a custom instruction that drops the sub-flow's routables resumes the caller with nil")
+  func droppedByCustomInstruction() async throws {
+    let tracker = ScreenTracker()
+    let list = Screen(
+      "list",
+      [
+        .show("due-date"): .presentModally(tracker.make("due-date")),
+        .show("reset"): .custom { navigation in
+          try navigation.replaceLevels([[navigation.navigator.root, Screen("reset")]])
+        },
+      ])
+    let navigator = Navigator(root: list)
+    let caller = Task { try await navigator.showForResult("due-date", of: Int.self) }
+    await waitUntil(navigator, shows: ["list", "due-date"])
+    try await navigator.show("reset")
+    #expect(try await caller.value == nil)
+    #expect(tracker.alive.isEmpty)
   }
 }

@@ -4,7 +4,7 @@ import StateStoreTesting
 import Testing
 
 @MainActor
-@Suite("NavigationWitness")
+@Suite("NavigationWitness", .timeLimit(.minutes(5)))
 struct WitnessTests {
   @Test("records each request instead of performing it")
   func records() async throws {

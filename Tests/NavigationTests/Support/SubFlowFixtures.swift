@@ -32,6 +32,9 @@ func makeSubFlowApp(tracker: ScreenTracker = ScreenTracker()) -> Navigator {
 }
 
 /// Waits until the navigator's route is `route`, without sleeping.
+///
+/// A route that never comes would wait forever: the suites that use it carry a time limit, so
+/// that a regression fails instead of hanging.
 @MainActor
 func waitUntil(_ navigator: Navigator, shows route: Route) async {
   let updates = navigator.routeUpdates()

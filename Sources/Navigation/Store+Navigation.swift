@@ -12,8 +12,9 @@ extension Store where Dependencies: NavigationProvider {
   /// navigation request, the call returns without navigating. When the state adopts
   /// ``RouteHoldingState``, `state.route` follows every change of the route.
   ///
-  /// - Throws: ``NavigationError`` when the navigator cannot carry out the request, or what a
-  ///   factory or `.custom` instruction threw.
+  /// - Throws: ``NavigationError`` when the navigator cannot carry out the request (a factory's
+  ///   own error comes wrapped in one, kind `.factoryFailed`), or what a `.custom` instruction
+  ///   threw.
   public func dispatch<Request: NavigationDispatchable>(_ request: Request) async throws {
     try await dispatchNavigation(request, to: dependencies.navigator)
   }
@@ -53,7 +54,7 @@ extension Store {
           return
         }
         if let typed = final as? ShowForResult<Value> {
-          navigator.start(flow, context: typed.context)
+          navigator.start(flow, showing: typed.identifier, context: typed.context)
         } else {
           navigator.submit(final.navigationAction) { result in
             flow.resolve(result.map { nil })

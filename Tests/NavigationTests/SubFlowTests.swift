@@ -248,4 +248,23 @@ struct SubFlowTests {
     #expect(try await caller.value == nil)
     #expect(tracker.alive.isEmpty)
   }
+
+  @Test("an interceptor that redirects the sub-flow to another of the same type is awaited there")
+  func redirectedByInterceptor() async throws {
+    let redirect = StoreInterceptor<AppState> { dispatchable, _, next in
+      if let request = dispatchable as? ShowForResult<Bool>, request.identifier == "legacy" {
+        next(ShowForResult("settings", of: Bool.self))
+      } else {
+        next(dispatchable)
+      }
+    }
+    let navigator = makeSubFlowApp()
+    let store = Store(
+      initialState: AppState(), dependencies: Dependencies(navigator: navigator),
+      interceptors: [redirect])
+    let caller = Task { try await store.dispatch(ShowForResult("legacy", of: Bool.self)) }
+    await waitUntil(navigator, shows: ["list", "settings"])
+    try await store.dispatch(Finish("settings", with: true))
+    #expect(try await caller.value == true)
+  }
 }

@@ -15,7 +15,7 @@ extension Navigator {
     _ identifier: RouteElementIdentifier, of type: Value.Type, context: (any Sendable)? = nil
   ) async throws -> Value? {
     try await awaitSubFlow(identifier, of: type) { flow in
-      self.start(flow, context: context)
+      self.start(flow, showing: identifier, context: context)
     }
   }
 
@@ -58,9 +58,12 @@ extension Navigator {
     return value
   }
 
-  /// Shows `flow`'s element through the queue and registers the flow once it is on the route.
-  func start(_ flow: PendingSubFlow, context: (any Sendable)?) {
-    let action = NavigationAction.show(flow.identifier, context: context)
+  /// Shows `identifier` through the queue and registers `flow` once it is on the route.
+  func start(
+    _ flow: PendingSubFlow, showing identifier: RouteElementIdentifier, context: (any Sendable)?
+  ) {
+    flow.identifier = identifier
+    let action = NavigationAction.show(identifier, context: context)
     if let recorder {
       do {
         if case .answered(let result) = try recorder(action) {

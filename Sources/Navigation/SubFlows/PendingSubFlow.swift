@@ -10,7 +10,9 @@ final class PendingSubFlow {
   /// The caller's outcome: the result, `nil` for none, or an error.
   typealias Outcome = Result<(any Sendable)?, any Error>
 
-  let identifier: RouteElementIdentifier
+  /// The sub-flow's first element: what the request that reached the navigator shows, which an
+  /// interceptor may have changed.
+  var identifier: RouteElementIdentifier
   /// The sub-flow's first routable, once shown.
   weak var anchor: (any Routable)?
   /// Whether a result has the type the caller awaits.

@@ -202,10 +202,14 @@ public final class NavigationWitness {
     }
   }
 
-  /// The identifiers of every `Show` received, in order.
+  /// The identifiers of every `Show` received, in order; a `Show` of several gives each.
   public var shownIdentifiers: [RouteElementIdentifier] {
-    actions.compactMap { action in
-      if case .show(let identifier, _) = action { identifier } else { nil }
+    actions.flatMap { action -> [RouteElementIdentifier] in
+      switch action {
+      case .show(let identifier, _): [identifier]
+      case .showAll(let identifiers, _): identifiers
+      default: []
+      }
     }
   }
 

@@ -57,6 +57,9 @@ struct WitnessTests {
     #expect(try await store.dispatch(AskDueDate()) == 12)
     #expect(try await store.dispatch(ShowForResult("unanswered", of: Int.self)) == nil)
     #expect(witness.requests == [.show("confirm"), .show("due-date"), .show("unanswered")])
+    try await store.dispatch(Show(["a", "b"]))
+    #expect(witness.requests.last == .showAll(["a", "b"]))
+    #expect(witness.shownIdentifiers == ["confirm", "due-date", "unanswered", "a", "b"])
     #expect(witness.navigator.currentRoute == ["list"])
   }
 

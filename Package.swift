@@ -68,7 +68,7 @@ let package = Package(
     ),
     .testTarget(
       name: "NavigationTests",
-      dependencies: ["StateStore", "SideEffects", "Navigation", "StateStoreTesting"],
+      dependencies: ["StateStore", "SideEffects", "Navigation", "ActionLog", "StateStoreTesting"],
       swiftSettings: strict
     ),
     .testTarget(

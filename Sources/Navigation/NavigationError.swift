@@ -1,7 +1,9 @@
 /// Why a navigation request failed; it names the request and the route it was resolved against.
 ///
 /// Navigation never crashes on a request it cannot carry out: it throws this error to whoever
-/// awaited the dispatch, or reports it to `Store.onUnhandledError` when nobody did.
+/// awaited the dispatch, or reports it to `Store.onUnhandledError` when nobody did. An error
+/// thrown by a factory is wrapped in one too (kind `.factoryFailed`), with the route and target,
+/// and kept as ``underlyingError``.
 public struct NavigationError: Error, Hashable, CustomStringConvertible {
   /// What went wrong.
   public enum Kind: Hashable, Sendable {
@@ -26,6 +28,14 @@ public struct NavigationError: Error, Hashable, CustomStringConvertible {
     case invalidTarget
     /// The store's dependencies do not provide a navigator.
     case noNavigator
+    /// A factory threw ``NavigationError/underlyingError`` instead of building a routable.
+    case factoryFailed
+    /// `Finish` found no sub-flow with this identifier awaiting a result.
+    case noSubFlow
+    /// A sub-flow was finished with a result of another type than its caller awaits.
+    case resultTypeMismatch(expected: String, got: String)
+    /// `ChangeRoot` named a root that the navigator has no root factory for.
+    case noRootFactory
   }
 
   /// What went wrong.
@@ -40,23 +50,43 @@ public struct NavigationError: Error, Hashable, CustomStringConvertible {
   public internal(set) var navigationTarget: Route?
   /// More detail, such as which routable handled the request.
   public let detail: String?
+  /// What a factory threw, for kind `.factoryFailed`.
+  public let underlyingError: (any Error)?
 
   /// Creates an error.
   public init(
     _ kind: Kind, request: String, route: Route, navigationTarget: Route? = nil,
-    detail: String? = nil
+    detail: String? = nil, underlyingError: (any Error)? = nil
   ) {
     self.kind = kind
     self.request = request
     self.route = route
     self.navigationTarget = navigationTarget
     self.detail = detail
+    self.underlyingError = underlyingError
+  }
+
+  /// Whether two errors describe the same failure; underlying errors compare by description.
+  public static func == (lhs: NavigationError, rhs: NavigationError) -> Bool {
+    lhs.kind == rhs.kind && lhs.request == rhs.request && lhs.route == rhs.route
+      && lhs.navigationTarget == rhs.navigationTarget && lhs.detail == rhs.detail
+      && lhs.underlyingError.map { "\($0)" } == rhs.underlyingError.map { "\($0)" }
+  }
+
+  /// Hashes the fields that ``==(_:_:)`` compares, but the underlying error.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(kind)
+    hasher.combine(request)
+    hasher.combine(route)
+    hasher.combine(navigationTarget)
+    hasher.combine(detail)
   }
 
   /// A readable explanation that names the request and the current route.
   public var description: String {
     var text = "\(request) failed on route \(describe(route)): \(summary)"
     if let detail { text += " (\(detail))" }
+    if let underlyingError { text += ": \(underlyingError)" }
     if let navigationTarget {
       text += "; Navigate(to: \(describe(navigationTarget))) stopped here"
     }
@@ -85,6 +115,14 @@ public struct NavigationError: Error, Hashable, CustomStringConvertible {
       "a route to navigate to must start at the root"
     case .noNavigator:
       "the store's Dependencies do not conform to NavigationProvider"
+    case .factoryFailed:
+      "the factory threw"
+    case .noSubFlow:
+      "no sub-flow with this identifier awaits a result"
+    case .resultTypeMismatch(let expected, let got):
+      "the caller awaits a \(expected), not a \(got)"
+    case .noRootFactory:
+      "the navigator has no root factory for this identifier"
     }
   }
 }

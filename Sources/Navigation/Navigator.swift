@@ -2,7 +2,7 @@
 /// route, without any UI framework.
 ///
 /// The navigator holds a stack of modal levels, each a stack of pushed routables; level 0
-/// starts with the root, which never leaves. ``currentRoute`` is every level's routables in
+/// starts with the root, which no `Hide` removes (``changeRoot(to:)`` replaces it). ``currentRoute`` is every level's routables in
 /// order. A UI layer renders ``levels`` (or ``visibleRoutables``) and re-renders when
 /// ``observeRoute(_:)`` reports a change; it never decides the route itself.
 ///
@@ -18,8 +18,13 @@
 /// so that interceptors and the action log see them.
 @MainActor
 public final class Navigator {
-  /// The routable the route starts from; it is never removed.
-  public let root: any Routable
+  /// The routable the route starts from; only ``changeRoot(to:)`` (or a ``ChangeRoot``
+  /// request) replaces it.
+  public private(set) var root: any Routable
+
+  /// Builds the root for a ``ChangeRoot`` request, or for a `Navigate` whose route starts at
+  /// another root, by the identifier of the new root.
+  public var rootFactories: [RouteElementIdentifier: RoutableFactory]
 
   /// The modal levels, bottom first; each is a stack of routables, bottom first.
   ///
@@ -39,13 +44,37 @@ public final class Navigator {
   let queue = NavigationQueue()
   let mirror = RouteMirror()
   var observers: [RouteObserverEntry] = []
-  /// Set by a navigation witness: requests are handed to it instead of being performed.
+  /// Set by a navigation witness: requests are handed to it before being performed.
   var recorder: NavigationRecorder?
+  /// Sub-flows whose callers await a result, oldest first.
+  var subFlows: [PendingSubFlow] = []
+  /// The context each routable on the route was built with, by identity.
+  var contexts: [ObjectIdentifier: any Sendable] = [:]
 
   /// Creates a navigator whose route is `[root.routeIdentifier]`.
-  public init(root: any Routable) {
+  ///
+  /// - Parameters:
+  ///   - root: The first routable of the route.
+  ///   - rootFactories: Build the root for a ``ChangeRoot`` request, by identifier.
+  public init(root: any Routable, rootFactories: [RouteElementIdentifier: RoutableFactory] = [:]) {
     self.root = root
+    self.rootFactories = rootFactories
     self.model = RouteModel(root: root)
+  }
+
+  /// Creates a navigator before its root screen exists: the route is `["root"]`, held by a
+  /// placeholder that answers no request, until ``changeRoot(to:)`` installs the real root.
+  ///
+  /// This lets an application create its store, navigator and screens in any order, and lets a
+  /// test give a store a navigator without building any screen:
+  ///
+  /// ```swift
+  /// let store = Store(initialState: AppState(), dependencies: AppDependencies(navigator: Navigator()))
+  /// ```
+  ///
+  /// - Parameter rootFactories: Build the root for a ``ChangeRoot`` request, by identifier.
+  public convenience init(rootFactories: [RouteElementIdentifier: RoutableFactory] = [:]) {
+    self.init(root: PlaceholderRoot(), rootFactories: rootFactories)
   }
 
   /// The visible path from the root to the topmost routable, as identifiers.
@@ -109,11 +138,15 @@ public final class Navigator {
   /// Called from a `.custom` instruction of this navigator, it runs at once, nested in the
   /// request being resolved, rather than waiting for that request to finish.
   public func perform(_ action: NavigationAction) async throws {
-    if let recorder {
-      try recorder(action)
-      return
-    }
+    if let recorder, case .answered = try recorder(action) { return }
     try await queue.perform(action, on: self)
+  }
+
+  /// Replaces the root, and with it the whole route, by `newRoot`, after every request that
+  /// arrived before; the old route's routables are released, and callers awaiting a sub-flow
+  /// on it get `nil`.
+  public func changeRoot(to newRoot: any Routable) async throws {
+    try await perform(.changeRoot(newRoot.routeIdentifier, context: RootToInstall(newRoot)))
   }
 
   /// Queues `action` without awaiting it; `completion` gets its outcome.
@@ -125,10 +158,17 @@ public final class Navigator {
     completion: @escaping @MainActor (Result<Void, any Error>) -> Void
   ) {
     if let recorder {
-      completion(Result { try recorder(action) })
-    } else {
-      queue.submit(action, on: self, completion: completion)
+      do {
+        if case .answered = try recorder(action) {
+          completion(.success(()))
+          return
+        }
+      } catch {
+        completion(.failure(error))
+        return
+      }
     }
+    queue.submit(action, on: self, completion: completion)
   }
 
   /// Applies `change` to the levels and tells observers and mirrored stores if the route
@@ -136,14 +176,52 @@ public final class Navigator {
   func changeLevels(_ change: (inout [[any Routable]]) -> Void) {
     let oldRoute = currentRoute
     if model.change(change) {
+      if let first = model.levels.first?.first { root = first }
+      if !contexts.isEmpty {
+        let onRoute = Set(model.visibleRoutables.map { ObjectIdentifier($0) })
+        contexts = contexts.filter { onRoute.contains($0.key) }
+      }
+      resolveSubFlowsOffTheRoute()
       routeDidChange(from: oldRoute)
     }
   }
 
-  /// The error for `request` failing with `kind` on the current route.
-  func failure(_ kind: NavigationError.Kind, _ request: String, detail: String? = nil)
-    -> NavigationError
-  {
-    NavigationError(kind, request: request, route: currentRoute, detail: detail)
+  /// Adds `routable`, built with `context`, as `change` places it.
+  func add(
+    _ routable: any Routable, context: (any Sendable)?,
+    _ change: (inout [[any Routable]]) -> Void
+  ) {
+    if let context { contexts[ObjectIdentifier(routable)] = context }
+    changeLevels(change)
   }
+
+  /// The context each routable on the route was built with, root first.
+  ///
+  /// - Complexity: O(routables on the route).
+  public var routeContexts: [(any Sendable)?] {
+    visibleRoutables.map { contexts[ObjectIdentifier($0)] }
+  }
+
+  /// The error for `request` failing with `kind` on the current route.
+  func failure(
+    _ kind: NavigationError.Kind, _ request: String, detail: String? = nil,
+    underlyingError: (any Error)? = nil
+  ) -> NavigationError {
+    NavigationError(
+      kind, request: request, route: currentRoute, detail: detail,
+      underlyingError: underlyingError)
+  }
+}
+
+/// The root of a navigator created before its root screen: it answers no request.
+@MainActor
+private final class PlaceholderRoot: Routable {
+  let routeIdentifier: RouteElementIdentifier = "root"
+}
+
+/// Carries the routable given to `changeRoot(to:)` through the queue as the request's context.
+@MainActor
+final class RootToInstall: Sendable {
+  let routable: any Routable
+  init(_ routable: any Routable) { self.routable = routable }
 }

@@ -7,6 +7,31 @@
 public protocol Routable: AnyObject {
   /// The identifier of this element in the route, such as `"detail"`.
   var routeIdentifier: RouteElementIdentifier { get }
+
+  /// Switches this container's child from the branch `old` to the branch `new` in one step, as
+  /// a tab bar does; returns the routable of the new branch, or `nil` when this routable is not
+  /// such a container.
+  ///
+  /// A `Navigate` asks the routable just below the first element that differs: when it answers,
+  /// the old branch (with everything above it) is replaced by the returned routable, instead of
+  /// being hidden and the new one shown. The default answers `nil`.
+  ///
+  /// - Parameters:
+  ///   - old: The branch on the route now, just above this routable.
+  ///   - new: The branch to switch to.
+  ///   - context: The context `Navigate` has for `new`.
+  func change(
+    from old: RouteElementIdentifier, to new: RouteElementIdentifier, context: (any Sendable)?
+  ) throws -> (any Routable)?
+}
+
+extension Routable {
+  /// Not a container: answers `nil`, so a `Navigate` hides the old branch and shows the new one.
+  public func change(
+    from old: RouteElementIdentifier, to new: RouteElementIdentifier, context: (any Sendable)?
+  ) throws -> (any Routable)? {
+    nil
+  }
 }
 
 /// A routable with a routing table: which ``NavigationRequest``s it answers, and how.

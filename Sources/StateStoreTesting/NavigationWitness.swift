@@ -1,11 +1,12 @@
 import Navigation
+import Testing
 
-/// Stands in for the navigator in tests: it records each `Show`, `Hide` and `Navigate` request
-/// instead of performing it, so that a test can assert which navigation its code asked for.
+/// Stands in for the navigator in tests: it records each navigation request, and either
+/// answers it (mocked), lets a real navigator carry it out (live), or fails the test
+/// (unimplemented).
 ///
 /// Give ``navigator`` to the store's dependencies; every request dispatched to the store (or by
-/// a side effect) then reaches the witness after the interceptors, and the awaited dispatch
-/// returns at once.
+/// a side effect) then reaches the witness after the interceptors.
 ///
 /// ```swift
 /// let witness = NavigationWitness(root: "list")
@@ -14,10 +15,31 @@ import Navigation
 /// #expect(witness.requests == [.show("detail")])
 /// #expect(witness.actions.last?.context as? Int == 3)
 /// ```
+///
+/// A sub-flow's result is answered without building its screens:
+///
+/// ```swift
+/// witness.answer("confirm") { _ in true }
+/// let confirmed = try await store.dispatch(ShowForResult("confirm", of: Bool.self))  // true
+/// ```
 @MainActor
 public final class NavigationWitness {
-  /// The navigator to hand to the code under test; its route stays `[root]`.
+  /// What the witness does with a request, once recorded.
+  public enum Mode: Sendable, Hashable {
+    /// The navigator really navigates (but for identifiers given an `answer(_:with:)`).
+    case live
+    /// Nothing navigates: the route stays `[root]`; an awaited dispatch returns at once, and a
+    /// sub-flow gets what its `answer(_:with:)` handler returns, or `nil`.
+    case mocked
+    /// Any request fails the test where the witness was created, and throws
+    /// ``UnimplementedNavigationError``.
+    case unimplemented
+  }
+
+  /// The navigator to hand to the code under test.
   public let navigator: Navigator
+  /// What the witness does with a request.
+  public let mode: Mode
 
   /// Every request received, oldest first.
   public private(set) var actions: [NavigationAction] = []
@@ -27,14 +49,109 @@ public final class NavigationWitness {
   /// A failed request is still recorded.
   public var failure: (@MainActor (NavigationAction) -> (any Error)?)?
 
-  /// Creates a witness whose navigator's root is identified `root`.
-  public init(root: RouteElementIdentifier = "root") {
-    navigator = Navigator(root: WitnessRoot(routeIdentifier: root))
+  /// Answers to requests, by the identifier they show.
+  private var answers:
+    [RouteElementIdentifier: @MainActor (NavigationAction) throws -> (any Sendable)?] =
+      [:]
+  private let creation: SourceLocation
+
+  /// Creates a mocked witness whose navigator's root is identified `root`.
+  public convenience init(
+    root: RouteElementIdentifier = "root", fileID: String = #fileID,
+    filePath: String = #filePath, line: Int = #line, column: Int = #column
+  ) {
+    self.init(
+      mode: .mocked, root: root, fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+
+  /// Creates a witness in `mode` whose navigator's root is identified `root`.
+  ///
+  /// - Parameters:
+  ///   - mode: Whether requests are answered, performed, or fail the test.
+  ///   - root: The identifier of the root; in live mode, give the real root with
+  ///     ``init(live:fileID:filePath:line:column:)`` instead.
+  ///   - fileID: Where an unimplemented witness fails the test.
+  ///   - filePath: Where an unimplemented witness fails the test, as for `fileID`.
+  ///   - line: Where an unimplemented witness fails the test, as for `fileID`.
+  ///   - column: Where an unimplemented witness fails the test, as for `fileID`.
+  public convenience init(
+    mode: Mode, root: RouteElementIdentifier = "root", fileID: String = #fileID,
+    filePath: String = #filePath, line: Int = #line, column: Int = #column
+  ) {
+    self.init(
+      navigator: Navigator(root: WitnessRoot(routeIdentifier: root)), mode: mode,
+      creation: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// Creates a live witness: `navigator` really navigates, and every request is recorded.
+  public convenience init(
+    live navigator: Navigator, fileID: String = #fileID, filePath: String = #filePath,
+    line: Int = #line, column: Int = #column
+  ) {
+    self.init(
+      navigator: navigator, mode: .live,
+      creation: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// A witness that fails the test on any navigation request: for stores whose dependencies
+  /// need a navigator in a test that never navigates.
+  ///
+  /// ```swift
+  /// let store = TestStore(
+  ///   initialState: AppState(), dependencies: AppDependencies(navigator: NavigationWitness.unimplemented().navigator))
+  /// ```
+  public static func unimplemented(
+    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
+    column: Int = #column
+  ) -> NavigationWitness {
+    NavigationWitness(
+      mode: .unimplemented, fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+
+  private init(navigator: Navigator, mode: Mode, creation: SourceLocation) {
+    self.navigator = navigator
+    self.mode = mode
+    self.creation = creation
     navigator.record { [weak self] action in
-      guard let self else { return }
-      self.actions.append(action)
-      if let error = self.failure?(action) { throw error }
+      guard let self else { return .perform }
+      return try self.take(action)
     }
+  }
+
+  /// Answers every request that shows `identifier` (in live mode too, instead of performing
+  /// it): a `ShowForResult` gets what `handler` returns, given the request's context.
+  ///
+  /// The handler may throw, to fail the request.
+  public func answer<Value: Sendable>(
+    _ identifier: RouteElementIdentifier,
+    with handler: @escaping @MainActor (_ context: (any Sendable)?) throws -> Value?
+  ) {
+    answers[identifier] = { action in try handler(action.context) }
+  }
+
+  /// Answers every request that shows `subFlow` with a result of the type its caller awaits.
+  public func answer<Value: Sendable>(
+    _ subFlow: SubFlow<Value>,
+    with handler: @escaping @MainActor (_ context: (any Sendable)?) throws -> Value?
+  ) {
+    answer(subFlow.identifier, with: handler)
+  }
+
+  private func take(_ action: NavigationAction) throws -> RecorderVerdict {
+    actions.append(action)
+    if mode == .unimplemented {
+      Issue.record(
+        """
+        Unimplemented navigation: \(action) was requested of a witness that allows none. \
+        Use a mocked or live NavigationWitness if the code under test navigates.
+        """, sourceLocation: creation)
+      throw UnimplementedNavigationError(request: action.description)
+    }
+    if let error = failure?(action) { throw error }
+    if case .show(let identifier, _) = action, let answer = answers[identifier] {
+      return .answered(try answer(action))
+    }
+    return mode == .live ? .perform : .answered(nil)
   }
 
   /// A request as the witness received it, without its context.
@@ -45,6 +162,12 @@ public final class NavigationWitness {
     case hide(RouteElementIdentifier?)
     /// `Navigate(to: route)`.
     case navigate(Route)
+    /// `Show([...])` with several identifiers.
+    case showAll([RouteElementIdentifier])
+    /// `Finish(identifier, with: ...)`.
+    case finish(RouteElementIdentifier)
+    /// `ChangeRoot(to: identifier)`.
+    case changeRoot(RouteElementIdentifier)
 
     /// The request as written in code, such as `Show("detail")`.
     public var description: String {
@@ -52,6 +175,11 @@ public final class NavigationWitness {
       case .show(let identifier): NavigationAction.show(identifier, context: nil).description
       case .hide(let identifier): NavigationAction.hide(identifier, context: nil).description
       case .navigate(let route): NavigationAction.navigate(to: route, contexts: [:]).description
+      case .showAll(let identifiers):
+        NavigationAction.showAll(identifiers, context: nil).description
+      case .finish(let identifier): NavigationAction.finish(identifier, result: ()).description
+      case .changeRoot(let identifier):
+        NavigationAction.changeRoot(identifier, context: nil).description
       }
     }
   }
@@ -67,14 +195,21 @@ public final class NavigationWitness {
       case .show(let identifier, _): .show(identifier)
       case .hide(let identifier, _): .hide(identifier)
       case .navigate(let route, _): .navigate(route)
+      case .showAll(let identifiers, _): .showAll(identifiers)
+      case .finish(let identifier, _): .finish(identifier)
+      case .changeRoot(let identifier, _): .changeRoot(identifier)
       }
     }
   }
 
-  /// The identifiers of every `Show` received, in order.
+  /// The identifiers of every `Show` received, in order; a `Show` of several gives each.
   public var shownIdentifiers: [RouteElementIdentifier] {
-    actions.compactMap { action in
-      if case .show(let identifier, _) = action { identifier } else { nil }
+    actions.flatMap { action -> [RouteElementIdentifier] in
+      switch action {
+      case .show(let identifier, _): [identifier]
+      case .showAll(let identifiers, _): identifiers
+      default: []
+      }
     }
   }
 
@@ -96,6 +231,15 @@ public final class NavigationWitness {
   public func reset() {
     actions.removeAll()
   }
+}
+
+/// A request reached a witness created with ``NavigationWitness/unimplemented(fileID:filePath:line:column:)``.
+public struct UnimplementedNavigationError: Error, Hashable, CustomStringConvertible {
+  /// The request, as written in code.
+  public let request: String
+
+  /// Names the request.
+  public var description: String { "unimplemented navigation: \(request)" }
 }
 
 /// The root of a witness's navigator: it has no routing table.

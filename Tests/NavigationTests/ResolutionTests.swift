@@ -211,13 +211,34 @@ struct ResolutionTests {
     #expect(navigator.currentRoute == ["list"])
   }
 
-  @Test("a factory's error reaches the caller and the route stays")
+  @Test(
+    "a factory's error reaches the caller, wrapped with the route and target, and the route stays")
   func factoryThrows() async throws {
     struct NoTodo: Error {}
     let list = Screen("list", [.show("detail"): .push { _ in throw NoTodo() }])
     let navigator = Navigator(root: list)
-    await #expect(throws: NoTodo.self) { try await navigator.show("detail") }
+    let error = try await #require(throws: NavigationError.self) {
+      try await navigator.show("detail")
+    }
+    #expect(error.kind == .factoryFailed)
+    #expect(error.underlyingError is NoTodo)
+    #expect(error.request == #"Show("detail")"#)
+    #expect(error.route == ["list"])
+    #expect(error.description.contains("NoTodo"))
     #expect(navigator.currentRoute == ["list"])
+  }
+
+  @Test("a factory's error in a Navigate step names the target too")
+  func factoryThrowsInNavigate() async throws {
+    struct NoTodo: Error {}
+    let list = Screen("list", [.show("detail"): .push { _ in throw NoTodo() }])
+    let navigator = Navigator(root: list)
+    let error = try await #require(throws: NavigationError.self) {
+      try await navigator.navigate(to: ["list", "detail"])
+    }
+    #expect(error.kind == .factoryFailed)
+    #expect(error.underlyingError is NoTodo)
+    #expect(error.navigationTarget == ["list", "detail"])
   }
 
   @Test("factories receive the request's context")

@@ -4,7 +4,7 @@ import StateStoreTesting
 import Testing
 
 @MainActor
-@Suite("NavigationWitness")
+@Suite("NavigationWitness", .timeLimit(.minutes(5)))
 struct WitnessTests {
   @Test("records each request instead of performing it")
   func records() async throws {
@@ -43,5 +43,89 @@ struct WitnessTests {
     await #expect(throws: Refused.self) { try await store.dispatch(Show("detail")) }
     try await store.dispatch(Show("settings"))
     #expect(witness.requests == [.show("detail"), .show("settings")])
+  }
+
+  @Test("mocked: a sub-flow's result is answered per identifier, without building screens")
+  func mockedResults() async throws {
+    let witness = NavigationWitness(root: "list")
+    witness.answer("confirm") { context in context as? Int == 3 }
+    witness.answer(.dueDate) { _ in 12 }
+    let store = Store(
+      initialState: AppState(), dependencies: Dependencies(navigator: witness.navigator))
+    #expect(witness.mode == .mocked)
+    #expect(try await store.dispatch(ShowForResult("confirm", of: Bool.self, context: 3)) == true)
+    #expect(try await store.dispatch(AskDueDate()) == 12)
+    #expect(try await store.dispatch(ShowForResult("unanswered", of: Int.self)) == nil)
+    #expect(witness.requests == [.show("confirm"), .show("due-date"), .show("unanswered")])
+    try await store.dispatch(Show(["a", "b"]))
+    #expect(witness.requests.last == .showAll(["a", "b"]))
+    #expect(witness.shownIdentifiers == ["confirm", "due-date", "unanswered", "a", "b"])
+    #expect(witness.navigator.currentRoute == ["list"])
+  }
+
+  @Test("mocked: an answer of the wrong type throws, a throwing handler fails the request")
+  func mockedErrors() async throws {
+    struct Offline: Error {}
+    let witness = NavigationWitness(root: "list")
+    witness.answer("confirm") { _ in "yes" }
+    witness.answer("login") { _ -> Bool? in throw Offline() }
+    let store = Store(
+      initialState: AppState(), dependencies: Dependencies(navigator: witness.navigator))
+    let error = try await #require(throws: NavigationError.self) {
+      try await store.dispatch(ShowForResult("confirm", of: Bool.self))
+    }
+    #expect(error.kind == .resultTypeMismatch(expected: "Swift.Bool", got: "Swift.String"))
+    await #expect(throws: Offline.self) {
+      try await store.dispatch(ShowForResult("login", of: Bool.self))
+    }
+  }
+
+  @Test("live: requests are recorded and really performed; answers still stand in")
+  func live() async throws {
+    let navigator = makeSubFlowApp()
+    let witness = NavigationWitness(live: navigator)
+    witness.answer("settings") { _ in true }
+    let store = Store(initialState: AppState(), dependencies: Dependencies(navigator: navigator))
+    try await store.dispatch(Show("detail"))
+    #expect(try await store.dispatch(ShowForResult("settings", of: Bool.self)) == true)
+    let caller = Task { try await store.dispatch(ShowForResult(.dueDate)) }
+    await waitUntil(navigator, shows: ["list", "detail", "due-date"])
+    try await store.dispatch(Finish(.dueDate, with: 2))
+    #expect(try await caller.value == 2)
+    #expect(witness.mode == .live)
+    #expect(
+      witness.requests == [
+        .show("detail"), .show("settings"), .show("due-date"), .finish("due-date"),
+      ])
+    #expect(store.state.route == ["list", "detail"])
+  }
+
+  @Test("unimplemented: any request fails the test and throws")
+  func unimplemented() async throws {
+    let witness = NavigationWitness.unimplemented()
+    let store = Store(
+      initialState: AppState(), dependencies: Dependencies(navigator: witness.navigator))
+    await withKnownIssue {
+      await #expect(throws: UnimplementedNavigationError.self) {
+        try await store.dispatch(Show("detail"))
+      }
+    }
+    await withKnownIssue {
+      await #expect(throws: UnimplementedNavigationError.self) {
+        try await store.dispatch(ShowForResult(.dueDate))
+      }
+    }
+    #expect(witness.requests == [.show("detail"), .show("due-date")])
+  }
+
+  @Test("a test store whose dependencies need a navigator builds no screen when it never navigates")
+  func testStoreWithoutScreens() async {
+    let store = TestStore(
+      initialState: AppState(), dependencies: Dependencies(navigator: Navigator()))
+    await store.send(Bump()) { $0.counter = 1 }
+    let unimplemented = TestStore(
+      initialState: AppState(),
+      dependencies: Dependencies(navigator: NavigationWitness.unimplemented().navigator))
+    await unimplemented.send(Bump()) { $0.counter = 1 }
   }
 }

@@ -5,9 +5,13 @@
 /// waiting for the queue from inside its own running request would wait forever.
 @MainActor
 final class NavigationQueue {
+  /// One unit of work: a request's resolution, or a step the navigator itself queues (hiding a
+  /// cancelled sub-flow), so that it never interleaves with a request.
+  typealias Work = @MainActor (Navigator) async throws -> Void
+
   /// A request waiting for its turn.
   private struct Job {
-    let action: NavigationAction
+    let work: Work
     let completion: @MainActor (Result<Void, any Error>) -> Void
   }
 
@@ -30,7 +34,8 @@ final class NavigationQueue {
       return
     }
     try await withCheckedThrowingContinuation { continuation in
-      jobs.append(Job(action: action) { continuation.resume(with: $0) })
+      jobs.append(
+        Job(work: Self.work(for: action)) { continuation.resume(with: $0) })
     }
   }
 
@@ -39,15 +44,28 @@ final class NavigationQueue {
     _ action: NavigationAction, on navigator: Navigator,
     completion: @escaping @MainActor (Result<Void, any Error>) -> Void
   ) {
+    submit(Self.work(for: action), on: navigator, completion: completion)
+  }
+
+  /// Queues `work` without awaiting it; `completion` gets its outcome, synchronously after the
+  /// work ends, before any other job starts.
+  func submit(
+    _ work: @escaping Work, on navigator: Navigator,
+    completion: @escaping @MainActor (Result<Void, any Error>) -> Void
+  ) {
     if isInsideRequest(of: navigator) {
-      Task { completion(await Self.outcome(of: action, on: navigator)) }
+      Task { completion(await Self.outcome(of: work, on: navigator)) }
     } else {
-      jobs.append(Job(action: action, completion: completion))
+      jobs.append(Job(work: work, completion: completion))
       if !isRunning {
         isRunning = true
         Task { await self.drain(on: navigator) }
       }
     }
+  }
+
+  private static func work(for action: NavigationAction) -> Work {
+    { navigator in try await RouteResolver(navigator: navigator).run(action) }
   }
 
   private func isInsideRequest(of navigator: Navigator) -> Bool {
@@ -68,18 +86,18 @@ final class NavigationQueue {
       let result = await NavigationTaskLocals.$runningNavigator.withValue(
         ObjectIdentifier(navigator)
       ) {
-        await Self.outcome(of: job.action, on: navigator)
+        await Self.outcome(of: job.work, on: navigator)
       }
       job.completion(result)
     }
     isRunning = false
   }
 
-  private static func outcome(of action: NavigationAction, on navigator: Navigator) async
+  private static func outcome(of work: Work, on navigator: Navigator) async
     -> Result<Void, any Error>
   {
     do {
-      try await RouteResolver(navigator: navigator).run(action)
+      try await work(navigator)
       return .success(())
     } catch {
       return .failure(error)

@@ -51,15 +51,20 @@ extension Navigator {
     mirrorRouteIfPossible(into: store)
   }
 
-  /// Registers `store` for route mirroring when its state holds a route.
+  /// Registers `store` for route mirroring when its state holds a route; for a scope, its
+  /// root store, whose state is the one that holds the route.
   func mirrorRouteIfPossible<S: State, D: Sendable>(into store: Store<S, D>) {
-    mirror.register(store)
+    if let root = store.rootStore as? any RouteMirrorable, root !== store {
+      root.registerRouteMirror(on: self)
+    } else {
+      mirror.register(store)
+    }
   }
 
   func routeDidChange(from old: Route) {
     let new = currentRoute
     if old != new {
-      mirror.send(new)
+      mirror.send(new, contexts: routeContexts)
     }
     observers.removeAll { !$0.isActive }
     for entry in observers {
@@ -70,3 +75,16 @@ extension Navigator {
 
 /// A route observer, releasable from any thread.
 typealias RouteObserverEntry = CallbackSlot<@MainActor (Route, Route) -> Void>
+
+/// A store whose route mirroring a navigator can register without knowing its types: how a
+/// scope's navigation request reaches its root store.
+@MainActor
+protocol RouteMirrorable: AnyObject {
+  func registerRouteMirror(on navigator: Navigator)
+}
+
+extension Store: RouteMirrorable {
+  func registerRouteMirror(on navigator: Navigator) {
+    navigator.mirror.register(self)
+  }
+}

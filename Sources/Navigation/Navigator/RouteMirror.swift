@@ -7,7 +7,7 @@ final class RouteMirror {
   /// One store whose state mirrors the route.
   private struct Entry {
     weak var owner: AnyObject?
-    let send: @MainActor (Route) -> Void
+    let send: @MainActor (Route, [(any Sendable)?]) -> Void
   }
 
   private var entries: [Entry] = []
@@ -17,22 +17,45 @@ final class RouteMirror {
     guard let holding = S.self as? any RouteHoldingState.Type else { return }
     entries.removeAll { $0.owner == nil }
     guard !entries.contains(where: { $0.owner === store }) else { return }
+    let holdsContexts = S.self is any RouteContextHoldingState.Type
     entries.append(
-      Entry(owner: store) { [weak store] route in
-        store?.dispatch(any: setRouteUpdater(holding, route))
+      Entry(owner: store) { [weak store] route, contexts in
+        guard let store else { return }
+        var encoded: RouteContexts?
+        if holdsContexts {
+          do {
+            encoded = try RouteContexts.encoding(contexts, along: route)
+          } catch {
+            let updater = setRouteUpdater(holding, route, contexts: nil)
+            store.onUnhandledError(error, updater)
+            encoded = RouteContexts.encodingEach(contexts, along: route)
+          }
+        }
+        store.dispatch(any: setRouteUpdater(holding, route, contexts: encoded))
       })
   }
 
   /// Dispatches `SetRoute(route)` to every registered store still alive.
-  func send(_ route: Route) {
+  func send(_ route: Route, contexts: [(any Sendable)?]) {
     for entry in entries where entry.owner != nil {
-      entry.send(route)
+      entry.send(route, contexts)
     }
   }
 }
 
-private func setRouteUpdater<T: RouteHoldingState>(_ type: T.Type, _ route: Route)
-  -> any Dispatchable
-{
-  SetRoute<T>(route)
+extension RouteContexts {
+  /// Encodes each context that can be, leaving the others' entries empty.
+  static func encodingEach(_ contexts: [(any Sendable)?], along route: Route) -> RouteContexts {
+    RouteContexts(
+      entries: contexts.enumerated().map { index, context in
+        (try? encoding([context], along: [route.indices.contains(index) ? route[index] : "?"]))?
+          .entries.first ?? nil
+      })
+  }
+}
+
+private func setRouteUpdater<T: RouteHoldingState>(
+  _ type: T.Type, _ route: Route, contexts: RouteContexts?
+) -> any Dispatchable {
+  SetRoute<T>(route, contexts: contexts)
 }

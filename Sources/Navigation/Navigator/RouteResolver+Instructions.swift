@@ -10,17 +10,18 @@ extension RouteResolver {
     let hidden: (any Routable)?
   }
 
-  func apply(_ instruction: NavigationInstruction, step: Step) async throws {
+  /// Carries out `instruction`; returns `false` when an `.optionalCustom` handler declined.
+  func apply(_ instruction: NavigationInstruction, step: Step) async throws -> Bool {
     guard let handlerPosition = navigator.model.position(of: step.handler) else {
       throw navigator.failure(.incomplete, step.description, detail: "the handler left the route")
     }
     switch instruction {
     case .push(let factory):
       let routable = try build(factory, for: step)
-      navigator.changeLevels { $0[$0.count - 1].append(routable) }
+      navigator.add(routable, context: step.context) { $0[$0.count - 1].append(routable) }
     case .presentModally(let factory):
       let routable = try build(factory, for: step)
-      navigator.changeLevels { $0.append([routable]) }
+      navigator.add(routable, context: step.context) { $0.append([routable]) }
     case .pop:
       try pop(step, handlerLevel: handlerPosition.level)
     case .popToRoot:
@@ -34,15 +35,43 @@ extension RouteResolver {
       try dismiss(step, behaviour: behaviour, handlerLevel: handlerPosition.level)
     case .custom(let handler):
       try await handler(CustomNavigation(navigator: navigator, step: step))
+    case .optionalCustom(let handler):
+      return try await handler(CustomNavigation(navigator: navigator, step: step))
     }
+    return true
   }
 
   private func build(_ factory: RoutableFactory, for step: Step) throws -> any Routable {
-    let routable = try factory(step.context)
-    if case .show(let identifier) = step.request, routable.routeIdentifier != identifier {
-      throw navigator.failure(
-        .identifierMismatch(built: routable.routeIdentifier), step.description,
-        detail: "built by the table of \"\(step.handler.routeIdentifier)\"")
+    guard case .show(let identifier) = step.request else {
+      return try build(
+        factory, identifier: nil, context: step.context, describedAs: step.description)
+    }
+    do {
+      return try build(
+        factory, identifier: identifier, context: step.context, describedAs: step.description)
+    } catch var error as NavigationError where error.detail == nil {
+      error = NavigationError(
+        error.kind, request: error.request, route: error.route,
+        detail: "built by the table of \"\(step.handler.routeIdentifier)\"",
+        underlyingError: error.underlyingError)
+      throw error
+    }
+  }
+
+  /// Runs `factory`, wrapping what it throws in a ``NavigationError`` kind `.factoryFailed`, and
+  /// checks that it built `identifier`.
+  func build(
+    _ factory: RoutableFactory, identifier: RouteElementIdentifier?, context: (any Sendable)?,
+    describedAs request: String
+  ) throws -> any Routable {
+    let routable: any Routable
+    do {
+      routable = try factory(context)
+    } catch {
+      throw navigator.failure(.factoryFailed, request, underlyingError: error)
+    }
+    if let identifier, routable.routeIdentifier != identifier {
+      throw navigator.failure(.identifierMismatch(built: routable.routeIdentifier), request)
     }
     return routable
   }

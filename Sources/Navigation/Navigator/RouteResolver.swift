@@ -15,21 +15,54 @@ struct RouteResolver {
       try await resolveHide(identifier, context: context, describedAs: action.description)
     case .navigate(let target, let contexts):
       try await resolveNavigate(to: target, contexts: contexts, describedAs: action.description)
+    case .showAll(let identifiers, let context):
+      for identifier in identifiers {
+        try await resolveShow(identifier, context: context, describedAs: action.description)
+      }
+    case .finish(let identifier, let result):
+      try navigator.finishSubFlow(identifier, with: result, describedAs: action.description)
+    case .changeRoot(let identifier, let context):
+      try installRoot(identifier, context: context, describedAs: action.description)
     }
   }
 
-  /// The first of `candidates` whose table has `request`, with its instruction.
-  private func handler(
-    of request: NavigationRequest, among candidates: some Sequence<any Routable>
-  ) -> (any Routable, NavigationInstruction)? {
+  /// Offers `request` to `candidates` in order, until one's table holds it and its instruction
+  /// does not decline; returns the routable that handled it, or `nil` when none did.
+  private func offer(
+    _ request: NavigationRequest, to candidates: some Sequence<any Routable>,
+    context: (any Sendable)?, hidden: (any Routable)?, describedAs description: String
+  ) async throws -> (any Routable)? {
     for candidate in candidates {
-      if let configured = candidate as? any RoutableWithConfiguration,
+      guard let configured = candidate as? any RoutableWithConfiguration,
         let instruction = configured.navigationConfiguration[request]
-      {
-        return (configured, instruction)
-      }
+      else { continue }
+      let step = Step(
+        request: request, description: description, handler: configured, context: context,
+        hidden: hidden)
+      if try await apply(instruction, step: step) { return configured }
     }
     return nil
+  }
+
+  // MARK: - Root
+
+  /// Replaces the whole route by a new root: the one `changeRoot(to:)` carries, or the one the
+  /// navigator's root factory for `identifier` builds.
+  private func installRoot(
+    _ identifier: RouteElementIdentifier, context: (any Sendable)?, describedAs request: String
+  ) throws {
+    let newRoot: any Routable
+    var rootContext = context
+    if let given = context as? RootToInstall {
+      newRoot = given.routable
+      rootContext = nil
+    } else {
+      guard let factory = navigator.rootFactories[identifier] else {
+        throw navigator.failure(.noRootFactory, request)
+      }
+      newRoot = try build(factory, identifier: identifier, context: context, describedAs: request)
+    }
+    navigator.add(newRoot, context: rootContext) { $0 = [[newRoot]] }
   }
 
   // MARK: - Show
@@ -37,16 +70,11 @@ struct RouteResolver {
   private func resolveShow(
     _ identifier: RouteElementIdentifier, context: (any Sendable)?, describedAs request: String
   ) async throws {
-    let navigationRequest = NavigationRequest.show(identifier)
     guard
-      let (handler, instruction) = handler(
-        of: navigationRequest, among: navigator.visibleRoutables.reversed())
+      let handler = try await offer(
+        .show(identifier), to: navigator.visibleRoutables.reversed(), context: context,
+        hidden: nil, describedAs: request)
     else { throw navigator.failure(.unhandled, request) }
-    try await apply(
-      instruction,
-      step: Step(
-        request: navigationRequest, description: request, handler: handler, context: context,
-        hidden: nil))
     guard navigator.currentRoute.contains(identifier) else {
       throw navigator.failure(
         .incomplete, request,
@@ -82,16 +110,11 @@ struct RouteResolver {
       throw navigator.failure(.cannotHideRoot, request)
     }
     let hidden = routables[index]
-    let navigationRequest = NavigationRequest.hide(hidden.routeIdentifier)
     guard
-      let (handler, instruction) = handler(
-        of: navigationRequest, among: routables[...index].reversed())
+      let handler = try await offer(
+        .hide(hidden.routeIdentifier), to: routables[...index].reversed(), context: context,
+        hidden: hidden, describedAs: request)
     else { throw navigator.failure(.unhandled, request) }
-    try await apply(
-      instruction,
-      step: Step(
-        request: navigationRequest, description: request, handler: handler, context: context,
-        hidden: hidden))
     guard navigator.model.position(of: hidden) == nil else {
       throw navigator.failure(
         .incomplete, request,
@@ -105,9 +128,20 @@ struct RouteResolver {
     to target: Route, contexts: [RouteElementIdentifier: any Sendable],
     describedAs request: String
   ) async throws {
-    guard target.first == navigator.root.routeIdentifier else {
-      throw navigator.failure(
-        .invalidTarget, request, detail: "the root is \"\(navigator.root.routeIdentifier)\"")
+    guard let targetRoot = target.first else {
+      throw navigator.failure(.invalidTarget, request, detail: "the route is empty")
+    }
+    if targetRoot != navigator.root.routeIdentifier {
+      guard navigator.rootFactories[targetRoot] != nil else {
+        throw navigator.failure(
+          .invalidTarget, request, detail: "the root is \"\(navigator.root.routeIdentifier)\"")
+      }
+      do {
+        try installRoot(targetRoot, context: contexts[targetRoot], describedAs: request)
+      } catch var error as NavigationError {
+        error.navigationTarget = target
+        throw error
+      }
     }
     // Each step must shorten the route or extend the common prefix; tables that undo each
     // other's work would otherwise loop forever.
@@ -131,6 +165,11 @@ struct RouteResolver {
   ) async throws {
     let route = navigator.currentRoute
     let common = zip(route, target).prefix { $0 == $1 }.count
+    if route.count > common, target.count > common, common > 0,
+      try changeBranch(at: common, from: route[common], to: target[common], contexts: contexts)
+    {
+      return
+    }
     if route.count > common {
       let routables = navigator.visibleRoutables
       let top = routables.count - 1
@@ -145,5 +184,34 @@ struct RouteResolver {
           .incomplete, request, detail: "the route left the way to the target")
       }
     }
+  }
+
+  /// Asks the routable below `index` to switch its branch from `old` to `new` in one step;
+  /// returns whether it did.
+  private func changeBranch(
+    at index: Int, from old: RouteElementIdentifier, to new: RouteElementIdentifier,
+    contexts: [RouteElementIdentifier: any Sendable]
+  ) throws -> Bool {
+    let routables = navigator.visibleRoutables
+    let container = routables[index - 1]
+    let request = "\(container.routeIdentifier).change(from: \"\(old)\", to: \"\(new)\")"
+    let built: (any Routable)?
+    do {
+      built = try container.change(from: old, to: new, context: contexts[new])
+    } catch let error as NavigationError {
+      throw error
+    } catch {
+      throw navigator.failure(.factoryFailed, request, underlyingError: error)
+    }
+    guard let branch = built else { return false }
+    guard branch.routeIdentifier == new else {
+      throw navigator.failure(.identifierMismatch(built: branch.routeIdentifier), request)
+    }
+    guard let position = navigator.model.position(of: routables[index]) else { return false }
+    navigator.add(branch, context: contexts[new]) { levels in
+      levels = Array(levels.prefix(position.level + 1))
+      levels[position.level] = Array(levels[position.level].prefix(position.index)) + [branch]
+    }
+    return true
   }
 }

@@ -9,6 +9,13 @@ public typealias RoutableFactory =
 public typealias CustomNavigationHandler =
   @MainActor (_ navigation: CustomNavigation) async throws -> Void
 
+/// Carries out an `.optionalCustom` instruction, or declines it.
+///
+/// Return `true` when the request is handled; `false` declines, and the navigator goes on asking
+/// the routables further down the route, as if this table did not hold the request.
+public typealias OptionalCustomNavigationHandler =
+  @MainActor (_ navigation: CustomNavigation) async throws -> Bool
+
 /// What a routable does to answer a ``NavigationRequest`` in its routing table.
 ///
 /// The navigator models the screens as a stack of modal levels, each level a stack of pushed
@@ -23,6 +30,7 @@ public typealias CustomNavigationHandler =
 /// | `popTo(id)` | keeps the route up to the topmost element `id` |
 /// | `dismissModally` | removes modal levels (see ``ModalDismissBehaviour``) |
 /// | `custom` | runs a closure that may change the route in any way |
+/// | `optionalCustom` | the same, but may decline so that resolution continues down the route |
 ///
 /// No instruction can remove the root: one that would throws a ``NavigationError`` instead.
 public enum NavigationInstruction {
@@ -57,4 +65,7 @@ public enum NavigationInstruction {
   case dismissModally(behaviour: ModalDismissBehaviour)
   /// Runs `handler`, which may change the route in any way through the ``CustomNavigation``.
   case custom(CustomNavigationHandler)
+  /// Runs `handler`, which may change the route or return `false` to decline: the request then
+  /// goes on to the next routable down the route (Tempura's `.optionalCustom`).
+  case optionalCustom(OptionalCustomNavigationHandler)
 }

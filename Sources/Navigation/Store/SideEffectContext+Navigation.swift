@@ -14,4 +14,18 @@ extension SideEffectContext where D: NavigationProvider {
   public func dispatch<Request: NavigationDispatchable>(_ request: Request) async throws {
     try await store.dispatch(request)
   }
+
+  /// Shows a sub-flow through the store's interceptors and awaits its result, or `nil` when it
+  /// left the route without one; see ``ShowForResult``.
+  ///
+  /// ```swift
+  /// let dueDate = try await context.dispatch(ShowForResult("due-date", of: Date.self))
+  /// ```
+  ///
+  /// - Throws: ``NavigationError`` when the `Show` fails; `CancellationError` when the task is
+  ///   cancelled, which hides the sub-flow.
+  @discardableResult
+  public func dispatch<Value: Sendable>(_ request: ShowForResult<Value>) async throws -> Value? {
+    try await store.dispatch(request)
+  }
 }

@@ -106,6 +106,12 @@ extension Store {
   /// `nil` for a root store.
   public var scopePath: String? { scopeLink?.path }
 
+  /// The root store this store is a window on.
+  ///
+  /// Itself at the root; `nil` once a scope's root is released. Navigation mirrors the route
+  /// into it when a scope navigates.
+  package var rootStore: AnyObject? { scopeLink == nil ? self : scopeLink?.root }
+
   /// The link scopes of this store compose: its own as a scope, or one to itself as the root.
   @inlinable
   var linkForScopes: ScopeLink<S> {

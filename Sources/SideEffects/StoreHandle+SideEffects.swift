@@ -1,0 +1,26 @@
+extension StoreHandle {
+  /// Runs `effect` on the store and returns when it has finished, as `Store.dispatch(_:)` does.
+  ///
+  /// - Throws: `StoreReleasedError` once the store is released, or what the effect throws.
+  public func dispatch<E: SideEffect>(_ effect: E) async throws
+  where E.StateType == S, E.Dependencies == Dependencies {
+    try await withStore { try await $0.dispatch(effect) }
+  }
+
+  /// Runs `effect` on the store and returns its value, as `Store.dispatch(_:)` does.
+  ///
+  /// - Throws: `StoreReleasedError` once the store is released, or what the effect throws.
+  @discardableResult
+  public func dispatch<E: ReturningSideEffect>(_ effect: E) async throws -> E.ReturnValue
+  where E.StateType == S, E.Dependencies == Dependencies {
+    try await withStore { try await $0.dispatch(effect) }
+  }
+
+  /// Starts `effect` without waiting for it, as `Store.launch(_:)` does; `nil` once the store is
+  /// released.
+  @discardableResult
+  public func launch<E: SideEffect>(_ effect: E) -> EffectTask<Void>?
+  where E.StateType == S, E.Dependencies == Dependencies {
+    store?.launch(effect)
+  }
+}

@@ -67,6 +67,19 @@ extension Store {
     EffectRegistry.of(self).count
   }
 
+  /// What each running (or queued) effect of this store is and what it waits for, oldest
+  /// first; test tools explain with it why nothing progresses.
+  ///
+  /// - Complexity: O(r log r) for r running effects.
+  package var runningEffects: [RunningEffect] {
+    EffectRegistry.of(self).snapshot
+  }
+
+  /// Names this store's effect runs in an ``EffectRunID``.
+  package var effectRunsID: ObjectIdentifier {
+    ObjectIdentifier(EffectRegistry.of(self))
+  }
+
   /// Calls `observer` on the main actor each time an effect of this store finishes, after its
   /// last updater has been applied; test tools wait on this.
   package func observeEffectCompletions(

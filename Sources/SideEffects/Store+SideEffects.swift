@@ -6,6 +6,10 @@ extension Store {
   /// drops the effect, or another effect with the same identifier keeps it from running, this
   /// returns without running it.
   ///
+  /// From synchronous code, such as a UI event handler, start the effect with `launch(_:)`
+  /// instead: the compiler's "'async' call in a function that does not support concurrency"
+  /// there means "use `launch`, or `await` the dispatch".
+  ///
   /// - Throws: Whatever the effect throws.
   public func dispatch<E: SideEffect>(_ effect: E) async throws
   where E.StateType == S, E.Dependencies == Dependencies {

@@ -103,8 +103,10 @@ struct CompilerGuidanceTests {
     #expect(output.status == 0, "\(output.diagnostics)")
   }
 
-  /// Why a side effect dispatched from synchronous code gets no message of ours: the compiler
-  /// ranks overloads for top-level code as for synchronous code. A synchronous `dispatch`
+  /// Top-level code keeps awaiting a dispatched effect; why no overload of ours speaks up in
+  /// synchronous code.
+  ///
+  /// The compiler ranks overloads for top-level code as for synchronous code. A synchronous `dispatch`
   /// overload that would win in a synchronous function (to say "use `launch`, or `await` the
   /// dispatch") would also win over `try await store.dispatch(effect)` in a script or
   /// `main.swift`, which would then start the effect without awaiting it. An unavailable

@@ -53,8 +53,11 @@ public final class TestClock: Clock, Sendable {
 
   private struct Sleeper {
     let deadline: Instant
-    /// The effect run asleep, when an effect's task sleeps.
+    /// The effect run asleep, when a task of an effect sleeps.
     let run: EffectRunID?
+    /// Whether the sleeping task is the effect's own, rather than a child task (`async let`, a
+    /// task group) or a task it started.
+    let isOwnTask: Bool
     let continuation: CheckedContinuation<Void, any Error>
   }
 
@@ -97,6 +100,7 @@ public final class TestClock: Clock, Sendable {
       return inner.nextID
     }
     let run = EffectRunID.current
+    let isOwnTask = EffectRunID.currentTaskRun != nil
     try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation {
         (continuation: CheckedContinuation<Void, any Error>) in
@@ -104,7 +108,8 @@ public final class TestClock: Clock, Sendable {
           inner -> (Result<Void, any Error>?, [CheckedContinuation<Void, Never>], [Partner]) in
           if Task.isCancelled { return (.failure(CancellationError()), [], []) }
           if deadline <= inner.now { return (.success(()), [], []) }
-          inner.sleepers[id] = Sleeper(deadline: deadline, run: run, continuation: continuation)
+          inner.sleepers[id] = Sleeper(
+            deadline: deadline, run: run, isOwnTask: isOwnTask, continuation: continuation)
           return (nil, Self.takeReadyWaiters(&inner), Array(inner.partners.values))
         }
         if let immediate { continuation.resume(with: immediate) }
@@ -176,14 +181,19 @@ public final class TestClock: Clock, Sendable {
     }
   }
 
-  /// The effect runs of one store asleep on this clock, with their deadlines.
+  /// The effect runs of one store asleep on this clock, with their earliest deadlines.
   ///
+  /// - Parameter ownTasksOnly: Whether only a sleep of the effect's own task counts. A sleep of
+  ///   a child task (a timeout raced against a request in a task group) may leave the effect
+  ///   working: the count that says "nothing else can happen" takes only its own task.
   /// - Complexity: O(s) for s sleepers.
-  package func sleepingRuns(in registry: ObjectIdentifier) -> [UInt64: Instant] {
+  package func sleepingRuns(in registry: ObjectIdentifier, ownTasksOnly: Bool) -> [UInt64: Instant]
+  {
     inner.withLock { inner in
       var runs: [UInt64: Instant] = [:]
       for sleeper in inner.sleepers.values {
         guard let run = sleeper.run, run.registry == registry else { continue }
+        guard sleeper.isOwnTask || !ownTasksOnly else { continue }
         runs[run.token] = min(runs[run.token] ?? sleeper.deadline, sleeper.deadline)
       }
       return runs

@@ -45,8 +45,11 @@ extension TestStore {
 
   /// Returns once every running effect waits on the clock or has finished: what the clock waits
   /// for before moving, so that it never runs ahead of an effect about to sleep.
+  ///
+  /// An effect counts as asleep here when any of its tasks sleeps on the clock, so that an
+  /// effect racing a timeout (a sleep in a child task) against other work lets the clock move.
   func settleForClock() async {
-    while store.runningEffectCount > 0, blockedEffects() == nil {
+    while store.runningEffectCount > 0, blockedEffects(ownTasksOnly: false) == nil {
       guard await waitForActivity(within: timeout) else {
         Issue.record(
           Comment(rawValue: timedOut("Advancing the TestClock (waiting for effects to sleep)")),
@@ -74,11 +77,14 @@ extension TestStore {
   /// are), one line per effect that no other effect awaits, saying what it waits for; `nil`
   /// when some effect may still progress on its own.
   ///
+  /// - Parameter ownTasksOnly: Whether an effect is asleep only when its own task sleeps (to
+  ///   fail a wait at once, nothing may be left that could progress), or when any of its tasks
+  ///   does (to let the clock move).
   /// - Complexity: O(r log r + s) for r running effects and s sleepers.
-  func blockedEffects() -> [String]? {
+  func blockedEffects(ownTasksOnly: Bool = true) -> [String]? {
     guard let clock else { return nil }
     let running = store.runningEffects
-    let asleep = clock.sleepingRuns(in: store.effectRunsID)
+    let asleep = clock.sleepingRuns(in: store.effectRunsID, ownTasksOnly: ownTasksOnly)
     guard !running.isEmpty, !asleep.isEmpty else { return nil }
     let graph = WaitGraph(running: running, asleep: asleep)
     guard running.allSatisfy({ graph.isBlocked($0.token) }) else { return nil }
@@ -103,7 +109,7 @@ extension TestStore {
   func timedOut(_ label: String) -> String {
     let test = Test.current.map { "test \"\($0.displayName ?? $0.name)\"" } ?? "the test"
     let sends = sentEffects()
-    let asleep = clock?.sleepingRuns(in: store.effectRunsID) ?? [:]
+    let asleep = clock?.sleepingRuns(in: store.effectRunsID, ownTasksOnly: false) ?? [:]
     let lines = store.runningEffects.map { effect in
       let origin = sends[effect.token].map { "sent at \($0)" } ?? "not sent by the test store"
       let state =

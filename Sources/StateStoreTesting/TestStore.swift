@@ -52,10 +52,10 @@ public final class TestStore<S: State, Dependencies: Sendable> {
 
   /// The store under test; use it for anything the test store does not wrap.
   ///
-  /// It is a plain ``Store``: subscribe to it, read `store.store.dependencies`, or give it to
+  /// It is a plain `Store`: subscribe to it, read `store.store.dependencies`, or give it to
   /// code under test that takes a store (a screen, a recorder). What is dispatched to it
   /// directly is observed too: an updater it applies must be received, and an effect it
-  /// starts is awaited by ``finish()``.
+  /// starts is awaited by `finish()`.
   ///
   /// ```swift
   /// let recorder = try ActionRecorder(store: testStore.store, registry: .app, destination: .memory)

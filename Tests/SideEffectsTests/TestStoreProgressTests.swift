@@ -27,6 +27,16 @@ struct IncrementAfterGate: SideEffect {
   }
 }
 
+/// Sleeps on the clock in a child task while its own task waits at the gate, then increments.
+struct SleepInAChildTask: SideEffect {
+  func sideEffect(_ context: SideEffectContext<Counter, Dependencies>) async throws {
+    async let nap: Void = context.dependencies.clock.sleep(for: .seconds(1))
+    try await context.dependencies.gate.wait()
+    await context.dispatch(Increment())
+    try await nap
+  }
+}
+
 @MainActor
 @Suite("TestStore never hangs silently", .timeLimit(.minutes(5)))
 struct TestStoreProgressTests {
@@ -149,6 +159,19 @@ struct TestStoreProgressTests {
     #expect(messages.first?.contains("finish() waited") == true)
     #expect(messages.first?.contains("this store knows no TestClock") == true)
     #expect(store.store.runningEffectCount == 0)
+  }
+
+  @Test("a sleep in an effect's child task does not make the effect itself count as asleep")
+  func childTaskSleep() async {
+    let clock = TestClock()
+    let store = makeTestStore(clock: clock)
+    await store.send(SleepInAChildTask())
+    await clock.waitForSleepers(1)
+    // Not "cannot make progress": the effect's own task waits at the gate, which opens.
+    store.store.dependencies.gate.open()
+    await store.receive(Increment.self) { $0.value = 1 }
+    await clock.advance(by: .seconds(1))
+    await store.finish()
   }
 
   @Test("instants read as offsets from the clock's start")

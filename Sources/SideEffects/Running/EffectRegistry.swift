@@ -187,8 +187,10 @@ package struct EffectRunID: Sendable, Hashable {
   /// The run the current task executes, if it is an effect's.
   @TaskLocal package static var current: EffectRunID?
 
-  /// The run of the current task if the current task is that run's own task.
-  static var currentTaskRun: EffectRunID? {
+  /// The run of the current task if the current task is that run's own task: not a child task
+  /// (`async let`, a task group) nor a `Task {}` started inside the effect, which inherit the
+  /// identity but whose waits do not stop the effect itself.
+  package static var currentTaskRun: EffectRunID? {
     guard let current, withUnsafeCurrentTask(body: { $0?.hashValue }) == current.task else {
       return nil
     }

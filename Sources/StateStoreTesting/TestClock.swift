@@ -167,10 +167,18 @@ public final class TestClock: Clock, Sendable {
   /// Suspends until at least `count` tasks are sleeping on this clock.
   ///
   /// A clock that works with a ``TestStore`` does not need it: ``advance(by:)`` waits for the
-  /// store's effects to reach their sleep. Without a test store (effects on a plain `Store`),
-  /// call it before ``advance(by:)`` when an effect has been started but may not have reached
-  /// its sleep yet: advancing first would leave its deadline in the future.
+  /// store's effects to reach their sleep. With one, this waits the same way (until every
+  /// running effect of the store sleeps or has finished) and returns then whatever the count,
+  /// so that calling it after an `advance` that let the effects finish does not hang.
+  ///
+  /// Without a test store (effects on a plain `Store`), call it before ``advance(by:)`` when an
+  /// effect has been started but may not have reached its sleep yet: advancing first would
+  /// leave its deadline in the future.
   public func waitForSleepers(_ count: Int = 1) async {
+    if inner.withLock({ !$0.partners.isEmpty }) {
+      await settlePartners()
+      return
+    }
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       let reached = inner.withLock { inner -> Bool in
         if inner.sleepers.count >= count { return true }

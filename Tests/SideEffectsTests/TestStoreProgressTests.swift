@@ -118,6 +118,17 @@ struct TestStoreProgressTests {
     await store.finish()
   }
 
+  @Test("waitForSleepers after an advance that let the effect finish returns")
+  func waitForSleepersAfterTheEffectFinished() async {
+    let clock = TestClock()
+    let store = makeTestStore(clock: clock)
+    await store.send(DebouncedSearch(query: "b"))
+    await clock.advance(by: .milliseconds(300))
+    await clock.waitForSleepers(1)
+    await store.receive(SetResults(results: ["b"])) { $0.results = ["b"] }
+    await store.finish()
+  }
+
   @Test("advance steps from deadline to deadline: a one-second timer ticks three times in 3 s")
   func timerTicksPerStep() async {
     let clock = TestClock()

@@ -108,14 +108,7 @@ extension TestStore {
   ) async {
     let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     while store.runningEffectCount > 0 {
-      if let blocked = blockedEffects() {
-        Issue.record(
-          Comment(rawValue: cannotProgress("finish()", blocked)), sourceLocation: location)
-        await abandonRunningEffects()
-        return
-      }
-      guard await waitForActivity(within: timeout) else {
-        Issue.record(Comment(rawValue: timedOut("finish()")), sourceLocation: location)
+      guard await awaitProgress("finish()", at: location) else {
         await abandonRunningEffects()
         return
       }
@@ -156,15 +149,7 @@ extension TestStore {
           sourceLocation: location)
         return
       }
-      let label = "receive(\(expectation))"
-      if let blocked = blockedEffects() {
-        Issue.record(Comment(rawValue: cannotProgress(label, blocked)), sourceLocation: location)
-        return
-      }
-      guard await waitForActivity(within: timeout) else {
-        Issue.record(Comment(rawValue: timedOut(label)), sourceLocation: location)
-        return
-      }
+      guard await awaitProgress("receive(\(expectation))", at: location) else { return }
     }
   }
 }

@@ -20,6 +20,21 @@ extension TestStore {
     return await withCheckedContinuation { waiters[id] = $0 }
   }
 
+  /// Waits for something to happen on behalf of `label` (an updater, an effect finishing or
+  /// falling asleep); returns `false`, having recorded why at `location`, when nothing can
+  /// happen without the clock moving, or nothing did within ``timeout``.
+  func awaitProgress(_ label: String, at location: SourceLocation) async -> Bool {
+    if let blocked = blockedEffects() {
+      Issue.record(Comment(rawValue: cannotProgress(label, blocked)), sourceLocation: location)
+      return false
+    }
+    guard await waitForActivity(within: timeout) else {
+      Issue.record(Comment(rawValue: timedOut(label)), sourceLocation: location)
+      return false
+    }
+    return true
+  }
+
   /// Cancels every running effect after a failed wait, and waits for them to end (each within
   /// ``timeout``), so that the end of the test does not report them a second time.
   func abandonRunningEffects() async {

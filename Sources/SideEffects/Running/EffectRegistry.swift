@@ -9,7 +9,8 @@ import StateStore
 final class EffectRegistry {
   private struct Running {
     let id: AnyHashable?
-    let name: String
+    /// The effect's type, named only when a test tool asks (naming costs more than a start).
+    let type: Any.Type
     /// The effect whose own task awaits this one (a nested `context.dispatch`), if any.
     let awaitedBy: UInt64?
     let cancel: @Sendable () -> Void
@@ -51,10 +52,10 @@ final class EffectRegistry {
 
   /// Records a started effect; a queued one (`queued`) waits in ``waitForTurn(_:id:)``.
   func begin(
-    _ token: UInt64, id: AnyHashable?, name: String, awaitedBy: UInt64?, queued isQueued: Bool,
+    _ token: UInt64, id: AnyHashable?, type: Any.Type, awaitedBy: UInt64?, queued isQueued: Bool,
     cancel: @escaping @Sendable () -> Void
   ) {
-    running[token] = Running(id: id, name: name, awaitedBy: awaitedBy, cancel: cancel)
+    running[token] = Running(id: id, type: type, awaitedBy: awaitedBy, cancel: cancel)
     if let id { lanes[id, default: []].append(token) }
     if isQueued { queued.insert(token) }
   }
@@ -149,7 +150,7 @@ final class EffectRegistry {
         ahead = Array(lane[..<index])
       }
       return RunningEffect(
-        token: token, name: entry.name, awaits: (awaited[token] ?? []).sorted(),
+        token: token, name: String(describing: entry.type), awaits: (awaited[token] ?? []).sorted(),
         queuedBehind: ahead)
     }
   }

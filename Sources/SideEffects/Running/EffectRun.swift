@@ -120,7 +120,7 @@ extension Store {
       return try result.get()
     }
     registry.begin(
-      token, id: id, name: String(describing: E.self), awaitedBy: awaitedBy,
+      token, id: id, type: E.self, awaitedBy: awaitedBy,
       queued: turn != nil, cancel: { task.cancel() })
     return (task, token)
   }

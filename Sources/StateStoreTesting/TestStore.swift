@@ -211,10 +211,15 @@ public final class TestStore<S: State, Dependencies: Sendable> {
     updateLedger()
   }
 
-  /// Cancels every effect still running, so the end of the test does not fail because of them.
-  public func cancelInFlightEffects() async {
+  /// Cancels every effect still running, so the end of the test does not fail because of them,
+  /// and waits for them to end (an effect that ignores its cancellation fails the wait after
+  /// ``timeout``, at the caller's line).
+  public func cancelInFlightEffects(
+    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
+    column: Int = #column
+  ) async {
     store.cancelAllEffects()
-    await finish()
+    await finish(fileID: fileID, filePath: filePath, line: line, column: column)
   }
 
   // MARK: - Internals

@@ -67,7 +67,7 @@ extension TestStore {
     while store.runningEffectCount > 0, blockedEffects(ownTasksOnly: false) == nil {
       guard await waitForActivity(within: timeout) else {
         Issue.record(
-          Comment(rawValue: timedOut("Advancing the TestClock (waiting for effects to sleep)")),
+          Comment(rawValue: timedOut("advancing the TestClock (waiting for the effects to sleep)")),
           sourceLocation: creation)
         return
       }
@@ -106,7 +106,7 @@ extension TestStore {
     let sends = sentEffects()
     return graph.roots.map { root in
       let origin = sends[root.token].map { "sent at \($0)" } ?? "not sent by the test store"
-      return "\(root.name) (\(origin)) " + graph.explain(root.token, now: clock.now) + "."
+      return "\(root.name) (\(origin)) " + graph.explain(root.token) + "."
     }
   }
 
@@ -195,7 +195,7 @@ private struct WaitGraph {
   }
 
   /// What `token` waits for, as the end of a sentence starting with its name.
-  func explain(_ token: UInt64, now: TestClock.Instant, visiting: Set<UInt64> = []) -> String {
+  func explain(_ token: UInt64, visiting: Set<UInt64> = []) -> String {
     if let deadline = asleep[token] {
       return "is asleep on the TestClock until \(deadline.offsetDescription): "
         + "advance the clock"
@@ -209,7 +209,7 @@ private struct WaitGraph {
       return "waits for its turn behind \(ahead) (cancellation policy .enqueue)"
     }
     let children = effect.awaits.compactMap { child in
-      effects[child].map { "\($0.name), which " + explain(child, now: now, visiting: next) }
+      effects[child].map { "\($0.name), which " + explain(child, visiting: next) }
     }
     return "awaits " + children.joined(separator: "; and ")
   }

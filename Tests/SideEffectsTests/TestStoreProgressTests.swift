@@ -160,6 +160,23 @@ struct TestStoreProgressTests {
     await store.cancelInFlightEffects()
   }
 
+  @Test("advance gives up waiting after the backstop on an effect that never sleeps, and moves")
+  func advanceBackstop() async {
+    let clock = TestClock()
+    let store = makeTestStore(clock: clock)
+    store.timeout = .milliseconds(20)
+    await store.send(IncrementAfterGate())
+    let messages = await recordedIssues {
+      await clock.advance(by: .seconds(1))
+    }
+    #expect(messages.count == 1)
+    #expect(
+      messages.first?.contains("advancing the TestClock (waiting for the effects to sleep)") == true
+    )
+    #expect(clock.now == TestClock.Instant(offset: .seconds(1)))
+    await store.cancelInFlightEffects()
+  }
+
   @Test("without a TestClock the backstop still ends the wait, and finish cancels what is left")
   func backstopWithoutAClock() async {
     let store = makeTestStore()

@@ -22,6 +22,8 @@ public final class EffectTask<Success: Sendable>: Sendable {
 
   private let phase = Mutex<Phase>(.pending([]))
   private let cancelled = Atomic<Bool>(false)
+  /// The run's token in its store's effect registry, once it has started; 0 before.
+  private let runToken = Atomic<UInt64>(0)
 
   init() {}
 
@@ -68,8 +70,17 @@ public final class EffectTask<Success: Sendable>: Sendable {
     _ = await result
   }
 
-  /// Records how the effect started, once its trip through the interceptors is over.
-  func attach(_ started: Started) {
+  /// The token of the effect's run in its store, once it has started running; test tools match
+  /// it against the store's running effects.
+  package var token: UInt64? {
+    let token = runToken.load(ordering: .acquiring)
+    return token == 0 ? nil : token
+  }
+
+  /// Records how the effect started, once its trip through the interceptors is over; `token`
+  /// names the run when it runs.
+  func attach(_ started: Started, token: UInt64? = nil) {
+    if let token { runToken.store(token, ordering: .releasing) }
     let waiters = phase.withLock { phase -> [CheckedContinuation<Started, Never>] in
       guard case .pending(let waiters) = phase else { return [] }
       phase = .started(started)

@@ -91,6 +91,6 @@ extension ReturningSideEffect {
       store.onUnhandledError(EffectStoreMismatchError(effect: self, store: store), self)
       return
     }
-    _ = typed.startEffect(self, reportsErrors: true)
+    _ = typed.startEffect(self, reportsErrors: true, awaitedBy: nil)
   }
 }

@@ -6,6 +6,10 @@ extension Store {
   /// drops the effect, or another effect with the same identifier keeps it from running, this
   /// returns without running it.
   ///
+  /// From synchronous code, such as a UI event handler, start the effect with `launch(_:)`
+  /// instead: the compiler's "'async' call in a function that does not support concurrency"
+  /// there means "use `launch`, or `await` the dispatch".
+  ///
   /// - Throws: Whatever the effect throws.
   public func dispatch<E: SideEffect>(_ effect: E) async throws
   where E.StateType == S, E.Dependencies == Dependencies {
@@ -65,6 +69,19 @@ extension Store {
   /// The number of effects of this store that are running now; test tools wait on it.
   package var runningEffectCount: Int {
     EffectRegistry.of(self).count
+  }
+
+  /// What each running (or queued) effect of this store is and what it waits for, oldest
+  /// first; test tools explain with it why nothing progresses.
+  ///
+  /// - Complexity: O(r log r) for r running effects.
+  package var runningEffects: [RunningEffect] {
+    EffectRegistry.of(self).snapshot
+  }
+
+  /// Names this store's effect runs in an ``EffectRunID``.
+  package var effectRunsID: ObjectIdentifier {
+    ObjectIdentifier(EffectRegistry.of(self))
   }
 
   /// Calls `observer` on the main actor each time an effect of this store finishes, after its

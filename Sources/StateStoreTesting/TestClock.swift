@@ -1,3 +1,4 @@
+import SideEffects
 import Synchronization
 
 /// A clock that only moves when a test advances it, so that debounces, timeouts and timers are
@@ -9,10 +10,18 @@ import Synchronization
 /// let clock = TestClock()
 /// let store = TestStore(initialState: AppState(), dependencies: AppDependencies(clock: clock))
 /// await store.send(Search(query: "milk"))
-/// await clock.waitForSleepers(1)
 /// await clock.advance(by: .milliseconds(300))
 /// await store.receive(SetResults.self) { $0.results = ["milk"] }
 /// ```
+///
+/// A ``TestStore`` finds the clock in its dependencies (or is given it with
+/// ``TestStore/clock``), and the two then work together:
+/// - ``advance(by:)`` first waits until every running effect of the store is asleep on the clock
+///   (or has finished), so it never runs ahead of an effect that is about to sleep; then it moves
+///   from deadline to deadline, letting the woken effects run until they sleep again or finish.
+///   A timer that sleeps one second in a loop ticks three times in `advance(by: .seconds(3))`.
+/// - `receive` and `finish` fail at once, naming the effect and its deadline, when every running
+///   effect is asleep on the clock: only advancing it can make progress.
 ///
 /// A sleeper whose task is cancelled throws `CancellationError` at once.
 public final class TestClock: Clock, Sendable {
@@ -44,7 +53,20 @@ public final class TestClock: Clock, Sendable {
 
   private struct Sleeper {
     let deadline: Instant
+    /// The effect run asleep, when a task of an effect sleeps.
+    let run: EffectRunID?
+    /// Whether the sleeping task is the effect's own, rather than a child task (`async let`, a
+    /// task group) or a task it started.
+    let isOwnTask: Bool
     let continuation: CheckedContinuation<Void, any Error>
+  }
+
+  /// A test store working with this clock.
+  private struct Partner {
+    /// Called (on any thread) when a task starts or stops sleeping.
+    let sleepersChanged: @Sendable () -> Void
+    /// Returns once every running effect of the partner's store is asleep or finished.
+    let settle: @Sendable () async -> Void
   }
 
   private struct Inner {
@@ -52,6 +74,7 @@ public final class TestClock: Clock, Sendable {
     var nextID: UInt64 = 0
     var sleepers: [UInt64: Sleeper] = [:]
     var sleeperWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    var partners: [UInt64: Partner] = [:]
   }
 
   private let inner = Mutex(Inner())
@@ -76,18 +99,22 @@ public final class TestClock: Clock, Sendable {
       inner.nextID &+= 1
       return inner.nextID
     }
+    let run = EffectRunID.current
+    let isOwnTask = EffectRunID.currentTaskRun != nil
     try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation {
         (continuation: CheckedContinuation<Void, any Error>) in
-        let (immediate, ready) = inner.withLock {
-          inner -> (Result<Void, any Error>?, [CheckedContinuation<Void, Never>]) in
-          if Task.isCancelled { return (.failure(CancellationError()), []) }
-          if deadline <= inner.now { return (.success(()), []) }
-          inner.sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
-          return (nil, Self.takeReadyWaiters(&inner))
+        let (immediate, ready, partners) = inner.withLock {
+          inner -> (Result<Void, any Error>?, [CheckedContinuation<Void, Never>], [Partner]) in
+          if Task.isCancelled { return (.failure(CancellationError()), [], []) }
+          if deadline <= inner.now { return (.success(()), [], []) }
+          inner.sleepers[id] = Sleeper(
+            deadline: deadline, run: run, isOwnTask: isOwnTask, continuation: continuation)
+          return (nil, Self.takeReadyWaiters(&inner), Array(inner.partners.values))
         }
         if let immediate { continuation.resume(with: immediate) }
         for waiter in ready { waiter.resume() }
+        for partner in partners { partner.sleepersChanged() }
       }
     } onCancel: {
       let sleeper = inner.withLock { $0.sleepers.removeValue(forKey: id) }
@@ -98,7 +125,11 @@ public final class TestClock: Clock, Sendable {
   /// Moves the clock forward by `duration` and wakes every sleeper whose deadline has come, in
   /// deadline order.
   ///
-  /// - Complexity: O(s log s) for s sleepers.
+  /// With a ``TestStore`` working with this clock, it first waits until the store's effects are
+  /// all asleep or finished, then steps from deadline to deadline, waiting after each step until
+  /// the woken effects sleep again or finish; see ``TestClock``.
+  ///
+  /// - Complexity: O(s log s) per step for s sleepers.
   public func advance(by duration: Duration) async {
     let target = now.advanced(by: duration)
     await advance(to: target)
@@ -107,22 +138,47 @@ public final class TestClock: Clock, Sendable {
   /// Moves the clock to `instant` (never backwards) and wakes every sleeper whose deadline has
   /// come, in deadline order.
   ///
-  /// - Complexity: O(s log s) for s sleepers.
+  /// With a ``TestStore`` working with this clock, it steps from deadline to deadline as
+  /// ``advance(by:)`` does.
+  ///
+  /// - Complexity: O(s log s) per step for s sleepers.
   public func advance(to instant: Instant) async {
-    let due = inner.withLock { inner -> [Sleeper] in
-      if inner.now < instant { inner.now = instant }
-      let due = inner.sleepers.filter { $0.value.deadline <= inner.now }
-      for id in due.keys { inner.sleepers[id] = nil }
-      return due.values.sorted { $0.deadline < $1.deadline }
+    await settlePartners()
+    let stepwise = inner.withLock { !$0.partners.isEmpty }
+    while true {
+      let due = inner.withLock { inner -> [Sleeper] in
+        // Without a partner nothing tells when a woken sleeper has run, so the clock jumps
+        // straight to `instant`: every woken task then reads the same `now`.
+        let next =
+          stepwise ? inner.sleepers.values.map(\.deadline).filter { $0 <= instant }.min() : nil
+        let step = next ?? instant
+        if inner.now < step { inner.now = step }
+        let due = inner.sleepers.filter { $0.value.deadline <= inner.now }
+        for id in due.keys { inner.sleepers[id] = nil }
+        return due.values.sorted { $0.deadline < $1.deadline }
+      }
+      if due.isEmpty { return }
+      for sleeper in due { sleeper.continuation.resume() }
+      guard stepwise else { return }
+      await settlePartners()
     }
-    for sleeper in due { sleeper.continuation.resume() }
   }
 
   /// Suspends until at least `count` tasks are sleeping on this clock.
   ///
-  /// Call it before ``advance(by:)`` when an effect has been started but may not have reached
-  /// its sleep yet: advancing first would leave its deadline in the future.
+  /// A clock that works with a ``TestStore`` does not need it: ``advance(by:)`` waits for the
+  /// store's effects to reach their sleep. With one, this waits the same way (until every
+  /// running effect of the store sleeps or has finished) and returns then whatever the count,
+  /// so that calling it after an `advance` that let the effects finish does not hang.
+  ///
+  /// Without a test store (effects on a plain `Store`), call it before ``advance(by:)`` when an
+  /// effect has been started but may not have reached its sleep yet: advancing first would
+  /// leave its deadline in the future.
   public func waitForSleepers(_ count: Int = 1) async {
+    if inner.withLock({ !$0.partners.isEmpty }) {
+      await settlePartners()
+      return
+    }
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       let reached = inner.withLock { inner -> Bool in
         if inner.sleepers.count >= count { return true }
@@ -131,6 +187,50 @@ public final class TestClock: Clock, Sendable {
       }
       if reached { continuation.resume() }
     }
+  }
+
+  /// The effect runs of one store asleep on this clock, with their earliest deadlines.
+  ///
+  /// - Parameter ownTasksOnly: Whether only a sleep of the effect's own task counts. A sleep of
+  ///   a child task (a timeout raced against a request in a task group) may leave the effect
+  ///   working: the count that says "nothing else can happen" takes only its own task.
+  /// - Complexity: O(s) for s sleepers.
+  package func sleepingRuns(in registry: ObjectIdentifier, ownTasksOnly: Bool) -> [UInt64: Instant]
+  {
+    inner.withLock { inner in
+      var runs: [UInt64: Instant] = [:]
+      for sleeper in inner.sleepers.values {
+        guard let run = sleeper.run, run.registry == registry else { continue }
+        guard sleeper.isOwnTask || !ownTasksOnly else { continue }
+        runs[run.token] = min(runs[run.token] ?? sleeper.deadline, sleeper.deadline)
+      }
+      return runs
+    }
+  }
+
+  /// Lets a test store work with this clock; ``detach(_:)`` with the returned key ends it.
+  ///
+  /// - Parameters:
+  ///   - sleepersChanged: Called, on any thread, after a task starts sleeping.
+  ///   - settle: Awaited before and after each step of ``advance(to:)``.
+  package func attach(
+    sleepersChanged: @escaping @Sendable () -> Void, settle: @escaping @Sendable () async -> Void
+  ) -> UInt64 {
+    inner.withLock { inner in
+      inner.nextID &+= 1
+      inner.partners[inner.nextID] = Partner(sleepersChanged: sleepersChanged, settle: settle)
+      return inner.nextID
+    }
+  }
+
+  /// Ends the partnership that ``attach(sleepersChanged:settle:)`` returned `key` for.
+  package func detach(_ key: UInt64) {
+    _ = inner.withLock { $0.partners.removeValue(forKey: key) }
+  }
+
+  private func settlePartners() async {
+    let partners = inner.withLock { Array($0.partners.values) }
+    for partner in partners { await partner.settle() }
   }
 
   private static func takeReadyWaiters(_ inner: inout Inner) -> [CheckedContinuation<Void, Never>] {

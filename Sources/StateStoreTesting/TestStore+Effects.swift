@@ -36,7 +36,8 @@ extension TestStore {
     let handle = launch()
     nextSendID &+= 1
     let id = nextSendID
-    runningSends[id] = RunningSend(name: "\(E.self)", location: location)
+    runningSends[id] = RunningSend(
+      name: "\(E.self)", location: location, token: { [handle] in handle.token })
     updateLedger()
     Task { [weak self] in
       await handle.finish()
@@ -98,10 +99,19 @@ extension TestStore {
 
   /// Waits until every running effect has finished.
   ///
-  /// Effects that wait on a ``TestClock`` finish only when the test advances it.
-  public func finish() async {
+  /// Effects that wait on a ``TestClock`` finish only when the test advances it: when every
+  /// running effect is asleep on the store's ``clock``, `finish` fails at once, naming each one
+  /// and its deadline, and cancels them. A wait on anything else fails after ``timeout``.
+  public func finish(
+    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
+    column: Int = #column
+  ) async {
+    let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     while store.runningEffectCount > 0 {
-      await waitForActivity()
+      guard await awaitProgress("finish()", at: location) else {
+        await abandonRunningEffects()
+        return
+      }
     }
     updateLedger()
   }
@@ -139,7 +149,7 @@ extension TestStore {
           sourceLocation: location)
         return
       }
-      await waitForActivity()
+      guard await awaitProgress("receive(\(expectation))", at: location) else { return }
     }
   }
 }

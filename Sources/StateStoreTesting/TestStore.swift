@@ -23,6 +23,14 @@ import Testing
 /// - Every updater the effects dispatch must be received before the next send, and by the end.
 /// - No effect may still run when the store is released; `await store.finish()` waits for them.
 ///
+/// A test store never hangs silently:
+/// - It knows the ``TestClock`` its effects sleep on (found in the dependencies, or set with
+///   ``clock``). When every running effect is asleep on it, `receive` and `finish` fail at once,
+///   naming each effect, the line that sent it and its deadline: only advancing the clock could
+///   make progress.
+/// - Any other wait (an effect stuck on a fake that never answers) fails after ``timeout`` of
+///   real time, naming the test and what it waited for.
+///
 /// Failures are recorded with Swift Testing's `Issue.record` at the caller's line.
 @MainActor
 public final class TestStore<S: State, Dependencies: Sendable> {
@@ -43,7 +51,34 @@ public final class TestStore<S: State, Dependencies: Sendable> {
   }
 
   /// The store under test; use it for anything the test store does not wrap.
+  ///
+  /// It is a plain `Store`: subscribe to it, read `store.store.dependencies`, or give it to
+  /// code under test that takes a store (a screen, a recorder). What is dispatched to it
+  /// directly is observed too: an updater it applies must be received, and an effect it
+  /// starts is awaited by `finish()`.
+  ///
+  /// ```swift
+  /// let recorder = try ActionRecorder(store: testStore.store, registry: .app, destination: .memory)
+  /// ```
   public let store: Store<S, Dependencies>
+
+  /// The clock the store's effects sleep on, so that a wait on it fails at once instead of
+  /// hanging, and so that ``TestClock/advance(by:)`` waits for effects about to sleep.
+  ///
+  /// Found in the dependencies when the store is created (a `TestClock` stored in them, up to
+  /// three levels deep, even as `any Clock<Duration>`); set it when the clock is kept elsewhere.
+  public var clock: TestClock? {
+    didSet { attachClock() }
+  }
+
+  /// How long `receive`, `finish` and the ``clock``'s `advance` wait in real time with nothing
+  /// happening (no updater arriving, no effect finishing or falling asleep) before they fail,
+  /// naming the test and what they waited for.
+  ///
+  /// A backstop against hangs, not a pace: a passing test never waits for it, and a wait on the
+  /// clock fails at once without it. One minute by default, to stay clear of a loaded CI
+  /// machine; a test that expects a wait never to end sets it small.
+  public var timeout: Duration = .seconds(60)
 
   /// How strict the store is; ``Exhaustivity/on`` unless set.
   public var exhaustivity: Exhaustivity = .on {
@@ -59,18 +94,24 @@ public final class TestStore<S: State, Dependencies: Sendable> {
   /// Effects started by `send` and not yet finished, with where they were sent.
   var runningSends: [UInt64: RunningSend] = [:]
   var nextSendID: UInt64 = 0
-  private var waiters: [CheckedContinuation<Void, Never>] = []
+  var waiters: [UInt64: CheckedContinuation<Bool, Never>] = [:]
+  var nextWaiterID: UInt64 = 0
   private var tokens: [Subscription] = []
   private let ledger = Ledger()
-  private let creation: SourceLocation
+  let clockLink = ClockLink()
+  let creation: SourceLocation
 
   /// Creates a test store.
   ///
   /// - Parameters:
   ///   - initialState: The state to start from.
-  ///   - dependencies: What effects receive; pass fakes and a ``TestClock``.
-  ///   - interceptors: Interceptors of the underlying store.
+  ///   - dependencies: What effects receive; pass fakes and a ``TestClock``, which becomes the
+  ///     store's ``clock``.
+  ///   - interceptors: Interceptors of the underlying store, in order, as `Store` takes them: a
+  ///     recorder, an observer. Updaters they dispatch are received like an effect's.
   ///   - fileID: Where the store is created: leftover effects and updaters fail the test there.
+  ///     A helper that builds test stores forwards its caller's `fileID`, `filePath`, `line`
+  ///     and `column`, so that failures point at the test, not at the helper.
   ///   - filePath: Where the store is created, as for `fileID`.
   ///   - line: Where the store is created, as for `fileID`.
   ///   - column: Where the store is created, as for `fileID`.
@@ -92,12 +133,15 @@ public final class TestStore<S: State, Dependencies: Sendable> {
     }
     tokens.append(store.observeUpdates { [weak self] update in self?.observe(update) })
     tokens.append(store.observeEffectCompletions { [weak self] in self?.wake() })
+    clock = Self.findClock(in: dependencies, depth: 3)
+    attachClock()
   }
 
   /// The current state of the store.
   public var state: S { store.state }
 
   deinit {
+    clockLink.detach()
     let leftovers = ledger.snapshot
     let store = self.store
     Task { @MainActor in store.cancelAllEffects() }
@@ -167,10 +211,15 @@ public final class TestStore<S: State, Dependencies: Sendable> {
     updateLedger()
   }
 
-  /// Cancels every effect still running, so the end of the test does not fail because of them.
-  public func cancelInFlightEffects() async {
+  /// Cancels every effect still running, so the end of the test does not fail because of them,
+  /// and waits for them to end (an effect that ignores its cancellation fails the wait after
+  /// ``timeout``, at the caller's line).
+  public func cancelInFlightEffects(
+    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
+    column: Int = #column
+  ) async {
     store.cancelAllEffects()
-    await finish()
+    await finish(fileID: fileID, filePath: filePath, line: line, column: column)
   }
 
   // MARK: - Internals
@@ -191,12 +240,7 @@ public final class TestStore<S: State, Dependencies: Sendable> {
     updateLedger()
     let waiting = waiters
     waiters.removeAll()
-    for waiter in waiting { waiter.resume() }
-  }
-
-  /// Suspends until an updater arrives or an effect finishes.
-  func waitForActivity() async {
-    await withCheckedContinuation { waiters.append($0) }
+    for waiter in waiting.values { waiter.resume(returning: true) }
   }
 
   func updateLedger() {
@@ -232,6 +276,8 @@ public final class TestStore<S: State, Dependencies: Sendable> {
 struct RunningSend: Sendable {
   let name: String
   let location: SourceLocation
+  /// The run's token in the store, once it has started.
+  let token: @Sendable () -> UInt64?
 }
 
 /// What the end-of-test checks need, readable from `deinit` on any thread.

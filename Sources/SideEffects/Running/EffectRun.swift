@@ -31,7 +31,8 @@ extension Store {
     case .replaced(let other):
       return try ifNotRun(EffectNotRunError(effect, .replacedByInterceptor(with: other))).get()
     }
-    guard let task = startEffect(final, reportsErrors: false) else {
+    let awaiter = EffectRunID.currentTaskRun.map(\.token)
+    guard let task = startEffect(final, reportsErrors: false, awaitedBy: awaiter)?.task else {
       return try ifNotRun(EffectNotRunError(effect, .alreadyInFlight)).get()
     }
     return try await withTaskCancellationHandler {
@@ -63,8 +64,8 @@ extension Store {
         handle.attach(.notRun(ifNotRun(EffectNotRunError(effect, .cancelledBeforeStart))))
         return
       }
-      if let task = self.startEffect(final, reportsErrors: true) {
-        handle.attach(.running(task))
+      if let started = self.startEffect(final, reportsErrors: true, awaitedBy: nil) {
+        handle.attach(.running(started.task), token: started.token)
       } else {
         handle.attach(.notRun(ifNotRun(EffectNotRunError(effect, .alreadyInFlight))))
       }
@@ -72,34 +73,43 @@ extension Store {
     return handle
   }
 
-  /// Starts `effect`, which has already been through the interceptors, and returns its task.
+  /// Starts `effect`, which has already been through the interceptors, and returns its task
+  /// and the run's token in the ``EffectRegistry``.
   ///
   /// Synchronous, so that the effect counts as running (and its cancellation identifier takes
   /// effect) before the caller's next statement. Returns `nil` when the effect's policy keeps
   /// another effect with the same identifier in flight.
   ///
-  /// - Parameter reportsErrors: Whether a thrown error (other than a cancellation) goes to
-  ///   `Store.onUnhandledError`; true when nobody awaits the effect.
-  func startEffect<E: ReturningSideEffect>(_ effect: E, reportsErrors: Bool)
-    -> Task<E.ReturnValue, any Error>?
+  /// - Parameters:
+  ///   - reportsErrors: Whether a thrown error (other than a cancellation) goes to
+  ///     `Store.onUnhandledError`; true when nobody awaits the effect.
+  ///   - awaitedBy: The effect run whose own task awaits this one, if any.
+  func startEffect<E: ReturningSideEffect>(
+    _ effect: E, reportsErrors: Bool, awaitedBy: UInt64?
+  ) -> (task: Task<E.ReturnValue, any Error>, token: UInt64)?
   where E.StateType == S, E.Dependencies == Dependencies {
     let registry = EffectRegistry.of(self)
     let id = effect.cancellationID.map { AnyHashable($0) }
-    if let id, let inFlight = registry.token(runningUnder: id) {
+    var turn: AnyHashable?
+    if let id, registry.isHeld(id) {
       switch effect.cancellationPolicy {
-      case .cancelInFlight: registry.cancel(inFlight)
+      case .cancelInFlight: registry.cancel(identifiedBy: id)
       case .keepInFlight: return nil
+      case .enqueue: turn = id
       }
     }
     let token = registry.makeToken()
     let cause = DispatchCause(Self.causeName(of: E.self))
     let context = SideEffectContext(store: self)
+    let registryID = ObjectIdentifier(registry)
     let task = Task {
       let result: Result<E.ReturnValue, any Error>
       do {
+        if let turn { try await registry.waitForTurn(token, id: turn) }
         result = .success(
           try await EffectExecution.run(
-            { try await effect.sideEffect($0) }, in: context, cause: cause))
+            { try await effect.sideEffect($0) }, in: context, cause: cause,
+            run: (registryID, token)))
       } catch {
         result = .failure(error)
       }
@@ -109,8 +119,10 @@ extension Store {
       }
       return try result.get()
     }
-    registry.begin(token, id: id, cancel: { task.cancel() })
-    return task
+    registry.begin(
+      token, id: id, type: E.self, awaitedBy: awaitedBy,
+      queued: turn != nil, cancel: { task.cancel() })
+    return (task, token)
   }
 
   /// The cause recorded with the updaters of an effect of type `type`: its name, after the
@@ -124,14 +136,20 @@ extension Store {
 
 /// Where effect bodies run: off the main actor, on the global concurrent executor.
 enum EffectExecution {
-  /// Runs `body` off the main actor with `cause` bound for every updater it dispatches.
+  /// Runs `body` off the main actor with `cause` bound for every updater it dispatches, and
+  /// the run's identity bound for test tools.
   @concurrent
   static func run<S, D, R: Sendable>(
     _ body: @Sendable (SideEffectContext<S, D>) async throws -> R,
-    in context: SideEffectContext<S, D>, cause: DispatchCause
+    in context: SideEffectContext<S, D>, cause: DispatchCause,
+    run: (registry: ObjectIdentifier, token: UInt64)
   ) async throws -> R {
-    try await DispatchCause.$current.withValue(cause) {
-      try await body(context)
+    let task = withUnsafeCurrentTask { $0?.hashValue } ?? 0
+    let identity = EffectRunID(registry: run.registry, token: run.token, task: task)
+    return try await EffectRunID.$current.withValue(identity) {
+      try await DispatchCause.$current.withValue(cause) {
+        try await body(context)
+      }
     }
   }
 }

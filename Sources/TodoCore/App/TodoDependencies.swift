@@ -14,12 +14,15 @@ struct TodoDependencies: NavigationProvider, Sendable {
   var storage: any TodoStorage
   /// The navigator that resolves the UI's `Show` and `Hide` requests.
   let navigator: Navigator
+  /// What time it is: the time journal entries are stamped with, and the day `today` names.
+  var clock: TodoClock
 
   /// Creates the dependencies; without a navigator, one whose route is only the list's root.
   @MainActor
-  init(storage: any TodoStorage, navigator: Navigator? = nil) {
+  init(storage: any TodoStorage, navigator: Navigator? = nil, clock: TodoClock = .system) {
     self.storage = storage
     self.navigator = navigator ?? Navigator(root: HeadlessRoot())
+    self.clock = clock
   }
 
   /// The title editor's dependencies: the app's rule for a title.

@@ -351,9 +351,7 @@ private final class FileTransaction: StorageTransaction {
           reason: "entry \(seq) is the last number an entry can have; no change can follow it")
       }
       seq += 1
-      entries.append(
-        JournalEntry(
-          seq: seq, change: draft.change, inverse: draft.inverse, undoes: draft.undoes))
+      entries.append(JournalEntry(seq: seq, draft: draft))
     }
     try storage.append(entries, after: &loaded)
     return entries

@@ -220,6 +220,12 @@ struct TodoSelectionTests {
     #expect(ids(TodoSelection(dueBefore: CalendarDate("2026-03-05"))) == [3])
     #expect(ids(TodoSelection(search: "CAFÉ")) == [1, 2])
     #expect(ids(TodoSelection(search: "e r")) == [2])
+    #expect(ids(TodoSelection(search: "APP")) == [3], "an ASCII title, searched byte by byte")
+    #expect(ids(TodoSelection(search: "é")) == [1, 2, 3, 4], "accents fold away on both sides")
+    #expect(FoldedText("ΣΟΦΊΑ").isFound(in: "σοφια"))
+    #expect(!FoldedText("шум").isFound(in: "shum"))
+    #expect(Tags.matches("WORK", key: "work") && !Tags.matches("WORKS", key: "work"))
+    #expect(Tags.matches("ÄPFEL", key: "äpfel") && !Tags.matches("apfel", key: "äpfel"))
     #expect(TodoSelection().selectsEverything)
   }
 

@@ -21,7 +21,28 @@ enum Tags {
   /// - Complexity: O(tags).
   static func contains(_ tags: [String], _ tag: String) -> Bool {
     let key = key(tag)
-    return tags.contains { Self.key($0) == key }
+    return tags.contains { matches($0, key: key) }
+  }
+
+  /// Whether `tag`'s key is `key`; an ASCII tag is compared byte by byte, without building its
+  /// key, which keeps `list --tag` fast on 10,000 todos.
+  ///
+  /// - Complexity: O(length of `tag`).
+  static func matches(_ tag: String, key: String) -> Bool {
+    var tagBytes = tag.utf8.makeIterator()
+    var keyBytes = key.utf8.makeIterator()
+    while true {
+      switch (tagBytes.next(), keyBytes.next()) {
+      case (nil, nil): return true
+      case (let byte?, let expected?) where byte < 0x80:
+        let lowered = (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
+        if lowered != expected { return false }
+      case (_?, _?):
+        return Self.key(tag) == key
+      default:
+        return false
+      }
+    }
   }
 
   /// `tags` with each of `added` that it does not hold yet, in any case, in canonical order.

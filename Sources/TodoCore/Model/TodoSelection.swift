@@ -12,12 +12,12 @@ struct TodoSelection: Hashable, Sendable {
   var dueBefore: CalendarDate?
   /// Text the title must hold, without regard to case or accents; empty for any title.
   var search = "" {
-    didSet { foldedSearch = Self.folded(search) }
+    didSet { foldedSearch = FoldedText(search) }
   }
   /// The order; `nil` keeps the list's own order, which is the order the todos were added in.
   var sort: SortKey?
 
-  private var foldedSearch = ""
+  private var foldedSearch = FoldedText("")
 
   /// A selection of every todo, by id.
   init() {}
@@ -31,7 +31,7 @@ struct TodoSelection: Hashable, Sendable {
     self.tags = tags
     self.dueBefore = dueBefore
     self.search = search
-    self.foldedSearch = Self.folded(search)
+    self.foldedSearch = FoldedText(search)
     self.sort = sort
   }
 
@@ -49,10 +49,7 @@ struct TodoSelection: Hashable, Sendable {
       guard let due = todo.due, due < dueBefore else { return false }
     }
     for tag in tags where !Tags.contains(todo.tags, tag) { return false }
-    if !foldedSearch.isEmpty {
-      return Self.folded(todo.title).contains(foldedSearch)
-    }
-    return true
+    return foldedSearch.isFound(in: todo.title)
   }
 
   /// The todos that pass, in the selection's order.
@@ -94,5 +91,50 @@ struct TodoSelection: Hashable, Sendable {
   /// `cafe` fold alike.
   static func folded(_ text: String) -> String {
     text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+  }
+}
+
+/// A search text without case or accents, and the fast way to look for it in a title.
+///
+/// Folding a title costs a Foundation call; most titles are ASCII, which fold by lowering
+/// their letters, so an ASCII title is searched byte by byte and only other titles are folded.
+/// That keeps `list --search` on 10,000 todos within the speed bar.
+struct FoldedText: Hashable, Sendable {
+  /// The folded text.
+  let text: String
+  private let bytes: [UInt8]
+  private let isASCII: Bool
+
+  /// Folds `text`.
+  init(_ text: String) {
+    self.text = TodoSelection.folded(text)
+    bytes = Array(self.text.utf8)
+    isASCII = bytes.allSatisfy { $0 < 0x80 }
+  }
+
+  /// Whether `title`, folded, holds the text; always for an empty text.
+  ///
+  /// - Complexity: O(title length × text length) at worst.
+  func isFound(in title: String) -> Bool {
+    guard !bytes.isEmpty else { return true }
+    let ascii: Bool?? = title.utf8.withContiguousStorageIfAvailable { utf8 -> Bool? in
+      guard utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+      // An ASCII title folds to ASCII, which cannot hold a folded text that is not ASCII.
+      guard isASCII, utf8.count >= bytes.count else { return false }
+      for start in 0...(utf8.count - bytes.count) {
+        var index = 0
+        while index < bytes.count, Self.lowered(utf8[start + index]) == bytes[index] {
+          index += 1
+        }
+        if index == bytes.count { return true }
+      }
+      return false
+    }
+    if let found = ascii ?? nil { return found }
+    return TodoSelection.folded(title).contains(text)
+  }
+
+  private static func lowered(_ byte: UInt8) -> UInt8 {
+    (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
   }
 }

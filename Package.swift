@@ -43,10 +43,12 @@ let package = Package(
       name: "StatusLineFeature", dependencies: ["StateStore", "SideEffects", "ActionLog"],
       swiftSettings: strict),
     .target(
+      name: "TodoListFeature", dependencies: ["StateStore", "ActionLog"], swiftSettings: strict),
+    .target(
       name: "TodoCore",
       dependencies: [
         "StateStore", "SideEffects", "Navigation", "ActionLog", "StateStoreUI",
-        "TitleEditorFeature", "StatusLineFeature",
+        "TitleEditorFeature", "StatusLineFeature", "TodoListFeature",
       ],
       swiftSettings: strict
     ),
@@ -101,6 +103,11 @@ let package = Package(
       dependencies: [
         "StatusLineFeature", "StateStore", "SideEffects", "ActionLog", "StateStoreTesting",
       ],
+      swiftSettings: strict
+    ),
+    .testTarget(
+      name: "TodoListFeatureTests",
+      dependencies: ["TodoListFeature", "StateStore", "ActionLog", "StateStoreTesting"],
       swiftSettings: strict
     ),
     .testTarget(

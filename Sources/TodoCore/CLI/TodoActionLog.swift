@@ -1,6 +1,7 @@
 import ActionLog
 import StatusLineFeature
 import TitleEditorFeature
+import TodoListFeature
 
 /// The action-log registry of the todo app: every updater it dispatches, under stable names.
 enum TodoActionLog {
@@ -17,6 +18,7 @@ enum TodoActionLog {
     registry.register(LoadStoredState.self, name: "LoadStoredState")
     TitleEditorState.registerUpdaters(in: registry.scope("titleEditor", state: \.titleEditor))
     StatusLineState.registerUpdaters(in: registry.scope("statusLine", state: \.statusLine))
+    TodoListState.registerUpdaters(in: registry.scope("list", state: \.list))
     return registry
   }
 

@@ -68,6 +68,23 @@ struct FileTodoStorage: TodoStorage {
       announceLockWait: announce)
   }
 
+  /// The journal's size and modification time, and the snapshot's: every change appends to the
+  /// journal, so another process's change shows here without reading the store.
+  ///
+  /// The terminal UI polls it a few times a second to show what other processes stored.
+  func modificationStamp() -> StorageStamp? {
+    var parts: [Int] = []
+    for path in [journalPath, snapshotPath] {
+      var info = stat()
+      guard stat(path, &info) == 0 else {
+        parts += [-1, -1, -1]
+        continue
+      }
+      parts += [Int(info.st_size), Int(info.st_mtim.tv_sec), Int(info.st_mtim.tv_nsec)]
+    }
+    return StorageStamp(parts: parts)
+  }
+
   var journalPath: String { directory + "/journal.jsonl" }
   var snapshotPath: String { directory + "/snapshot" }
   var lockPath: String { directory + "/lock" }

@@ -33,6 +33,22 @@ final class DetailScreen: TodoScreen {
       }
       view.didGoBack = { [weak app] in await app?.hide("detail") }
       view.didAskForHelp = { [weak app] in await app?.show("help") }
+      view.didCyclePriority = { [weak app] todo in
+        await app?.save(SetPriority(id: todo.id, priority: Self.priority(after: todo.priority)))
+      }
+      view.didAskForDueDate = { [weak app] id in await app?.show("due", context: id) }
+      let clock = app.store.dependencies.clock
+      view.today = { clock.today }
+    }
+  }
+
+  /// What `p` sets next: none, high, medium, low, then none again.
+  static func priority(after priority: Priority?) -> Priority? {
+    switch priority {
+    case nil: .high
+    case .high: .medium
+    case .medium: .low
+    case .low: nil
     }
   }
 
@@ -42,15 +58,18 @@ final class DetailScreen: TodoScreen {
 
   var keyHints: [KeyHint] {
     [
-      KeyHint("e", "edit"), KeyHint("space", "toggle"), KeyHint("d", "delete"),
-      KeyHint("q/esc", "back"), KeyHint("?", "help"),
+      KeyHint("e", "edit"), KeyHint("space", "toggle"), KeyHint("p", "priority"),
+      KeyHint("D", "due"), KeyHint("d", "delete"), KeyHint("q/esc", "back"),
+      KeyHint("?", "help"),
     ]
   }
 
   var helpEntries: [KeyHint] {
     [
       KeyHint("e", "edit the title"), KeyHint("space", "mark done or open"),
-      KeyHint("d", "delete the todo"), KeyHint("q, esc", "back to the list"),
+      KeyHint("p", "priority: none, high, medium, low"),
+      KeyHint("D", "set the due date (a date screen)"), KeyHint("d", "delete the todo"),
+      KeyHint("q, esc", "back to the list"),
       KeyHint("?", "show this help"),
     ]
   }
@@ -65,6 +84,14 @@ final class DetailScreen: TodoScreen {
         guard let id = context as? Int else { throw ScreenError.missingTodoID(screen: "edit") }
         guard let todo = app.store.state.todos[id: id] else { throw ScreenError.noSuchTodo(id) }
         return TitleEntryScreen(app: app, purpose: .edit(todo))
+      },
+      .show("due"): .presentModally { context in
+        guard let app else { throw ScreenError.closed }
+        guard let id = context as? Int else { throw ScreenError.missingTodoID(screen: "due") }
+        guard let todo = app.store.state.todos[id: id] else { throw ScreenError.noSuchTodo(id) }
+        return DueDateScreen(app: app, todo: todo) { [weak app] date in
+          await app?.setDue(date, of: id) ?? false
+        }
       },
       .show("help"): .presentModally { _ in
         guard let app else { throw ScreenError.closed }

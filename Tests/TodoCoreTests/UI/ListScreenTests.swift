@@ -23,7 +23,7 @@ struct ListScreenTests {
 
           1 of 3 · 1 done
 
-        j/k move  space toggle  a add  enter open  d delete  / find  t tag  s sort  ? h…
+        j/k move  space toggle  a add  enter open  d delete  / t s view  ? help  q quit
         """)
   }
 

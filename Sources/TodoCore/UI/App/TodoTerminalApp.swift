@@ -155,9 +155,10 @@ final class TodoTerminalApp: TerminalApplication {
     }
   }
 
-  /// Receives the date screen's result for todo `id`: `nil` takes the due date away. The one
-  /// place the chosen date becomes a change, so that the date screen can hand its result back
-  /// through a navigation sub-flow instead, with this as the caller's continuation.
+  /// Receives the date screen's result for todo `id`; `nil` takes the due date away.
+  ///
+  /// The one place the chosen date becomes a change, so that the date screen can hand its
+  /// result back through a navigation sub-flow instead, with this as the caller's continuation.
   @discardableResult
   func setDue(_ date: CalendarDate?, of id: Int) async -> Bool {
     await save(SetDue(id: id, due: date))

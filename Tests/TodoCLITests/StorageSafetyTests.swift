@@ -37,6 +37,40 @@ struct StorageSafetyTests {
     }
   }
 
+  @Test("Two processes tagging, dating and prioritising the same todos at once lose no change")
+  func concurrentDetails() throws {
+    let cli = try CLIHarness()
+    for index in 1...40 { try cli.run("add", "todo \(index)") }
+    let executable = try #require(CLIHarness.executable).path
+    let scripts = [
+      #"for i in $(seq 40); do "$0" --store "$1" tag "$i" "t$i" > /dev/null || exit 1; done"#,
+      #"""
+      for i in $(seq 40); do
+        "$0" --store "$1" priority "$i" high > /dev/null || exit 1
+        "$0" --store "$1" due "$i" 2026-03-01 > /dev/null || exit 1
+      done
+      """#,
+    ]
+    let shells = try scripts.map { script in
+      let shell = Process()
+      shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+      shell.arguments = ["-c", script, executable, cli.store]
+      try shell.run()
+      return shell
+    }
+    for shell in shells {
+      shell.waitUntilExit()
+      #expect(shell.terminationStatus == 0)
+    }
+    let todos = try cli.detailed()
+    #expect(todos.count == 40)
+    for todo in todos {
+      #expect(todo.tags == ["t\(todo.id)"], "\(todo)")
+      #expect(todo.priority == "high" && todo.due == "2026-03-01", "\(todo)")
+    }
+    #expect(try cli.run("history").output.split(separator: "\n").count == 40 + 3 * 40)
+  }
+
   @Test("kill -9 at varied moments leaves a readable store with every completed add")
   func killNine() throws {
     let cli = try CLIHarness()
@@ -75,7 +109,9 @@ struct StorageSafetyTests {
     let before = try cli.storeContents()
     for arguments in [
       ["list"], ["list", "--json"], ["add", "x"], ["done", "1"], ["edit", "1", "y"],
-      ["remove", "1"], ["clear"], ["undo"], ["history"],
+      ["remove", "1"], ["clear"], ["undo"], ["history"], ["tag", "1", "x"], ["untag", "1", "x"],
+      ["due", "1", "today"], ["priority", "1", "high"], ["list", "--tag", "x", "--sort", "due"],
+      ["history", "--json", "--limit", "1"],
     ] {
       let result = try cli.run(arguments: ["--store", cli.store] + arguments)
       #expect(result.status == 1, "\(arguments)")

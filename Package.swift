@@ -45,10 +45,13 @@ let package = Package(
     .target(
       name: "TodoListFeature", dependencies: ["StateStore", "ActionLog"], swiftSettings: strict),
     .target(
+      name: "TodoDetailFeature", dependencies: ["StateStore", "SideEffects", "ActionLog"],
+      swiftSettings: strict),
+    .target(
       name: "TodoCore",
       dependencies: [
         "StateStore", "SideEffects", "Navigation", "ActionLog", "StateStoreUI",
-        "TitleEditorFeature", "StatusLineFeature", "TodoListFeature",
+        "TitleEditorFeature", "StatusLineFeature", "TodoListFeature", "TodoDetailFeature",
       ],
       swiftSettings: strict
     ),
@@ -108,6 +111,13 @@ let package = Package(
     .testTarget(
       name: "TodoListFeatureTests",
       dependencies: ["TodoListFeature", "StateStore", "ActionLog", "StateStoreTesting"],
+      swiftSettings: strict
+    ),
+    .testTarget(
+      name: "TodoDetailFeatureTests",
+      dependencies: [
+        "TodoDetailFeature", "StateStore", "SideEffects", "ActionLog", "StateStoreTesting",
+      ],
       swiftSettings: strict
     ),
     .testTarget(

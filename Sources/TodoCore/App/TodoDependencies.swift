@@ -1,6 +1,7 @@
 import Navigation
 import StatusLineFeature
 import TitleEditorFeature
+import TodoDetailFeature
 
 /// What the todo app's side effects are given, in the command line and in the terminal UI
 /// alike: the storage, which tests replace with fakes, and the navigator.
@@ -29,6 +30,18 @@ struct TodoDependencies: NavigationProvider, Sendable {
   var titleEditor: TitleEditorDependencies {
     TitleEditorDependencies { title in
       Title.isValid(title) ? nil : TodoError.emptyTitle.description
+    }
+  }
+
+  /// The detail's dependencies: the app's date forms, resolved against its clock.
+  var detail: TodoDetailDependencies {
+    let clock = clock
+    return TodoDetailDependencies { text in
+      guard let date = DateArgument(text)?.resolved(today: clock.today) else {
+        return .refused(
+          "'\(TerminalSafeText.escaped(text))' is not a date: use \(DateArgument.forms) or none")
+      }
+      return .date(date.description)
     }
   }
 

@@ -115,11 +115,14 @@ struct ListFiltersAndDatesTests {
     await ui.press(.enter)
     #expect(ui.route == ["list", "detail", "due"], "a day that does not exist keeps it open")
     #expect(ui.text.contains("'2026-02-30' is not a date"))
+    #expect(ui.state.detail.refusal?.hasPrefix("'2026-02-30' is not a date") == true)
     for _ in 0..<10 { await ui.press(.backspace) }
     await ui.type("+3d")
     await ui.press(.enter)
     #expect(ui.route == ["list", "detail"])
     #expect(try storage.load().todos[id: 2]?.due == CalendarDate("2026-03-13"))
+    #expect(ui.state.detail.todoID == 2, "the detail feature's slice, through its scope")
+    #expect(ui.state.detail.acceptedDate == "2026-03-13")
     #expect(
       try storage.history().last?.change == .setDue(SetDue(id: 2, due: CalendarDate("2026-03-13"))))
     await ui.press(.character("D"))

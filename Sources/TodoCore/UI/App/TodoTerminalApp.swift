@@ -1,6 +1,7 @@
 import Navigation
 import StatusLineFeature
 import TitleEditorFeature
+import TodoDetailFeature
 import TodoListFeature
 
 /// The todo app's terminal UI: one store, one navigator, and the screens on its route.
@@ -23,6 +24,9 @@ final class TodoTerminalApp: TerminalApplication {
   let statusLine: Store<StatusLineState, StatusLineDependencies>
   /// The list feature (filters and sort), mounted on ``AppState/list``.
   let list: Store<TodoListState, TodoDependencies>
+  /// The detail feature (the todo open, the date screen's entries), mounted on
+  /// ``AppState/detail``.
+  let detail: Store<TodoDetailState, TodoDetailDependencies>
   private(set) var exitCode: Int32?
 
   /// A message for the status line, such as why a title was refused; cleared by the next key.
@@ -51,6 +55,7 @@ final class TodoTerminalApp: TerminalApplication {
     titleEditor = store.scope(state: \.titleEditor, dependencies: \.titleEditor)
     statusLine = store.scope(state: \.statusLine, dependencies: \.statusLine)
     list = store.scope(state: \.list)
+    detail = store.scope(state: \.detail, dependencies: \.detail)
     listScreen.attach(to: self)
     routeObservation = navigator.observeRoute { [weak self] _, _ in
       self?.updateVisibleScreens()

@@ -1,5 +1,6 @@
 import Navigation
 import StateStoreUI
+import TodoDetailFeature
 
 /// One todo, pushed over the list: its full title, wrapped, and whether it is done.
 ///
@@ -22,6 +23,7 @@ final class DetailScreen: TodoScreen {
     guard app.store.state.todos.contains(id: id) else { throw .noSuchTodo(id) }
     self.app = app
     self.todoID = id
+    app.detail.dispatch(OpenTodoDetail(id: id))
     controller = LocalStateScreenController(view: DetailView(), store: app.store, localState: id) {
       view, _ in
       view.didAskToEdit = { [weak app] id in await app?.show("edit", context: id) }
@@ -31,24 +33,19 @@ final class DetailScreen: TodoScreen {
         guard let app, await app.save(RemoveTodo(id: id)) else { return }
         await app.hide("detail")
       }
-      view.didGoBack = { [weak app] in await app?.hide("detail") }
+      view.didGoBack = { [weak app] in
+        app?.detail.dispatch(CloseTodoDetail())
+        await app?.hide("detail")
+      }
       view.didAskForHelp = { [weak app] in await app?.show("help") }
       view.didCyclePriority = { [weak app] todo in
-        await app?.save(SetPriority(id: todo.id, priority: Self.priority(after: todo.priority)))
+        let current = todo.priority.flatMap { DetailPriority(rawValue: $0.rawValue) }
+        let next = DetailPriority.after(current).flatMap { Priority(rawValue: $0.rawValue) }
+        await app?.save(SetPriority(id: todo.id, priority: next))
       }
       view.didAskForDueDate = { [weak app] id in await app?.show("due", context: id) }
       let clock = app.store.dependencies.clock
       view.today = { clock.today }
-    }
-  }
-
-  /// What `p` sets next: none, high, medium, low, then none again.
-  static func priority(after priority: Priority?) -> Priority? {
-    switch priority {
-    case nil: .high
-    case .high: .medium
-    case .medium: .low
-    case .low: nil
     }
   }
 

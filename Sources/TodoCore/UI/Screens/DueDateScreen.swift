@@ -1,11 +1,13 @@
 import Navigation
 import StateStoreUI
+import TodoDetailFeature
 
 /// The date screen, presented modally over a todo's detail: type `YYYY-MM-DD`, `today`,
 /// `tomorrow`, `+3d`, `+2w` or `none`, and Enter hands the date to whoever opened the screen.
 ///
-/// The screen does not change the todo itself: it resolves what was typed against the clock's
-/// today and passes the calendar date to `onChoose`, then closes. That is the shape of a
+/// The screen does not change the todo itself: the detail feature's `SubmitDate` resolves what
+/// was typed against the clock's today, and the screen passes the calendar date to `onChoose`,
+/// then closes. That is the shape of a
 /// sub-flow that returns its result to its caller, so it can become one without changing what
 /// the caller does with the date. A text that names no date keeps the screen open, with the
 /// reason on the status line; Escape closes it without a result.
@@ -21,7 +23,6 @@ final class DueDateScreen: TodoScreen {
     app: TodoTerminalApp, todo: Todo,
     onChoose: @escaping @MainActor (CalendarDate?) async -> Bool
   ) {
-    let clock = app.store.dependencies.clock
     controller = LocalStateScreenController(
       view: TitleEntryView(), store: app.store,
       localState: TitleEntryViewModel.Entry(
@@ -30,16 +31,18 @@ final class DueDateScreen: TodoScreen {
       view.didEdit = { [weak controller] key in _ = controller?.localState.field.handle(key) }
       view.didSave = { [weak app] text in
         guard let app else { return }
-        let typed = text.trimmingCharacters(in: .whitespaces)
         let chosen: CalendarDate?
-        if typed == "none" || typed.isEmpty {
-          chosen = nil
-        } else {
-          guard let date = DateArgument(typed)?.resolved(today: clock.today) else {
-            app.status = "'\(typed)' is not a date: use \(DateArgument.forms) or none"
+        do {
+          switch try await app.detail.dispatch(SubmitDate(text)) {
+          case .date(let date): chosen = CalendarDate(date)
+          case .none: chosen = nil
+          case .refused(let reason):
+            app.status = reason
             return
           }
-          chosen = date
+        } catch {
+          app.status = "\(error)"
+          return
         }
         guard await onChoose(chosen) else { return }
         await app.hide("due")

@@ -94,14 +94,14 @@ struct TagsDueDatesTests {
     let again = try cli.at("tag", "1", "WORK", "Home")
     #expect(again.status == 0)
     #expect(try cli.storeContents()["journal.jsonl"] == journal, "a tag it has writes nothing")
-    #expect(try cli.detailed().first?.tags == ["home", "Work"])
+    #expect(try cli.detailed().first?.tags == ["Work", "home"], "sorted, first spelling kept")
     #expect(try cli.at("untag", "1", "work").status == 0)
     #expect(try cli.detailed().first?.tags == ["home"])
     let untagJournal = try cli.storeContents()["journal.jsonl"]
     #expect(try cli.at("untag", "1", "absent").status == 0)
     #expect(try cli.storeContents()["journal.jsonl"] == untagJournal)
     #expect(try cli.at("undo").output == "undid 3: untag #1 work\n")
-    #expect(try cli.detailed().first?.tags == ["home", "Work"])
+    #expect(try cli.detailed().first?.tags == ["Work", "home"])
     #expect(try cli.at("tag", "9", "x").status == 1)
   }
 
@@ -227,6 +227,7 @@ struct TagsDueDatesTests {
       (["history", "--limit", "-1"], "'-1' is not a limit"),
       (["history", "--limit", "two"], "'two' is not a limit"),
       (["history", "--limit", "1.5"], "'1.5' is not a limit"),
+      (["due", "1", "+5000000d"], "'+5000000d' is past 9999-12-31"),
       (["tag", "one", "x"], "'one' is not a todo id"),
       (["done", "1", "--tag", "x"], "unknown option '--tag' for 'done'"),
     ]

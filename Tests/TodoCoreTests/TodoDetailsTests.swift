@@ -105,7 +105,7 @@ struct TodoDetailChangeTests {
     #expect(!TagTodo(id: 1, tags: ["WORK"]).changes(state))
     #expect(TagTodo(id: 1, tags: ["WORK", "b"]).changes(state))
     TagTodo(id: 1, tags: ["WORK", "b", "B", "Äpfel"]).updateState(&state)
-    #expect(state.todos[id: 1]?.tags == ["b", "Work", "Äpfel"])
+    #expect(state.todos[id: 1]?.tags == ["Work", "b", "Äpfel"])
     #expect(!UntagTodo(id: 1, tags: ["zzz"]).changes(state))
     UntagTodo(id: 1, tags: ["äpfel", "work"]).updateState(&state)
     #expect(state.todos[id: 1]?.tags == ["b"])

@@ -67,7 +67,7 @@ enum ListFilter: String, Hashable, Sendable, CaseIterable {
 
 /// A date as the command line gives it: a calendar date, or a number of days from today, which
 /// the command resolves when it runs.
-enum DateArgument: Hashable, Sendable {
+enum DateArgument: Hashable, Sendable, CustomStringConvertible {
   /// `YYYY-MM-DD`.
   case date(CalendarDate)
   /// `today` (0), `tomorrow` (1), `+<n>d` (n), `+<n>w` (7n).
@@ -101,6 +101,16 @@ enum DateArgument: Hashable, Sendable {
       } else {
         return nil
       }
+    }
+  }
+
+  /// The date as it could have been typed: `2026-03-01`, `today`, `tomorrow` or `+3d`.
+  var description: String {
+    switch self {
+    case .date(let date): date.description
+    case .daysFromToday(0): "today"
+    case .daysFromToday(1): "tomorrow"
+    case .daysFromToday(let days): "+\(days)d"
     }
   }
 

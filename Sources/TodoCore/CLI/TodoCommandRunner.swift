@@ -191,7 +191,8 @@ package enum TodoCommandRunner {
     -> CalendarDate
   {
     guard let date = argument.resolved(today: clock.today) else {
-      throw UsageError("the date is past \(CalendarDate.latest), the last date there is")
+      throw UsageError(
+        "'\(argument)' is past \(CalendarDate.latest), the last date there is")
     }
     return date
   }

@@ -1,9 +1,9 @@
 /// The rules for a todo's tags: words without spaces, compared without regard to case, each kept
 /// as first written.
 ///
-/// A todo keeps its tags in one canonical order, by their case-folded text, so that adding and
-/// then removing a tag, or undoing either, gives back exactly the list it had: a replay or an
-/// `undo` reproduces the state bit for bit.
+/// A todo keeps its tags sorted, as `list --json` prints them (Swift's `String` order, so
+/// `Work` comes before `home`), so that adding and then removing a tag, or undoing either, gives
+/// back exactly the list it had: a replay or an `undo` reproduces the state bit for bit.
 enum Tags {
   /// Whether `text` can be a tag: non-empty, with no whitespace and no control character.
   static func isValid(_ text: String) -> Bool {
@@ -62,9 +62,9 @@ enum Tags {
     return tags.filter { !keys.contains(key($0)) }
   }
 
-  /// `tags` in the order a todo keeps them: by case-folded text, then by their exact text.
+  /// `tags` in the order a todo keeps them: sorted.
   static func canonical(_ tags: [String]) -> [String] {
-    tags.sorted { (key($0), $0) < (key($1), $1) }
+    tags.sorted()
   }
 }
 

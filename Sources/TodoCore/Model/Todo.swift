@@ -5,7 +5,7 @@ struct Todo: Identifiable, Sendable, Hashable {
   /// What there is to do: any non-empty text.
   var title: String
   var done: Bool
-  /// The tags, each as first written, in the canonical order ``Tags/canonical(_:)`` gives.
+  /// The tags, each as first written, sorted (``Tags/canonical(_:)``).
   var tags: [String]
   /// The day it is due, if any.
   var due: CalendarDate?

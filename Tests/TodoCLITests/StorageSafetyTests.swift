@@ -98,6 +98,43 @@ struct StorageSafetyTests {
     #expect(try cli.run("history").status == 0)
   }
 
+  @Test("kill -9 during tag, due and priority leaves a readable store with every completed change")
+  func killNineDuringNewChanges() throws {
+    let cli = try CLIHarness()
+    for index in 1...10 { try cli.run("add", "todo \(index)") }
+    var completedTags: [(id: Int, tag: String)] = []
+    for attempt in 0..<30 {
+      let id = attempt % 10 + 1
+      let arguments: [String]
+      switch attempt % 3 {
+      case 0: arguments = ["tag", "\(id)", "k\(attempt)"]
+      case 1: arguments = ["due", "\(id)", "2026-03-\(10 + attempt % 18)"]
+      default: arguments = ["priority", "\(id)", attempt % 2 == 0 ? "high" : "low"]
+      }
+      let process = try cli.makeProcess(arguments: ["--store", cli.store] + arguments)
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      // As for adds: the delays sweep across the run, from before the lock to the write.
+      usleep(useconds_t((attempt * 1_700) % 45_000))
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+      if process.terminationReason == .exit && process.terminationStatus == 0,
+        arguments[0] == "tag"
+      {
+        completedTags.append((id, arguments[2]))
+      }
+    }
+    let todos = try cli.detailed()
+    #expect(todos.count == 10)
+    for (id, tag) in completedTags {
+      #expect(todos.first { $0.id == id }?.tags.contains(tag) == true, "tag \(tag) was lost")
+    }
+    #expect(try cli.run("tag", "1", "after").status == 0)
+    #expect(try cli.detailed().first?.tags.contains("after") == true)
+    #expect(try cli.run("history", "--json").status == 0)
+  }
+
   @Test("A damaged journal fails every command with exit 1 naming the file and line")
   func damagedJournal() throws {
     let cli = try CLIHarness()

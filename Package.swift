@@ -43,10 +43,15 @@ let package = Package(
       name: "StatusLineFeature", dependencies: ["StateStore", "SideEffects", "ActionLog"],
       swiftSettings: strict),
     .target(
+      name: "TodoListFeature", dependencies: ["StateStore", "ActionLog"], swiftSettings: strict),
+    .target(
+      name: "TodoDetailFeature", dependencies: ["StateStore", "SideEffects", "ActionLog"],
+      swiftSettings: strict),
+    .target(
       name: "TodoCore",
       dependencies: [
         "StateStore", "SideEffects", "Navigation", "ActionLog", "StateStoreUI",
-        "TitleEditorFeature", "StatusLineFeature",
+        "TitleEditorFeature", "StatusLineFeature", "TodoListFeature", "TodoDetailFeature",
       ],
       swiftSettings: strict
     ),
@@ -104,8 +109,22 @@ let package = Package(
       swiftSettings: strict
     ),
     .testTarget(
+      name: "TodoListFeatureTests",
+      dependencies: ["TodoListFeature", "StateStore", "ActionLog", "StateStoreTesting"],
+      swiftSettings: strict
+    ),
+    .testTarget(
+      name: "TodoDetailFeatureTests",
+      dependencies: [
+        "TodoDetailFeature", "StateStore", "SideEffects", "ActionLog", "StateStoreTesting",
+      ],
+      swiftSettings: strict
+    ),
+    .testTarget(
       name: "TodoCLITests",
       dependencies: ["todo-cli"],
+      // Stores written by older releases, which the upgrade tests copy by path.
+      exclude: ["Fixtures"],
       swiftSettings: strict
     ),
     .testTarget(

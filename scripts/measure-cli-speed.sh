@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Measures todo-cli's speed requirement: with 10,000 todos and 100,000 recorded changes in the
-# store, `add`, `done` and `list` must each take at most 3x the wall time of `todo-cli --version`.
+# Measures todo-cli's speed requirement: with 10,000 todos (half tagged, a third with due dates)
+# and 100,000 recorded changes in the store, `add`, `done`, `list`, `list --tag x --sort due` and
+# `list --search` must each take at most 3x the wall time of `todo-cli --version`.
 #
 # Usage: scripts/measure-cli-speed.sh [runs=40]
 #
@@ -31,6 +32,8 @@ if command -v hyperfine >/dev/null; then
     -n "version" "$cli --version" \
     -n "list" "$cli --store $store list" \
     -n "list --json" "$cli --store $store list --json" \
+    -n "list --tag x --sort due" "$cli --store $store list --tag x --sort due" \
+    -n "list --search" "$cli --store $store list --search 'NUMBER 42'" \
     -n "add" "$cli --store $store add speed"
 fi
 
@@ -56,14 +59,19 @@ loop_done_us() {
 version=$(loop_us "$cli" --version)
 list=$(loop_us "$cli" --store "$store" list)
 add=$(loop_us "$cli" --store "$store" add speed)
+tag_due=$(loop_us "$cli" --store "$store" list --tag x --sort due)
+search=$(loop_us "$cli" --store "$store" list --search "NUMBER 42")
 done_us=$(loop_done_us)
 ratio() { awk -v a="$1" -v b="$version" 'BEGIN { printf "%.2f", a / b }'; }
 echo
 echo "bash loop, $runs runs each (mean wall time):"
-printf '  %-10s %7.1f ms\n' "--version" "$(awk -v v="$version" 'BEGIN { print v / 1000 }')"
-for name in list add done; do
+printf '  %-24s %7.1f ms\n' "--version" "$(awk -v v="$version" 'BEGIN { print v / 1000 }')"
+for name in list add done tag_due search; do
   value=$name
+  label=$name
   [[ $name == done ]] && value=done_us
-  printf '  %-10s %7.1f ms  %sx --version\n' "$name" \
+  [[ $name == tag_due ]] && label="list --tag x --sort due"
+  [[ $name == search ]] && label="list --search"
+  printf '  %-24s %7.1f ms  %sx --version\n' "$label" \
     "$(awk -v v="${!value}" 'BEGIN { print v / 1000 }')" "$(ratio "${!value}")"
 done

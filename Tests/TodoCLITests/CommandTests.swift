@@ -19,7 +19,8 @@ struct CommandTests {
     #expect(try cli.run("list", "--all").output.split(separator: "\n").count == 4)
     #expect(
       try cli.run("list", "--done", "--json").output
-        == #"[{"id":2,"title":"Call mom 📞","done":true}]"# + "\n")
+        == #"[{"id":2,"title":"Call mom 📞","done":true,"tags":[],"due":null,"priority":null}]"#
+        + "\n")
     #expect(try cli.run("reopen", "2").status == 0)
     #expect(try cli.run("edit", "1", "Buy oat milk").status == 0)
     #expect(try cli.run("remove", "4").status == 0)

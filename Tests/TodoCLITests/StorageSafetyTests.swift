@@ -37,6 +37,40 @@ struct StorageSafetyTests {
     }
   }
 
+  @Test("Two processes tagging, dating and prioritising the same todos at once lose no change")
+  func concurrentDetails() throws {
+    let cli = try CLIHarness()
+    for index in 1...40 { try cli.run("add", "todo \(index)") }
+    let executable = try #require(CLIHarness.executable).path
+    let scripts = [
+      #"for i in $(seq 40); do "$0" --store "$1" tag "$i" "t$i" > /dev/null || exit 1; done"#,
+      #"""
+      for i in $(seq 40); do
+        "$0" --store "$1" priority "$i" high > /dev/null || exit 1
+        "$0" --store "$1" due "$i" 2026-03-01 > /dev/null || exit 1
+      done
+      """#,
+    ]
+    let shells = try scripts.map { script in
+      let shell = Process()
+      shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+      shell.arguments = ["-c", script, executable, cli.store]
+      try shell.run()
+      return shell
+    }
+    for shell in shells {
+      shell.waitUntilExit()
+      #expect(shell.terminationStatus == 0)
+    }
+    let todos = try cli.detailed()
+    #expect(todos.count == 40)
+    for todo in todos {
+      #expect(todo.tags == ["t\(todo.id)"], "\(todo)")
+      #expect(todo.priority == "high" && todo.due == "2026-03-01", "\(todo)")
+    }
+    #expect(try cli.run("history").output.split(separator: "\n").count == 40 + 3 * 40)
+  }
+
   @Test("kill -9 at varied moments leaves a readable store with every completed add")
   func killNine() throws {
     let cli = try CLIHarness()
@@ -64,6 +98,43 @@ struct StorageSafetyTests {
     #expect(try cli.run("history").status == 0)
   }
 
+  @Test("kill -9 during tag, due and priority leaves a readable store with every completed change")
+  func killNineDuringNewChanges() throws {
+    let cli = try CLIHarness()
+    for index in 1...10 { try cli.run("add", "todo \(index)") }
+    var completedTags: [(id: Int, tag: String)] = []
+    for attempt in 0..<30 {
+      let id = attempt % 10 + 1
+      let arguments: [String]
+      switch attempt % 3 {
+      case 0: arguments = ["tag", "\(id)", "k\(attempt)"]
+      case 1: arguments = ["due", "\(id)", "2026-03-\(10 + attempt % 18)"]
+      default: arguments = ["priority", "\(id)", attempt % 2 == 0 ? "high" : "low"]
+      }
+      let process = try cli.makeProcess(arguments: ["--store", cli.store] + arguments)
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      // As for adds: the delays sweep across the run, from before the lock to the write.
+      usleep(useconds_t((attempt * 1_700) % 45_000))
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+      if process.terminationReason == .exit && process.terminationStatus == 0,
+        arguments[0] == "tag"
+      {
+        completedTags.append((id, arguments[2]))
+      }
+    }
+    let todos = try cli.detailed()
+    #expect(todos.count == 10)
+    for (id, tag) in completedTags {
+      #expect(todos.first { $0.id == id }?.tags.contains(tag) == true, "tag \(tag) was lost")
+    }
+    #expect(try cli.run("tag", "1", "after").status == 0)
+    #expect(try cli.detailed().first?.tags.contains("after") == true)
+    #expect(try cli.run("history", "--json").status == 0)
+  }
+
   @Test("A damaged journal fails every command with exit 1 naming the file and line")
   func damagedJournal() throws {
     let cli = try CLIHarness()
@@ -75,7 +146,9 @@ struct StorageSafetyTests {
     let before = try cli.storeContents()
     for arguments in [
       ["list"], ["list", "--json"], ["add", "x"], ["done", "1"], ["edit", "1", "y"],
-      ["remove", "1"], ["clear"], ["undo"], ["history"],
+      ["remove", "1"], ["clear"], ["undo"], ["history"], ["tag", "1", "x"], ["untag", "1", "x"],
+      ["due", "1", "today"], ["priority", "1", "high"], ["list", "--tag", "x", "--sort", "due"],
+      ["history", "--json", "--limit", "1"],
     ] {
       let result = try cli.run(arguments: ["--store", cli.store] + arguments)
       #expect(result.status == 1, "\(arguments)")

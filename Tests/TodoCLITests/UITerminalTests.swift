@@ -156,6 +156,75 @@ struct UITerminalTests {
     #expect(try terminal.waitForExit() == 0)
   }
 
+  @Test("Another process's change shows within a second, without a key, keeping typed text")
+  func liveUpdate() throws {
+    let store = try StoreDirectory()
+    let terminal = try startUI(store: store.path)
+    try terminal.send("a")
+    var mark = try terminal.waitFor("Add a todo")
+    try terminal.send("half")
+    mark = try terminal.waitFor("half", after: mark)
+    _ = try run(["add", "From elsewhere", "--tag", "remote"], store: store.path)
+    let saved = ContinuousClock.now
+    mark = try terminal.waitFor("From elsewhere", after: mark)
+    #expect(ContinuousClock.now - saved < .seconds(1), "shown within a second")
+    try terminal.send(" typed\r")
+    try terminal.waitFor("2 of 2", after: mark)
+    try terminal.send("q")
+    #expect(try terminal.waitForExit() == 0)
+    let listed = try run(["list"], store: store.path)
+    #expect(listed == "1 [ ] From elsewhere  #remote\n2 [ ] half typed\n")
+  }
+
+  @Test("The list's new keys and the detail's priority work in a real terminal")
+  func newKeys() throws {
+    let store = try StoreDirectory()
+    _ = try run(["add", "Buy milk", "--tag", "home"], store: store.path)
+    _ = try run(["add", "Write report", "--priority", "high"], store: store.path)
+    let terminal = try startUI(store: store.path)
+    var mark = try terminal.waitFor("#home")
+    try terminal.send("/")
+    mark = try terminal.waitFor("esc clear filter", after: mark)
+    try terminal.send("MILK")
+    mark = try terminal.waitFor("MILK", after: mark)
+    try terminal.send("\r")
+    mark = try terminal.waitFor("q quit", after: mark)
+    try terminal.send("s")
+    mark = try terminal.waitFor("sort: due", after: mark)
+    try terminal.send("\rp")
+    mark = try terminal.waitFor("high", after: mark)
+    try terminal.send("q")
+    mark = try terminal.waitFor("q quit", after: mark)
+    try terminal.send("q")
+    #expect(try terminal.waitForExit() == 0)
+    #expect(
+      try run(["list", "--sort", "priority"], store: store.path).hasPrefix("1 [ ] Buy milk  !high"))
+  }
+
+  @Test("ui --record writes the UI's changes, and replay gives the same list")
+  func recordTheUI() throws {
+    let store = try StoreDirectory()
+    let log = store.path + "/session.jsonl"
+    let terminal = try UIPseudoTerminal(
+      executable: try #require(Self.executable),
+      arguments: ["--store", store.path + "/store", "--record", log, "ui"])
+    var mark = try terminal.waitFor("q quit")
+    try terminal.send("a")
+    mark = try terminal.waitFor("Add a todo", after: mark)
+    try terminal.send("Recorded\r")
+    mark = try terminal.waitFor("1 of 1", after: mark)
+    try terminal.send("\rp")
+    mark = try terminal.waitFor("high", after: mark)
+    try terminal.send("qq")
+    #expect(try terminal.waitForExit() == 0)
+    let recorded = try String(contentsOfFile: log, encoding: .utf8)
+    #expect(recorded.contains(#""type":"AddTodo""#))
+    #expect(recorded.contains(#""type":"SetPriority""#))
+    #expect(
+      try run(["replay", log, "--json"], store: store.path + "/store")
+        == run(["list", "--json"], store: store.path + "/store"))
+  }
+
   @Test("Standard input that is not a terminal is refused with exit status 2")
   func notATerminal() throws {
     let store = try StoreDirectory()

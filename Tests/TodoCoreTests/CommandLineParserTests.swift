@@ -31,7 +31,7 @@ struct CommandLineParserTests {
     #expect(try parse("remove", "12").command == .remove(id: 12))
     #expect(try parse("clear").command == .clear)
     #expect(try parse("undo").command == .undo)
-    #expect(try parse("history").command == .history)
+    #expect(try parse("history").command == .history())
     #expect(
       try parse("replay", "s.jsonl", "--json").command == .replay(path: "s.jsonl", json: true))
     #expect(try parse("ui").command == .ui)

@@ -14,18 +14,22 @@ struct HelpTextTests {
         Usage: todo-cli [--store <dir>] [--record <file>] <command> [<arguments>]
 
         Commands:
-          add <title>        Add an open todo and print its id
-          list               List the todos (--all, --done, --open, --json)
-          done <id>          Mark a todo done
-          reopen <id>        Mark a done todo open again
-          edit <id> <title>  Give a todo a new title
-          remove <id>        Remove a todo
-          clear              Remove every done todo
-          undo               Revert the last change; repeat to go further back
-          history            Show the recorded changes, newest last
-          replay <log>       Replay an action log onto an empty list and print it (--json)
-          ui                 Open the interactive terminal interface
-          help [<command>]   Show help for todo-cli or a command
+          add <title>                         Add an open todo and print its id
+          list                                List the todos (filters, --sort, --json)
+          tag <id> <tag>...                   Give a todo tags
+          untag <id> <tag>...                 Take tags off a todo
+          due <id> <date>|none                Set or clear a todo's due date
+          priority <id> high|medium|low|none  Set or clear a todo's priority
+          done <id>                           Mark a todo done
+          reopen <id>                         Mark a done todo open again
+          edit <id> <title>                   Give a todo a new title
+          remove <id>                         Remove a todo
+          clear                               Remove every done todo
+          undo                                Revert the last change; repeat to go further back
+          history                             Show the recorded changes, newest last
+          replay <log>                        Replay an action log onto an empty list and print it (--json)
+          ui                                  Open the interactive terminal interface
+          help [<command>]                    Show help for todo-cli or a command
 
         Options:
           --store <dir>    Where the todos live. Default: $TODO_CLI_HOME, else
@@ -45,18 +49,27 @@ struct HelpTextTests {
   func list() {
     #expect(
       CommandHelp.command("list") == """
-        Usage: todo-cli [--store <dir>] [--record <file>] list [--all | --done | --open] [--json]
+        Usage: todo-cli [--store <dir>] [--record <file>] list [--all | --done | --open] [--tag <tag>]... [--overdue] [--due-before <date>] [--search <text>] [--sort id|due|priority|title] [--json]
 
-        List the todos (--all, --done, --open, --json).
+        List the todos (filters, --sort, --json).
 
-        Each line shows the id, [x] for done or [ ] for open, and the title.
-        With --json, prints one JSON array of {"id", "title", "done"} objects.
+        Each line shows the id, [x] for done or [ ] for open, and the title, then the
+        priority (!high), the due date (due:2026-03-01, marked overdue when it is past)
+        and the tags (#work). With --json, prints one JSON array of {"id", "title",
+        "done", "tags", "due", "priority"} objects. Filters combine: a todo must
+        pass every one. --sort due puts undated todos last; ties go by id.
+        A date is YYYY-MM-DD, today, tomorrow, +<n>d or +<n>w, in the local time zone.
 
         Options:
-          --all   Open and done todos (the default)
-          --done  Only the done todos
-          --open  Only the open todos
-          --json  Print JSON instead of text
+          --all                Open and done todos (the default)
+          --done               Only the done todos
+          --open               Only the open todos
+          --tag <tag>          Only todos with this tag; repeat for all of several
+          --overdue            Only todos due before today
+          --due-before <date>  Only todos due before this date
+          --search <text>      Only titles holding the text, whatever the case or accents
+          --sort <key>         id, due, priority or title
+          --json               Print JSON instead of text
 
         """)
   }
@@ -64,14 +77,12 @@ struct HelpTextTests {
   @Test("A command's help without options")
   func add() {
     #expect(
-      CommandHelp.command("add") == """
-        Usage: todo-cli [--store <dir>] [--record <file>] add <title>
+      CommandHelp.command("edit") == """
+        Usage: todo-cli [--store <dir>] [--record <file>] edit <id> <title>
 
-        Add an open todo and print its id.
+        Give a todo a new title.
 
-        The title is any non-empty text, emoji and right-to-left scripts included.
-        Several words are joined with spaces. Put '--' before a title that starts
-        with a dash: todo-cli add -- "-20% on shoes"
+        Fails with exit status 1 if no todo has this id.
 
         """)
   }
@@ -79,8 +90,8 @@ struct HelpTextTests {
   @Test("Every command has help, and unknown names have none")
   func everyCommand() {
     for name in [
-      "add", "list", "done", "reopen", "edit", "remove", "clear", "undo", "history", "replay",
-      "ui", "help",
+      "add", "list", "tag", "untag", "due", "priority", "done", "reopen", "edit", "remove",
+      "clear", "undo", "history", "replay", "ui", "help",
     ] {
       #expect(CommandHelp.command(name)?.hasPrefix("Usage: todo-cli") == true, "\(name)")
     }

@@ -106,7 +106,7 @@ struct NumberRangeTests {
         == "1 [ ] a\\e[2Jb\\u{7}c\\nd\\u{9B}31me\\u{7F}f\\tg é 😀\n")
     #expect(TodoFormatter.text(todos) == "1 [ ] \(title)\n")
     let json = TodoFormatter.list(
-      AppState(todos: TrackedArray(todos), nextID: 2), filter: .all, json: true,
+      AppState(todos: TrackedArray(todos), nextID: 2), selection: TodoSelection(), json: true,
       forTerminal: true)
     #expect(json.contains(#"a\u001b[2Jb\u0007c\nd"#))
   }

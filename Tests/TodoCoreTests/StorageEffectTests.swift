@@ -33,7 +33,10 @@ struct FailingStorage: TodoStorage {
 @Suite("Storage side effects")
 struct StorageEffectTests {
   func makeStore(_ storage: some TodoStorage) -> TodoStore {
-    TodoStore(initialState: AppState(), dependencies: TodoDependencies(storage: storage))
+    TodoStore(
+      initialState: AppState(),
+      dependencies: TodoDependencies(
+        storage: storage, clock: .fixed(at: Date(timeIntervalSince1970: 1_772_000_000))))
   }
 
   @Test("PerformChange journals the change with its inverse and the chosen id, then applies it")
@@ -45,7 +48,8 @@ struct StorageEffectTests {
       entry
         == JournalEntry(
           seq: 1, change: .addTodo(AddTodo(id: 1, title: "Buy milk")),
-          inverse: .removeTodo(RemoveTodo(id: 1))))
+          inverse: .removeTodo(RemoveTodo(id: 1)), time: Date(timeIntervalSince1970: 1_772_000_000))
+    )
     #expect(store.state.todos.map(\.title) == ["Buy milk"])
     #expect(storage.entries == [try #require(entry)])
   }

@@ -25,11 +25,22 @@ struct StorageFaultTests {
   nonisolated static let everyCommand: [Command] = [
     .add(title: "new"), .setDone(id: 1, done: true), .setDone(id: 2, done: false),
     .edit(id: 1, title: "edited"), .remove(id: 1), .clear, .undo,
+    .add(
+      title: "dated", tags: ["work", "Home"], due: .daysFromToday(2), priority: .high),
+    .tag(id: 1, tags: ["work", "HOME"]), .untag(id: 1, tags: ["HOME"]),
+    .due(id: 1, date: .date(CalendarDate(year: 2026, month: 2, day: 28) ?? .latest)),
+    .priority(id: 1, priority: .medium),
   ]
 
-  /// Todo 1 open, todo 2 done, todo 3 edited: five entries.
+  /// Every run's clock: the journal's times, and "today", are the same in every run.
+  nonisolated static let clock = TodoClock.fixed(
+    at: Date(timeIntervalSince1970: 1_772_000_000),
+    timeZone: TimeZone(identifier: "UTC") ?? .current)
+
+  /// Todo 1 open and tagged `home`, todo 2 done, todo 3 edited: five entries.
   static let fiveEntries: [AnyTodoChange] = [
-    .addTodo(AddTodo(id: 1, title: "one")), .addTodo(AddTodo(id: 2, title: "two")),
+    .addTodo(AddTodo(id: 1, title: "one", tags: ["home"])),
+    .addTodo(AddTodo(id: 2, title: "two")),
     .setDone(SetDone(id: 2, done: true)), .addTodo(AddTodo(id: 3, title: "three")),
     .editTitle(EditTitle(id: 3, title: "three, edited")),
   ]
@@ -66,7 +77,7 @@ struct StorageFaultTests {
     let console = RecordingConsole()
     let storage = FileTodoStorage(directory: path, compactionInterval: interval, system: system)
     let status = await TodoCommandRunner.run(
-      command, in: TodoEnvironment(storeDirectory: path, storage: storage),
+      command, in: TodoEnvironment(storeDirectory: path, storage: storage, clock: clock),
       console: console.console)
     return (status, console)
   }
@@ -146,7 +157,7 @@ struct StorageFaultTests {
   @Test("Every command on a store whose next change is entry 200, the default snapshot point")
   func acrossTheDefaultInterval() async throws {
     let adds = (1...198).map { (id: Int) in
-      AnyTodoChange.addTodo(AddTodo(id: id, title: "todo \(id)"))
+      AnyTodoChange.addTodo(AddTodo(id: id, title: "todo \(id)", tags: id == 1 ? ["home"] : []))
     }
     try await sweep(Scenario(interval: 200, setup: adds + [.setDone(SetDone(id: 2, done: true))]))
   }

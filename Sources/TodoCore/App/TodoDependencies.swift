@@ -1,6 +1,7 @@
 import Navigation
 import StatusLineFeature
 import TitleEditorFeature
+import TodoDetailFeature
 
 /// What the todo app's side effects are given, in the command line and in the terminal UI
 /// alike: the storage, which tests replace with fakes, and the navigator.
@@ -14,18 +15,33 @@ struct TodoDependencies: NavigationProvider, Sendable {
   var storage: any TodoStorage
   /// The navigator that resolves the UI's `Show` and `Hide` requests.
   let navigator: Navigator
+  /// What time it is: the time journal entries are stamped with, and the day `today` names.
+  var clock: TodoClock
 
   /// Creates the dependencies; without a navigator, one whose route is only the list's root.
   @MainActor
-  init(storage: any TodoStorage, navigator: Navigator? = nil) {
+  init(storage: any TodoStorage, navigator: Navigator? = nil, clock: TodoClock = .system) {
     self.storage = storage
     self.navigator = navigator ?? Navigator(root: HeadlessRoot())
+    self.clock = clock
   }
 
   /// The title editor's dependencies: the app's rule for a title.
   var titleEditor: TitleEditorDependencies {
     TitleEditorDependencies { title in
       Title.isValid(title) ? nil : TodoError.emptyTitle.description
+    }
+  }
+
+  /// The detail's dependencies: the app's date forms, resolved against its clock.
+  var detail: TodoDetailDependencies {
+    let clock = clock
+    return TodoDetailDependencies { text in
+      guard let date = DateArgument(text)?.resolved(today: clock.today) else {
+        return .refused(
+          "'\(TerminalSafeText.escaped(text))' is not a date: use \(DateArgument.forms) or none")
+      }
+      return .date(date.description)
     }
   }
 

@@ -13,18 +13,25 @@ struct TodoEnvironment: Sendable {
   var storage: any TodoStorage
   /// `--record <file>`: where this run appends the changes it dispatches, if anywhere.
   var recordPath: String?
+  /// What time it is, and which day.
+  var clock: TodoClock
 
   /// Creates an environment on `storage`, for tests and tools that bring their own.
-  init(storeDirectory: String, storage: any TodoStorage, recordPath: String? = nil) {
+  init(
+    storeDirectory: String, storage: any TodoStorage, recordPath: String? = nil,
+    clock: TodoClock = .system
+  ) {
     self.storeDirectory = storeDirectory
     self.storage = storage
     self.recordPath = recordPath
+    self.clock = clock
   }
 
   /// Creates the environment for the store in `storeDirectory`, or in the default directory
   /// that `variables` (the process environment) point to.
   ///
-  /// - Throws: ``UsageError`` when no directory is given and `HOME` is not set either.
+  /// - Throws: ``UsageError`` when no directory is given and `HOME` is not set either, or when
+  ///   `TODO_CLI_NOW` is set to something other than an ISO 8601 time.
   init(
     storeDirectory: String?, recordPath: String? = nil, variables: [String: String]
   ) throws(UsageError) {
@@ -35,7 +42,7 @@ struct TodoEnvironment: Sendable {
     }
     self.init(
       storeDirectory: directory, storage: FileTodoStorage(directory: directory),
-      recordPath: recordPath)
+      recordPath: recordPath, clock: try TodoClock.from(variables: variables))
   }
 
   /// `$TODO_CLI_HOME`, else `$XDG_DATA_HOME/todo-cli`, else `~/.local/share/todo-cli`; empty
@@ -54,6 +61,7 @@ struct TodoEnvironment: Sendable {
   /// A store on this environment's storage, with an empty state until ``LoadTodos`` runs.
   @MainActor
   func makeStore() -> TodoStore {
-    TodoStore(initialState: AppState(), dependencies: TodoDependencies(storage: storage))
+    TodoStore(
+      initialState: AppState(), dependencies: TodoDependencies(storage: storage, clock: clock))
   }
 }

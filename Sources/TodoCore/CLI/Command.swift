@@ -1,9 +1,20 @@
 /// What a `todo-cli` invocation asks for, once its arguments are parsed.
 enum Command: Hashable, Sendable {
-  /// `add <title>`: add an open todo and print its id.
-  case add(title: String)
-  /// `list [--all | --done | --open] [--json]`.
-  case list(ListFilter, json: Bool)
+  /// `add <title> [--tag <tag>]... [--due <date>] [--priority high|medium|low]`: add an open
+  /// todo and print its id.
+  case add(
+    title: String, tags: [String] = [], due: DateArgument? = nil, priority: Priority? = nil)
+  /// `list [--all | --done | --open] [--tag <tag>]... [--overdue] [--due-before <date>]
+  /// [--search <text>] [--sort id|due|priority|title] [--json]`.
+  case list(ListFilter, json: Bool, query: ListQuery = ListQuery())
+  /// `tag <id> <tag>...`.
+  case tag(id: Int, tags: [String])
+  /// `untag <id> <tag>...`.
+  case untag(id: Int, tags: [String])
+  /// `due <id> <date>|none`; `nil` for `none`.
+  case due(id: Int, date: DateArgument?)
+  /// `priority <id> high|medium|low|none`; `nil` for `none`.
+  case priority(id: Int, priority: Priority?)
   /// `done <id>` (`true`) or `reopen <id>` (`false`).
   case setDone(id: Int, done: Bool)
   /// `edit <id> <title>`.
@@ -14,8 +25,9 @@ enum Command: Hashable, Sendable {
   case clear
   /// `undo`: revert the last change.
   case undo
-  /// `history`: show the recorded changes, newest last.
-  case history
+  /// `history [--limit <n>] [--json]`: show the newest `limit` recorded changes (all of them
+  /// without a limit), newest last.
+  case history(limit: Int? = nil, json: Bool = false)
   /// `replay <log> [--json]`: replay an action log onto an empty list and print it.
   case replay(path: String, json: Bool)
   /// `ui`: the interactive terminal interface.
@@ -28,7 +40,7 @@ enum Command: Hashable, Sendable {
   /// Whether the command changes the store, and so takes its exclusive lock.
   var changesStore: Bool {
     switch self {
-    case .add, .setDone, .edit, .remove, .clear, .undo: true
+    case .add, .setDone, .edit, .remove, .clear, .undo, .tag, .untag, .due, .priority: true
     case .list, .history, .replay, .ui, .help, .version: false
     }
   }
@@ -51,6 +63,85 @@ enum ListFilter: String, Hashable, Sendable, CaseIterable {
     case .done: todo.done
     }
   }
+}
+
+/// A date as the command line gives it: a calendar date, or a number of days from today, which
+/// the command resolves when it runs.
+enum DateArgument: Hashable, Sendable, CustomStringConvertible {
+  /// `YYYY-MM-DD`.
+  case date(CalendarDate)
+  /// `today` (0), `tomorrow` (1), `+<n>d` (n), `+<n>w` (7n).
+  case daysFromToday(Int)
+
+  /// The calendar date this names when today is `today`, or `nil` past 9999-12-31.
+  func resolved(today: CalendarDate) -> CalendarDate? {
+    switch self {
+    case .date(let date): date
+    case .daysFromToday(let days): today.adding(days: days)
+    }
+  }
+
+  /// The date `text` names, or `nil` if it names none (including a day that does not exist,
+  /// such as `2026-02-30`).
+  init?(_ text: String) {
+    switch text {
+    case "today": self = .daysFromToday(0)
+    case "tomorrow": self = .daysFromToday(1)
+    default:
+      if text.hasPrefix("+"), let unit = text.last, unit == "d" || unit == "w" {
+        let digits = text.dropFirst().dropLast()
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
+          let count = Int(digits)
+        else { return nil }
+        let (days, overflow) = count.multipliedReportingOverflow(by: unit == "w" ? 7 : 1)
+        guard !overflow else { return nil }
+        self = .daysFromToday(days)
+      } else if let date = CalendarDate(text) {
+        self = .date(date)
+      } else {
+        return nil
+      }
+    }
+  }
+
+  /// The date as it could have been typed: `2026-03-01`, `today`, `tomorrow` or `+3d`.
+  var description: String {
+    switch self {
+    case .date(let date): date.description
+    case .daysFromToday(0): "today"
+    case .daysFromToday(1): "tomorrow"
+    case .daysFromToday(let days): "+\(days)d"
+    }
+  }
+
+  /// How a date may be written, for messages and help.
+  static let forms = "YYYY-MM-DD, today, tomorrow, +<n>d or +<n>w"
+}
+
+/// How `list` orders the todos.
+enum SortKey: String, Hashable, Sendable, CaseIterable {
+  /// By id.
+  case id
+  /// Dated todos by date, then undated ones; ties by id.
+  case due
+  /// High, medium, low, then none; ties by id.
+  case priority
+  /// By title, without regard to case or accents; ties by id.
+  case title
+}
+
+/// What `list` selects beyond open or done, and how it orders them.
+struct ListQuery: Hashable, Sendable {
+  /// `--tag`: the todos must have every one of these, in any case.
+  var tags: [String] = []
+  /// `--overdue`: only todos due strictly before today.
+  var overdue = false
+  /// `--due-before`: only todos due strictly before this date.
+  var dueBefore: DateArgument?
+  /// `--search`: only todos whose title holds this text, without regard to case or accents.
+  var search: String?
+  /// `--sort`; without it, the order the todos were added in.
+  var sort: SortKey?
 }
 
 /// A parsed command line: the command and the global options.

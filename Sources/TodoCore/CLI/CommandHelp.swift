@@ -6,7 +6,13 @@ enum CommandHelp {
   /// One command-specific option.
   struct Option {
     let flag: String
+    /// What the option's value is called in the help (`tag` for `--tag <tag>`), or `nil` for a
+    /// flag without a value.
+    var value: String? = nil
     let summary: String
+
+    /// `--tag <tag>`, or the flag alone.
+    var usage: String { flag + (value.map { " <\($0)>" } ?? "") }
   }
 
   /// A command's name, usage, summary and details.
@@ -27,25 +33,64 @@ enum CommandHelp {
 
   static let specs: [Spec] = [
     Spec(
-      name: "add", arguments: "<title>", summary: "Add an open todo and print its id",
+      name: "add",
+      arguments: "<title> [--tag <tag>]... [--due <date>] [--priority high|medium|low]",
+      summary: "Add an open todo and print its id",
       details: [
         "The title is any non-empty text, emoji and right-to-left scripts included.",
         "Several words are joined with spaces. Put '--' before a title that starts",
         "with a dash: todo-cli add -- \"-20% on shoes\"",
+        dateHelp,
+      ],
+      options: [
+        Option(flag: "--tag", value: "tag", summary: "Give it a tag; repeat for more"),
+        Option(flag: "--due", value: "date", summary: "Give it a due date"),
+        Option(flag: "--priority", value: "priority", summary: "high, medium or low"),
       ]),
     Spec(
-      name: "list", arguments: "[--all | --done | --open] [--json]",
-      summary: "List the todos (--all, --done, --open, --json)",
+      name: "list",
+      arguments:
+        "[--all | --done | --open] [--tag <tag>]... [--overdue] [--due-before <date>] "
+        + "[--search <text>] [--sort id|due|priority|title] [--json]",
+      summary: "List the todos (filters, --sort, --json)",
       details: [
-        "Each line shows the id, [x] for done or [ ] for open, and the title.",
-        "With --json, prints one JSON array of {\"id\", \"title\", \"done\"} objects.",
+        "Each line shows the id, [x] for done or [ ] for open, and the title, then the",
+        "priority (!high), the due date (due:2026-03-01, marked overdue when it is past)",
+        "and the tags (#work). With --json, prints one JSON array of {\"id\", \"title\",",
+        "\"done\", \"tags\", \"due\", \"priority\"} objects. Filters combine: a todo must",
+        "pass every one. --sort due puts undated todos last; ties go by id.",
+        dateHelp,
       ],
       options: [
         Option(flag: "--all", summary: "Open and done todos (the default)"),
         Option(flag: "--done", summary: "Only the done todos"),
         Option(flag: "--open", summary: "Only the open todos"),
+        Option(
+          flag: "--tag", value: "tag",
+          summary: "Only todos with this tag; repeat for all of several"),
+        Option(flag: "--overdue", summary: "Only todos due before today"),
+        Option(flag: "--due-before", value: "date", summary: "Only todos due before this date"),
+        Option(
+          flag: "--search", value: "text",
+          summary: "Only titles holding the text, whatever the case or accents"),
+        Option(flag: "--sort", value: "key", summary: "id, due, priority or title"),
         Option(flag: "--json", summary: "Print JSON instead of text"),
       ]),
+    Spec(
+      name: "tag", arguments: "<id> <tag>...", summary: "Give a todo tags",
+      details: [
+        "A tag is one word, without spaces. Tags are compared without regard to case",
+        "and shown as first written; a tag the todo has already changes nothing.",
+      ]),
+    Spec(
+      name: "untag", arguments: "<id> <tag>...", summary: "Take tags off a todo",
+      details: ["Tags are matched without regard to case."]),
+    Spec(
+      name: "due", arguments: "<id> <date>|none", summary: "Set or clear a todo's due date",
+      details: [dateHelp]),
+    Spec(
+      name: "priority", arguments: "<id> high|medium|low|none",
+      summary: "Set or clear a todo's priority", details: []),
     Spec(
       name: "done", arguments: "<id>", summary: "Mark a todo done",
       details: ["Fails with exit status 1 if no todo has this id."]),
@@ -68,8 +113,18 @@ enum CommandHelp {
         "keeps everything. Fails with exit status 1 when there is nothing to undo.",
       ]),
     Spec(
-      name: "history", arguments: "", summary: "Show the recorded changes, newest last",
-      details: ["Each line shows the change's number and what it did."]),
+      name: "history", arguments: "[--limit <n>] [--json]",
+      summary: "Show the recorded changes, newest last",
+      details: [
+        "Each line shows the change's number and what it did. With --json, prints one",
+        "JSON array of {\"seq\", \"change\", \"time\"} objects; \"change\" is the text the",
+        "line shows and \"time\" is when it was made (ISO 8601; null for changes made",
+        "before todo-cli recorded times).",
+      ],
+      options: [
+        Option(flag: "--limit", value: "n", summary: "Only the newest n changes"),
+        Option(flag: "--json", summary: "Print JSON instead of text"),
+      ]),
     Spec(
       name: "replay", arguments: "<log> [--json]",
       summary: "Replay an action log onto an empty list and print it (--json)",
@@ -85,6 +140,18 @@ enum CommandHelp {
       name: "help", arguments: "[<command>]", summary: "Show help for todo-cli or a command",
       details: []),
   ]
+
+  private static let dateHelp =
+    "A date is YYYY-MM-DD, today, tomorrow, +<n>d or +<n>w, in the local time zone."
+
+  /// The command options that take a value, such as `--tag`.
+  static let valueOptions: Set<String> = Set(
+    specs.flatMap(\.options).compactMap { $0.value == nil ? nil : $0.flag })
+
+  /// What the value of `option` is called in the help.
+  static func valueName(of option: String) -> String {
+    specs.lazy.flatMap(\.options).first { $0.flag == option }?.value ?? "value"
+  }
 
   private static func padded(_ text: String, to width: Int) -> String {
     text + String(repeating: " ", count: max(0, width - text.count))
@@ -129,10 +196,10 @@ enum CommandHelp {
     lines += ["", spec.summary + "."]
     if !spec.details.isEmpty { lines += [""] + spec.details }
     if !spec.options.isEmpty {
-      let width = spec.options.map(\.flag.count).max() ?? 0
+      let width = spec.options.map(\.usage.count).max() ?? 0
       lines += ["", "Options:"]
       lines += spec.options.map { option in
-        "  " + padded(option.flag, to: width + 2)
+        "  " + padded(option.usage, to: width + 2)
           + option.summary
       }
     }

@@ -9,7 +9,7 @@ enum CommandLineParser {
   /// - Complexity: O(arguments).
   static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
     var words: [String] = []
-    var flags: [String] = []
+    var flags: [Flag] = []
     var storeDirectory: String?
     var recordPath: String?
     var wantsHelp = false
@@ -42,7 +42,12 @@ enum CommandLineParser {
         case "--record": recordPath = try value(for: name, inline: inline)
         case "--help", "-h": wantsHelp = true
         case "--version": wantsVersion = true
-        default: flags.append(argument)
+        default:
+          if CommandHelp.valueOptions.contains(name) {
+            flags.append(Flag(name: name, value: try value(for: name, inline: inline)))
+          } else {
+            flags.append(Flag(name: argument, value: nil))
+          }
         }
       }
       index += 1
@@ -52,17 +57,49 @@ enum CommandLineParser {
     return Invocation(command: command, storeDirectory: storeDirectory, recordPath: recordPath)
   }
 
+  /// A command's option as given: its name and, for one that takes a value, the value.
+  private struct Flag {
+    var name: String
+    var value: String?
+  }
+
+  /// The options given to a command, looked up by name.
+  private struct Options {
+    var flags: [Flag]
+    var command: String
+
+    func contains(_ name: String) -> Bool { flags.contains { $0.name == name } }
+
+    /// Every value given to `name`, in order.
+    func values(_ name: String) -> [String] {
+      flags.compactMap { $0.name == name ? $0.value : nil }
+    }
+
+    /// The value given to `name`, or `nil`; giving it twice is an error.
+    func value(_ name: String) throws(UsageError) -> String? {
+      let values = values(name)
+      guard values.count <= 1 else {
+        throw UsageError("\(name) is given more than once", command: command)
+      }
+      return values.first
+    }
+  }
+
   private static func optionValueName(_ option: String) -> String {
-    option == "--store" ? "dir" : "file"
+    switch option {
+    case "--store": "dir"
+    case "--record": "file"
+    default: CommandHelp.valueName(of: option)
+    }
   }
 
   private static func makeCommand(
-    words: [String], flags: [String], wantsHelp: Bool, wantsVersion: Bool
+    words: [String], flags: [Flag], wantsHelp: Bool, wantsVersion: Bool
   ) throws(UsageError) -> Command {
     guard let name = words.first else {
       if wantsHelp { return .help(command: nil) }
       if wantsVersion { return .version }
-      if let flag = flags.first { throw UsageError("unknown option '\(flag)'") }
+      if let flag = flags.first { throw UsageError("unknown option '\(flag.name)'") }
       throw UsageError("missing command")
     }
     guard let spec = CommandHelp.spec(named: name) else {
@@ -71,17 +108,14 @@ enum CommandLineParser {
     if wantsHelp { return .help(command: name) }
     if wantsVersion { throw UsageError("--version takes no command", command: name) }
     let arguments = Array(words.dropFirst())
-    var options = Set<String>()
-    for flag in flags {
-      guard spec.options.contains(where: { $0.flag == flag }) else {
-        throw UsageError("unknown option '\(flag)' for '\(name)'", command: name)
-      }
-      options.insert(flag)
+    for flag in flags where !spec.options.contains(where: { $0.flag == flag.name }) {
+      throw UsageError("unknown option '\(flag.name)' for '\(name)'", command: name)
     }
-    return try command(named: name, arguments: arguments, options: options)
+    return try command(
+      named: name, arguments: arguments, options: Options(flags: flags, command: name))
   }
 
-  private static func command(named name: String, arguments: [String], options: Set<String>)
+  private static func command(named name: String, arguments: [String], options: Options)
     throws(UsageError) -> Command
   {
     func expect(_ count: Int, _ what: String) throws(UsageError) {
@@ -95,7 +129,15 @@ enum CommandLineParser {
     }
     switch name {
     case "add":
-      return .add(title: try title(arguments[...], for: name))
+      return .add(
+        title: try title(arguments[...], for: name),
+        tags: try tags(options.values("--tag"), for: name),
+        due: try options.value("--due").map { value throws(UsageError) in
+          try date(value, for: name)
+        },
+        priority: try options.value("--priority").flatMap { value throws(UsageError) in
+          try priority(value, for: name, allowingNone: false)
+        })
     case "list":
       try expect(0, "no arguments")
       let filters = ListFilter.allCases.filter { options.contains("--\($0.rawValue)") }
@@ -103,7 +145,36 @@ enum CommandLineParser {
         throw UsageError(
           "choose one of --all, --done and --open, not several", command: name)
       }
-      return .list(filters.first ?? .all, json: options.contains("--json"))
+      return .list(
+        filters.first ?? .all, json: options.contains("--json"),
+        query: try listQuery(options, for: name))
+    case "tag", "untag":
+      guard let first = arguments.first else {
+        throw UsageError("'\(name)' needs a todo id and at least one tag", command: name)
+      }
+      let id = try id(first, for: name)
+      let tags = try tags(Array(arguments.dropFirst()), for: name)
+      guard !tags.isEmpty else {
+        throw UsageError("'\(name)' needs at least one tag after the id", command: name)
+      }
+      return name == "tag" ? .tag(id: id, tags: tags) : .untag(id: id, tags: tags)
+    case "due":
+      try expect(2, "a todo id and a date (\(DateArgument.forms), or none)")
+      let id = try id(arguments[0], for: name)
+      if arguments[1] == "none" { return .due(id: id, date: nil) }
+      return .due(id: id, date: try date(arguments[1], for: name))
+    case "priority":
+      try expect(2, "a todo id and a priority (high, medium, low or none)")
+      return .priority(
+        id: try id(arguments[0], for: name),
+        priority: try priority(arguments[1], for: name, allowingNone: true))
+    case "history":
+      try expect(0, "no arguments")
+      return .history(
+        limit: try options.value("--limit").map { value throws(UsageError) in
+          try limit(value, for: name)
+        },
+        json: options.contains("--json"))
     case "done", "reopen":
       try expect(1, "a todo id")
       return .setDone(id: try id(arguments[0], for: name), done: name == "done")
@@ -132,7 +203,6 @@ enum CommandLineParser {
       switch name {
       case "clear": return .clear
       case "undo": return .undo
-      case "history": return .history
       default: return .ui
       }
     }
@@ -148,6 +218,68 @@ enum CommandLineParser {
         "the title is empty; give a title with at least one visible character", command: name)
     }
     return title
+  }
+
+  private static func listQuery(_ options: Options, for name: String) throws(UsageError)
+    -> ListQuery
+  {
+    var query = ListQuery()
+    query.tags = try tags(options.values("--tag"), for: name)
+    query.overdue = options.contains("--overdue")
+    query.dueBefore = try options.value("--due-before").map { value throws(UsageError) in
+      try date(value, for: name)
+    }
+    query.search = try options.value("--search")
+    if let sort = try options.value("--sort") {
+      guard let key = SortKey(rawValue: sort) else {
+        throw UsageError(
+          "'\(TerminalSafeText.escaped(sort))' is not a sort key: use id, due, priority or title",
+          command: name)
+      }
+      query.sort = key
+    }
+    return query
+  }
+
+  private static func tags(_ tags: [String], for name: String) throws(UsageError) -> [String] {
+    for tag in tags where !Tags.isValid(tag) {
+      throw UsageError(
+        "'\(TerminalSafeText.escaped(tag))' is not a tag: a tag is one word, without spaces",
+        command: name)
+    }
+    return tags
+  }
+
+  private static func date(_ text: String, for name: String) throws(UsageError) -> DateArgument {
+    guard let date = DateArgument(text) else {
+      throw UsageError(
+        "'\(TerminalSafeText.escaped(text))' is not a date: use \(DateArgument.forms), and a "
+          + "day that exists", command: name)
+    }
+    return date
+  }
+
+  private static func priority(_ text: String, for name: String, allowingNone: Bool)
+    throws(UsageError) -> Priority?
+  {
+    if allowingNone, text == "none" { return nil }
+    guard let priority = Priority(rawValue: text) else {
+      throw UsageError(
+        "'\(TerminalSafeText.escaped(text))' is not a priority: use high, medium, low"
+          + (allowingNone ? " or none" : ""), command: name)
+    }
+    return priority
+  }
+
+  private static func limit(_ text: String, for name: String) throws(UsageError) -> Int {
+    guard let limit = Int(text), limit > 0, text.allSatisfy(\.isASCII),
+      text.first != "+"
+    else {
+      throw UsageError(
+        "'\(TerminalSafeText.escaped(text))' is not a limit: expected a positive whole number",
+        command: name)
+    }
+    return limit
   }
 
   private static func id(_ text: String, for name: String) throws(UsageError) -> Int {

@@ -1,6 +1,8 @@
 import ActionLog
 import StatusLineFeature
 import TitleEditorFeature
+import TodoDetailFeature
+import TodoListFeature
 
 /// The action-log registry of the todo app: every updater it dispatches, under stable names.
 enum TodoActionLog {
@@ -17,6 +19,8 @@ enum TodoActionLog {
     registry.register(LoadStoredState.self, name: "LoadStoredState")
     TitleEditorState.registerUpdaters(in: registry.scope("titleEditor", state: \.titleEditor))
     StatusLineState.registerUpdaters(in: registry.scope("statusLine", state: \.statusLine))
+    TodoListState.registerUpdaters(in: registry.scope("list", state: \.list))
+    TodoDetailState.registerUpdaters(in: registry.scope("detail", state: \.detail))
     return registry
   }
 

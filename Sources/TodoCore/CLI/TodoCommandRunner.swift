@@ -70,7 +70,8 @@ package enum TodoCommandRunner {
         try await store.dispatch(LoadTodos())
       }
       recording = try SessionRecording.start(for: store, at: environment.recordPath)
-      let outcome = try await perform(command, on: store, forTerminal: console.isTerminal)
+      let outcome = try await perform(
+        command, on: store, clock: environment.clock, forTerminal: console.isTerminal)
       return finish(outcome, recording: recording, console: console)
     } catch let error as UsageError {
       recording?.stop()
@@ -115,22 +116,41 @@ package enum TodoCommandRunner {
   }
 
   /// Runs `command`; with `forTerminal`, control characters in the titles it prints are escaped.
-  private static func perform(_ command: Command, on store: TodoStore, forTerminal: Bool)
-    async throws -> Outcome
-  {
+  private static func perform(
+    _ command: Command, on store: TodoStore, clock: TodoClock, forTerminal: Bool
+  ) async throws -> Outcome {
     switch command {
-    case .add(let title):
-      let entry = try await store.dispatch(PerformChange(AddTodo(title: title)))
+    case .add(let title, let tags, let due, let priority):
+      let add = AddTodo(
+        title: title, tags: tags, due: try due.map { try resolve($0, clock: clock) },
+        priority: priority)
+      let entry = try await store.dispatch(PerformChange(add))
       var outcome = Outcome(saved: entry != nil)
       if case .addTodo(let add) = entry?.change, let id = add.id {
         outcome.output = "\(id)\n"
       }
       return outcome
-    case .list(let filter, let json):
+    case .list(let filter, let json, let query):
       try await store.dispatch(LoadTodos())
+      let today = clock.today
+      var selection = TodoSelection(
+        filter: filter, tags: query.tags, search: query.search ?? "", sort: query.sort)
+      let bounds = [
+        query.overdue ? today : nil, try query.dueBefore.map { try resolve($0, clock: clock) },
+      ]
+      selection.dueBefore = bounds.compactMap { $0 }.min()
       return Outcome(
         output: TodoFormatter.list(
-          store.state, filter: filter, json: json, forTerminal: forTerminal))
+          store.state, selection: selection, json: json, today: today, forTerminal: forTerminal))
+    case .tag(let id, let tags):
+      return try await change(TagTodo(id: id, tags: tags), on: store)
+    case .untag(let id, let tags):
+      return try await change(UntagTodo(id: id, tags: tags), on: store)
+    case .due(let id, let date):
+      return try await change(
+        SetDue(id: id, due: try date.map { try resolve($0, clock: clock) }), on: store)
+    case .priority(let id, let priority):
+      return try await change(SetPriority(id: id, priority: priority), on: store)
     case .setDone(let id, let done):
       return try await change(SetDone(id: id, done: done), on: store)
     case .edit(let id, let title):
@@ -146,16 +166,35 @@ package enum TodoCommandRunner {
         output: "undid \(result.undone.seq): "
           + (forTerminal ? TerminalSafeText.escaped(summary) : summary) + "\n",
         saved: true)
-    case .history:
+    case .history(let limit, let json):
       let entries = try await store.dispatch(LoadHistory())
-      return Outcome(output: TodoFormatter.history(entries, forTerminal: forTerminal))
+      let newest = entries.suffix(limit ?? entries.count)
+      return Outcome(
+        output: json
+          ? TodoFormatter.historyJSON(newest)
+          : TodoFormatter.history(newest, forTerminal: forTerminal))
     case .replay(let path, let json):
       let state = try SessionReplay.replay(contentsOf: path)
       return Outcome(
-        output: TodoFormatter.list(state, filter: .all, json: json, forTerminal: forTerminal))
+        output: TodoFormatter.list(
+          state, selection: TodoSelection(), json: json, today: clock.today,
+          forTerminal: forTerminal))
     case .help, .version, .ui:
       return Outcome()
     }
+  }
+
+  /// The calendar date `argument` names today.
+  ///
+  /// - Throws: ``UsageError`` when it falls after 9999-12-31.
+  private static func resolve(_ argument: DateArgument, clock: TodoClock) throws(UsageError)
+    -> CalendarDate
+  {
+    guard let date = argument.resolved(today: clock.today) else {
+      throw UsageError(
+        "'\(argument)' is past \(CalendarDate.latest), the last date there is")
+    }
+    return date
   }
 
   private static func change(_ change: some TodoChange, on store: TodoStore) async throws

@@ -2,13 +2,17 @@ import ActionLog
 
 /// How `list`, `replay` and `history` print: text for people, JSON for scripts.
 enum TodoFormatter {
-  /// The todos as text: one line per todo, `<id> [x] <title>`, ids right-aligned.
+  /// The todos as text: one line per todo, `<id> [x] <title>`, ids right-aligned, followed by
+  /// what the todo has of `!high`, `due:2026-03-01` (with ` (overdue)` when it is before
+  /// `today`) and `#tag`s, two spaces apart.
   ///
-  /// With `forTerminal`, control characters in titles are shown escaped (see
+  /// With `forTerminal`, control characters in titles and tags are shown escaped (see
   /// ``TerminalSafeText``), so that a title cannot drive the terminal it is listed on.
   ///
   /// - Complexity: O(total length of the titles).
-  static func text<C: Collection<Todo>>(_ todos: C, forTerminal: Bool = false) -> String {
+  static func text<C: Collection<Todo>>(
+    _ todos: C, today: CalendarDate? = nil, forTerminal: Bool = false
+  ) -> String {
     // The widest id by its printed length: a negative id is longer than its magnitude suggests.
     let width = todos.reduce(0) { max($0, decimalLength($1.id)) }
     var output = ""
@@ -19,6 +23,16 @@ enum TodoFormatter {
       output += id
       output += todo.done ? " [x] " : " [ ] "
       output += forTerminal ? TerminalSafeText.escaped(todo.title) : todo.title
+      if let priority = todo.priority { output += "  !" + priority.rawValue }
+      if let due = todo.due {
+        output += "  due:\(due)"
+        if let today, due < today { output += " (overdue)" }
+      }
+      if !todo.tags.isEmpty {
+        output += "  "
+        output += todo.tags.map { "#" + (forTerminal ? TerminalSafeText.escaped($0) : $0) }
+          .joined(separator: " ")
+      }
       output += "\n"
     }
     return output
@@ -35,7 +49,8 @@ enum TodoFormatter {
     return length
   }
 
-  /// The todos as one JSON array on one line: `[{"id":1,"title":"Buy milk","done":false}]`.
+  /// The todos as one JSON array on one line:
+  /// `[{"id":1,"title":"Buy milk","done":false,"tags":["home"],"due":"2026-03-01","priority":null}]`.
   ///
   /// - Complexity: O(total length of the titles).
   static func json<C: Collection<Todo>>(_ todos: C) -> String {
@@ -49,20 +64,40 @@ enum TodoFormatter {
       output += String(todo.id)
       output += ",\"title\":\""
       JSONText.appendEscaped(todo.title, to: &output)
-      output += todo.done ? "\",\"done\":true}" : "\",\"done\":false}"
+      output += todo.done ? "\",\"done\":true" : "\",\"done\":false"
+      output += ",\"tags\":["
+      for (index, tag) in todo.tags.enumerated() {
+        output += index == 0 ? "\"" : ",\""
+        JSONText.appendEscaped(tag, to: &output)
+        output += "\""
+      }
+      output += "],\"due\":"
+      output += todo.due.map { "\"\($0)\"" } ?? "null"
+      output += ",\"priority\":"
+      output += todo.priority.map { "\"\($0.rawValue)\"" } ?? "null"
+      output += "}"
     }
     output += "]\n"
     return output
   }
 
-  /// The todos of `state` that pass `filter`, as text or JSON.
+  /// The todos of `state` that `selection` picks, in its order, as text or JSON.
   ///
-  /// `forTerminal` escapes control characters in the text form; JSON is always exact.
+  /// `forTerminal` escapes control characters in the text form; JSON is always exact. `today`
+  /// marks the overdue todos in the text form.
+  ///
+  /// - Complexity: O(n log n) for n todos.
   static func list(
-    _ state: AppState, filter: ListFilter, json: Bool, forTerminal: Bool = false
+    _ state: AppState, selection: TodoSelection, json: Bool, today: CalendarDate? = nil,
+    forTerminal: Bool = false
   ) -> String {
-    let todos = filter == .all ? state.todos.elements : state.todos.filter(filter.includes)
-    return json ? Self.json(todos) : text(todos, forTerminal: forTerminal)
+    if selection.selectsEverything {
+      return json
+        ? Self.json(state.todos.elements)
+        : text(state.todos.elements, today: today, forTerminal: forTerminal)
+    }
+    let todos = selection.apply(to: state.todos.elements)
+    return json ? Self.json(todos) : text(todos, today: today, forTerminal: forTerminal)
   }
 
   /// The history: one line per entry, `<seq>  <summary>`, with the entry an undo reverted.
@@ -71,17 +106,41 @@ enum TodoFormatter {
   ///
   /// With `forTerminal`, control characters that the summaries' quoting leaves (DEL, C1
   /// controls) are shown escaped.
-  static func history(_ entries: [JournalEntry], forTerminal: Bool = false) -> String {
+  static func history<C: Collection<JournalEntry>>(_ entries: C, forTerminal: Bool = false)
+    -> String
+  {
     let width = entries.reduce(0) { max($0, decimalLength($1.seq)) }
     var output = ""
     for entry in entries {
       let seq = String(entry.seq)
       output += String(repeating: " ", count: max(0, width - seq.utf8.count)) + seq + "  "
-      let summary = entry.change.change.summary
-      if let undone = entry.undoes { output += "undo \(undone): " }
-      output += forTerminal ? TerminalSafeText.escaped(summary) : summary
+      let change = description(of: entry)
+      output += forTerminal ? TerminalSafeText.escaped(change) : change
       output += "\n"
     }
     return output
+  }
+
+  /// What an entry did, as `history` shows it: `undo 3: done #2` for an undo.
+  static func description(of entry: JournalEntry) -> String {
+    (entry.undoes.map { "undo \($0): " } ?? "") + entry.change.change.summary
+  }
+
+  /// The history as one JSON array on one line:
+  /// `[{"seq":1,"change":"add #1 \"Buy milk\"","time":"2026-03-01T09:30:00Z"}]`, `time` being
+  /// `null` for entries written before todo-cli recorded times.
+  ///
+  /// - Complexity: O(entries).
+  static func historyJSON<C: Collection<JournalEntry>>(_ entries: C) -> String {
+    var output = "["
+    for (index, entry) in entries.enumerated() {
+      if index > 0 { output += "," }
+      output += "{\"seq\":\(entry.seq),\"change\":\""
+      JSONText.appendEscaped(description(of: entry), to: &output)
+      output += "\",\"time\":"
+      output += entry.time.map { "\"" + TodoClock.iso8601($0) + "\"" } ?? "null"
+      output += "}"
+    }
+    return output + "]\n"
   }
 }

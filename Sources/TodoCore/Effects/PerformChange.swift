@@ -42,7 +42,9 @@ struct PerformChange: ReturningSideEffect {
       try change.change.validate(in: stored)
       guard change.change.changes(stored) else { return nil }
       let inverse = change.change.inverse(in: stored)
-      let entries = try transaction.append([JournalDraft(change: change, inverse: inverse)])
+      let entries = try transaction.append([
+        JournalDraft(change: change, inverse: inverse, time: context.dependencies.clock.now())
+      ])
       await context.dispatch(change)
       return entries.first
     }
@@ -68,6 +70,10 @@ extension SideEffectContext where S == AppState {
     case .removeTodo(let change): await dispatch(change)
     case .clearDone(let change): await dispatch(change)
     case .restoreTodos(let change): await dispatch(change)
+    case .tagTodo(let change): await dispatch(change)
+    case .untagTodo(let change): await dispatch(change)
+    case .setDue(let change): await dispatch(change)
+    case .setPriority(let change): await dispatch(change)
     }
   }
 }

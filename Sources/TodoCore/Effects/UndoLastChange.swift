@@ -26,7 +26,9 @@ struct UndoLastChange: ReturningSideEffect {
       }
       try inverse.change.validate(in: stored)
       let entries = try transaction.append([
-        JournalDraft(change: inverse, inverse: nil, undoes: target.seq)
+        JournalDraft(
+          change: inverse, inverse: nil, undoes: target.seq,
+          time: context.dependencies.clock.now())
       ])
       await context.dispatch(inverse)
       return UndoResult(undone: target, revert: entries[0])

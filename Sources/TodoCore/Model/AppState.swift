@@ -1,12 +1,15 @@
 import StatusLineFeature
 import TitleEditorFeature
+import TodoDetailFeature
+import TodoListFeature
 
 /// Everything the todo app knows: the todos, in the order they were added, the next id, and the
 /// slices of the feature modules that the terminal UI mounts by scope.
 ///
 /// The todos and `nextID` are what storage keeps and what the journal's changes act on; they
 /// stay at the root so that every journal and `--record` log ever written replays unchanged.
-/// The features' slices (``titleEditor``, ``statusLine``) live only while the UI runs: they are
+/// The features' slices (``titleEditor``, ``statusLine``, ``list``,
+/// ``detail``) live only while the UI runs: they are
 /// neither stored nor encoded, and loading the stored todos leaves them as they are.
 struct AppState: State, Hashable {
   /// The todos, in order.
@@ -17,6 +20,10 @@ struct AppState: State, Hashable {
   var titleEditor = TitleEditorState()
   /// The status line's slice: `app.store.scope(state: \.statusLine, ...)`.
   var statusLine = StatusLineState()
+  /// The list's filters and sort: `app.store.scope(state: \.list)`.
+  var list = TodoListState()
+  /// The detail screen's slice: `app.store.scope(state: \.detail, dependencies: \.detail)`.
+  var detail = TodoDetailState()
 
   /// Creates an empty list whose first todo gets id 1.
   init() {

@@ -68,6 +68,23 @@ struct FileTodoStorage: TodoStorage {
       announceLockWait: announce)
   }
 
+  /// The journal's size and modification time, and the snapshot's: every change appends to the
+  /// journal, so another process's change shows here without reading the store.
+  ///
+  /// The terminal UI polls it a few times a second to show what other processes stored.
+  func modificationStamp() -> StorageStamp? {
+    var parts: [Int] = []
+    for path in [journalPath, snapshotPath] {
+      var info = stat()
+      guard stat(path, &info) == 0 else {
+        parts += [-1, -1, -1]
+        continue
+      }
+      parts += [Int(info.st_size), Int(info.st_mtim.tv_sec), Int(info.st_mtim.tv_nsec)]
+    }
+    return StorageStamp(parts: parts)
+  }
+
   var journalPath: String { directory + "/journal.jsonl" }
   var snapshotPath: String { directory + "/snapshot" }
   var lockPath: String { directory + "/lock" }
@@ -351,9 +368,7 @@ private final class FileTransaction: StorageTransaction {
           reason: "entry \(seq) is the last number an entry can have; no change can follow it")
       }
       seq += 1
-      entries.append(
-        JournalEntry(
-          seq: seq, change: draft.change, inverse: draft.inverse, undoes: draft.undoes))
+      entries.append(JournalEntry(seq: seq, draft: draft))
     }
     try storage.append(entries, after: &loaded)
     return entries

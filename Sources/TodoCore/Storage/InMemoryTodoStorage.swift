@@ -56,9 +56,7 @@ final class InMemoryTodoStorage: TodoStorage {
     func append(_ drafts: [JournalDraft]) throws -> [JournalEntry] {
       storage.journal.withLock { journal in
         let written = drafts.enumerated().map { offset, draft in
-          JournalEntry(
-            seq: journal.count + offset + 1, change: draft.change, inverse: draft.inverse,
-            undoes: draft.undoes)
+          JournalEntry(seq: journal.count + offset + 1, draft: draft)
         }
         journal += written
         for entry in written { entry.change.apply(to: &state) }

@@ -41,7 +41,8 @@ enum JournalCodec {
 
   /// The bytes of `entries`' lines, each ending with a newline.
   ///
-  /// Keys come in a fixed order, `seq`, `type`, `payload`, then the app's own keys, so that the
+  /// Keys come in a fixed order, `seq`, `type`, `payload`, the action log's `time` (whole
+  /// seconds since 1970), then the app's own keys, so that the
   /// journal reads well and the same entry is always written the same way.
   static func encode(_ entries: [JournalEntry]) throws(StorageError) -> [UInt8] {
     let encoder = JSONEncoder()
@@ -51,6 +52,7 @@ enum JournalCodec {
       for entry in entries {
         text += "{\"seq\":\(entry.seq),"
         text += try typeAndPayload(entry.change, encoder: encoder)
+        if let time = entry.time { text += ",\"time\":\(seconds(time))" }
         if let inverse = entry.inverse {
           text += ",\"inverse\":{" + (try typeAndPayload(inverse, encoder: encoder)) + "}"
         }
@@ -61,6 +63,14 @@ enum JournalCodec {
       throw .systemCall(operation: "encode", path: "a journal entry", reason: "\(error)")
     }
     return Array(text.utf8)
+  }
+
+  /// `time` as whole seconds since 1970, the action log's `"time"`; 0 for a time no clock
+  /// gives.
+  static func seconds(_ time: Date) -> Int {
+    let seconds = time.timeIntervalSince1970.rounded(.down)
+    guard seconds.isFinite, abs(seconds) < 1e12 else { return 0 }
+    return Int(seconds)
   }
 
   private static func typeAndPayload(_ change: AnyTodoChange, encoder: JSONEncoder) throws

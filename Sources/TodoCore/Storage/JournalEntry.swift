@@ -15,16 +15,30 @@ struct JournalEntry: Sendable, Hashable, Codable {
   var inverse: AnyTodoChange?
   /// The `seq` of the entry this one undid, if it was written by `undo`.
   var undoes: Int?
+  /// When the change was made, in whole seconds; entries written by todo-cli 0.1.0 have none.
+  var time: Date?
 
-  init(seq: Int, change: AnyTodoChange, inverse: AnyTodoChange?, undoes: Int? = nil) {
+  init(
+    seq: Int, change: AnyTodoChange, inverse: AnyTodoChange?, undoes: Int? = nil,
+    time: Date? = nil
+  ) {
     self.seq = seq
     self.change = change
     self.inverse = inverse
     self.undoes = undoes
+    self.time = time
+  }
+
+  /// The entry `draft` becomes as entry `seq`; its time is kept to the whole second, as the
+  /// journal writes it.
+  init(seq: Int, draft: JournalDraft) {
+    self.init(
+      seq: seq, change: draft.change, inverse: draft.inverse, undoes: draft.undoes,
+      time: draft.time.map { Date(timeIntervalSince1970: Double(JournalCodec.seconds($0))) })
   }
 
   private enum CodingKeys: String, CodingKey {
-    case seq, type, payload, inverse, undoes
+    case seq, type, payload, time, inverse, undoes
   }
 
   /// Decodes an entry from its journal line.
@@ -45,6 +59,10 @@ struct JournalEntry: Sendable, Hashable, Codable {
     self.change = change
     inverse = try container.decodeIfPresent(AnyTodoChange.self, forKey: .inverse)
     undoes = try container.decodeIfPresent(Int.self, forKey: .undoes)
+    time = try container.decodeIfPresent(Double.self, forKey: .time).flatMap { seconds in
+      // A time that no clock could have given is dropped, not trusted.
+      seconds.isFinite && abs(seconds) < 1e12 ? Date(timeIntervalSince1970: seconds) : nil
+    }
     if let undoes, !(1..<seq).contains(undoes) {
       throw DecodingError.dataCorruptedError(
         forKey: .undoes, in: container,
@@ -58,6 +76,7 @@ struct JournalEntry: Sendable, Hashable, Codable {
     try container.encode(seq, forKey: .seq)
     try container.encode(change.typeName, forKey: .type)
     try change.encode(into: &container, forKey: .payload)
+    try container.encodeIfPresent(time.map(JournalCodec.seconds), forKey: .time)
     try container.encodeIfPresent(inverse, forKey: .inverse)
     try container.encodeIfPresent(undoes, forKey: .undoes)
   }
@@ -71,10 +90,13 @@ struct JournalDraft: Sendable, Hashable {
   var inverse: AnyTodoChange?
   /// The `seq` of the entry this one undoes, when written by `undo`.
   var undoes: Int?
+  /// When the change was made.
+  var time: Date?
 
-  init(change: AnyTodoChange, inverse: AnyTodoChange?, undoes: Int? = nil) {
+  init(change: AnyTodoChange, inverse: AnyTodoChange?, undoes: Int? = nil, time: Date? = nil) {
     self.change = change
     self.inverse = inverse
     self.undoes = undoes
+    self.time = time
   }
 }

@@ -7,20 +7,26 @@ import ActionLog
 /// starting the whole program:
 ///
 /// ```
-/// todo-cli snapshot 1
+/// todo-cli snapshot 2
 /// seq 1200 offset 98765 next-id 1001 count 2
-/// 1<TAB>0<TAB>Buy milk
-/// 2<TAB>1<TAB>Line one\nline two
+/// 1<TAB>0<TAB>-<TAB>-<TAB>Buy milk
+/// 2<TAB>1<TAB>h<TAB>2026-03-01<TAB>home<TAB>work<TAB>Line one\nline two
 /// checksum 0123456789abcdef
 /// ```
 ///
-/// Numbers are decimal, with a `-` for negatives: ids and `next-id` may be any `Int` (a log from
-/// elsewhere can hold negative ids), `offset` and `count` are never negative, and `seq` is a journal entry number, below
-/// `Int.max`. The encoder
-/// and the decoder accept exactly the same range, so what one writes the other reads.
+/// A todo's line holds its id, `1` for done or `0`, its priority (`h`, `m`, `l`, or `-` for
+/// none), its due date (`YYYY-MM-DD` or `-`), then one field per tag, and its title last.
+/// Version 1, which todo-cli 0.1.0 wrote, has only the id, the done flag and the title; it is
+/// still read, with no tags, due dates or priorities.
 ///
-/// Titles escape backslash, newline, carriage return and tab as `\\`, `\n`, `\r`, `\t`. The
-/// checksum is the 64-bit FNV-1a hash of every byte before the checksum line.
+/// Numbers are decimal, with a `-` for negatives: ids and `next-id` may be any `Int` (a log from
+/// elsewhere can hold negative ids), `offset` and `count` are never negative, and `seq` is a
+/// journal entry number, below `Int.max`. The encoder and the decoder accept exactly the same
+/// range, so what one writes the other reads.
+///
+/// Titles and tags escape backslash, newline, carriage return and tab as `\\`, `\n`, `\r`,
+/// `\t`, so no field holds a tab. The checksum is the 64-bit FNV-1a hash of every byte before the
+/// checksum line.
 struct Snapshot: Equatable {
   /// The state after journal entry `seq`.
   var state: AppState
@@ -31,7 +37,9 @@ struct Snapshot: Equatable {
 }
 
 enum SnapshotCodec {
-  private static let magic = Array("todo-cli snapshot 1".utf8)
+  private static let magic = Array("todo-cli snapshot 2".utf8)
+  /// The first line of the snapshots todo-cli 0.1.0 wrote.
+  private static let magicVersion1 = Array("todo-cli snapshot 1".utf8)
 
   /// The snapshot's bytes.
   ///
@@ -49,15 +57,15 @@ enum SnapshotCodec {
       bytes.append(0x09)
       bytes.append(todo.done ? 0x31 : 0x30)
       bytes.append(0x09)
-      for byte in todo.title.utf8 {
-        switch byte {
-        case 0x5C: bytes += [0x5C, 0x5C]
-        case 0x0A: bytes += [0x5C, 0x6E]
-        case 0x0D: bytes += [0x5C, 0x72]
-        case 0x09: bytes += [0x5C, 0x74]
-        default: bytes.append(byte)
-        }
+      bytes.append(todo.priority.map { $0.rawValue.utf8.first ?? 0x2D } ?? 0x2D)
+      bytes.append(0x09)
+      bytes += todo.due.map { Array($0.description.utf8) } ?? [0x2D]
+      bytes.append(0x09)
+      for tag in todo.tags {
+        appendEscaped(tag, to: &bytes)
+        bytes.append(0x09)
       }
+      appendEscaped(todo.title, to: &bytes)
       bytes.append(0x0A)
     }
     let checksum = fnv1a(bytes[...])
@@ -76,8 +84,9 @@ enum SnapshotCodec {
     guard torn == nil, lines.count >= 3 else {
       throw damaged(nil, "the snapshot is cut short")
     }
-    guard bytes[lines[0]].elementsEqual(magic) else {
-      throw damaged(1, "not a todo-cli snapshot of version 1")
+    let version1 = bytes[lines[0]].elementsEqual(magicVersion1)
+    guard version1 || bytes[lines[0]].elementsEqual(magic) else {
+      throw damaged(1, "not a todo-cli snapshot of version 1 or 2")
     }
     let checksumLine = lines[lines.count - 1]
     let expected = "checksum \(hex(fnv1a(bytes[0..<checksumLine.lowerBound])))"
@@ -107,7 +116,8 @@ enum SnapshotCodec {
     var todos: [Todo] = []
     todos.reserveCapacity(count)
     for number in 2..<(lines.count - 1) {
-      guard let todo = decodeTodo(bytes[lines[number]]) else {
+      let line = bytes[lines[number]]
+      guard let todo = version1 ? decodeVersion1Todo(line) : decodeTodo(line) else {
         throw damaged(number + 1, "unreadable todo")
       }
       todos.append(todo)
@@ -117,7 +127,74 @@ enum SnapshotCodec {
     return Snapshot(state: AppState(todos: array, nextID: nextID), seq: seq, offset: offset)
   }
 
+  private static func appendEscaped(_ text: String, to bytes: inout [UInt8]) {
+    for byte in text.utf8 {
+      switch byte {
+      case 0x5C: bytes += [0x5C, 0x5C]
+      case 0x0A: bytes += [0x5C, 0x6E]
+      case 0x0D: bytes += [0x5C, 0x72]
+      case 0x09: bytes += [0x5C, 0x74]
+      default: bytes.append(byte)
+      }
+    }
+  }
+
+  /// A version 2 line: id, done, priority, due date, the tags, the title.
+  ///
+  /// Fields are found by scanning for tabs rather than by splitting the line, which would
+  /// allocate an array per todo: loading 10,000 todos is on every command's path.
   private static func decodeTodo(_ line: ArraySlice<UInt8>) -> Todo? {
+    var start = line.startIndex
+    /// The next field up to a tab, or `nil` at the end of the line.
+    func nextField() -> ArraySlice<UInt8>? {
+      guard let tab = line[start...].firstIndex(of: 0x09) else { return nil }
+      defer { start = tab + 1 }
+      return line[start..<tab]
+    }
+    guard let idField = nextField(), let id = decimal(idField),
+      let doneField = nextField(), doneField.count == 1,
+      let priorityField = nextField(), priorityField.count == 1,
+      let dueField = nextField()
+    else { return nil }
+    let done: Bool
+    switch doneField.first {
+    case 0x30: done = false
+    case 0x31: done = true
+    default: return nil
+    }
+    let priority: Priority?
+    switch priorityField.first {
+    case 0x2D: priority = nil
+    case 0x68: priority = .high
+    case 0x6D: priority = .medium
+    case 0x6C: priority = .low
+    default: return nil
+    }
+    var due: CalendarDate?
+    if !dueField.elementsEqual([0x2D]) {
+      guard let text = String(validating: dueField, as: UTF8.self),
+        let date = CalendarDate(text)
+      else { return nil }
+      due = date
+    }
+    var tags: [String] = []
+    while let field = nextField() {
+      guard let tag = text(field) else { return nil }
+      tags.append(tag)
+    }
+    guard let title = text(line[start...]) else { return nil }
+    return Todo(id: id, title: title, done: done, tags: tags, due: due, priority: priority)
+  }
+
+  /// The text of an escaped field, or `nil` if its escapes or its UTF-8 are broken.
+  private static func text(_ field: ArraySlice<UInt8>) -> String? {
+    guard field.contains(0x5C) else { return String(validating: field, as: UTF8.self) }
+    guard let unescaped = unescape(field) else { return nil }
+    return String(validating: unescaped, as: UTF8.self)
+  }
+
+  /// A version 1 line: id, done, title.
+  private static func decodeVersion1Todo(_ line: ArraySlice<UInt8>) -> Todo? {
     guard let tab = line.firstIndex(of: 0x09), let id = decimal(line[..<tab]) else { return nil }
     let index = tab
     guard line.endIndex - index >= 3, line[index + 2] == 0x09 else { return nil }
@@ -127,15 +204,7 @@ enum SnapshotCodec {
     case 0x31: done = true
     default: return nil
     }
-    let titleBytes = line[(index + 3)...]
-    let title: String?
-    if titleBytes.contains(0x5C) {
-      guard let unescaped = unescape(titleBytes) else { return nil }
-      title = String(validating: unescaped, as: UTF8.self)
-    } else {
-      title = String(validating: titleBytes, as: UTF8.self)
-    }
-    guard let title else { return nil }
+    guard let title = text(line[(index + 3)...]) else { return nil }
     return Todo(id: id, title: title, done: done)
   }
 

@@ -19,6 +19,19 @@ protocol TodoStorage: Sendable {
   ) async throws -> R
 }
 
+/// What a store's files looked like at one moment: when it differs from an earlier stamp,
+/// something was stored in between.
+struct StorageStamp: Hashable, Sendable {
+  /// Sizes and modification times of the files that a change touches.
+  var parts: [Int]
+}
+
+extension TodoStorage {
+  /// A stamp that changes whenever something is stored, or `nil` when the storage cannot tell
+  /// cheaply, in which case a caller that watches for changes loads the state to see.
+  func modificationStamp() -> StorageStamp? { nil }
+}
+
 /// Exclusive access to the store, handed to the body of ``TodoStorage/withExclusiveAccess(_:)``.
 protocol StorageTransaction: AnyObject {
   /// The state as stored, including what this transaction appended so far.

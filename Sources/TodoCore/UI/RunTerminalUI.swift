@@ -23,13 +23,30 @@ func runTerminalUI(environment: TodoEnvironment, console: Console) async -> Int3
     printError(console, "\(error)")
     return 1
   }
-  let app = TodoTerminalApp(storage: storage, state: state)
+  let app = TodoTerminalApp(storage: storage, state: state, clock: environment.clock)
+  let recording: SessionRecording?
   do {
-    return try await TerminalRunner(session: session).run(app)
+    // Started after the load, like a command's, so that the log holds the UI's changes.
+    recording = try SessionRecording.start(for: app.store, at: environment.recordPath)
   } catch {
+    printError(console, "\(error)")
+    return 1
+  }
+  let status: Int32
+  do {
+    status = try await TerminalRunner(session: session).run(app)
+  } catch {
+    recording?.stop()
     printError(console, error.description)
     return error.exitCode
   }
+  do {
+    try recording?.finish()
+  } catch {
+    printError(console, "the changes were saved, but recording them failed (\(error))")
+    return 1
+  }
+  return status
 }
 
 private func printError(_ console: Console, _ message: String) {

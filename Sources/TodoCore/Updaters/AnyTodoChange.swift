@@ -12,11 +12,19 @@ enum AnyTodoChange: Sendable, Hashable {
   case clearDone(ClearDone)
   /// A ``RestoreTodos``.
   case restoreTodos(RestoreTodos)
+  /// A ``TagTodo``.
+  case tagTodo(TagTodo)
+  /// An ``UntagTodo``.
+  case untagTodo(UntagTodo)
+  /// A ``SetDue``.
+  case setDue(SetDue)
+  /// A ``SetPriority``.
+  case setPriority(SetPriority)
 
   /// Every change type, for registering with an action log.
   static let allTypes: [any TodoChange.Type] = [
     AddTodo.self, SetDone.self, EditTitle.self, RemoveTodo.self, ClearDone.self,
-    RestoreTodos.self,
+    RestoreTodos.self, TagTodo.self, UntagTodo.self, SetDue.self, SetPriority.self,
   ]
 
   /// The wrapped change.
@@ -28,6 +36,10 @@ enum AnyTodoChange: Sendable, Hashable {
     case .removeTodo(let change): change
     case .clearDone(let change): change
     case .restoreTodos(let change): change
+    case .tagTodo(let change): change
+    case .untagTodo(let change): change
+    case .setDue(let change): change
+    case .setPriority(let change): change
     }
   }
 
@@ -49,6 +61,10 @@ enum AnyTodoChange: Sendable, Hashable {
     case .removeTodo(let change): store.dispatch(change)
     case .clearDone(let change): store.dispatch(change)
     case .restoreTodos(let change): store.dispatch(change)
+    case .tagTodo(let change): store.dispatch(change)
+    case .untagTodo(let change): store.dispatch(change)
+    case .setDue(let change): store.dispatch(change)
+    case .setPriority(let change): store.dispatch(change)
     }
   }
 
@@ -66,6 +82,11 @@ enum AnyTodoChange: Sendable, Hashable {
     case ClearDone.typeName: .clearDone(try container.decode(ClearDone.self, forKey: key))
     case RestoreTodos.typeName:
       .restoreTodos(try container.decode(RestoreTodos.self, forKey: key))
+    case TagTodo.typeName: .tagTodo(try container.decode(TagTodo.self, forKey: key))
+    case UntagTodo.typeName: .untagTodo(try container.decode(UntagTodo.self, forKey: key))
+    case SetDue.typeName: .setDue(try container.decode(SetDue.self, forKey: key))
+    case SetPriority.typeName:
+      .setPriority(try container.decode(SetPriority.self, forKey: key))
     default: nil
     }
   }
@@ -81,6 +102,10 @@ enum AnyTodoChange: Sendable, Hashable {
     case .removeTodo(let change): try container.encode(change, forKey: key)
     case .clearDone(let change): try container.encode(change, forKey: key)
     case .restoreTodos(let change): try container.encode(change, forKey: key)
+    case .tagTodo(let change): try container.encode(change, forKey: key)
+    case .untagTodo(let change): try container.encode(change, forKey: key)
+    case .setDue(let change): try container.encode(change, forKey: key)
+    case .setPriority(let change): try container.encode(change, forKey: key)
     }
   }
 }

@@ -8,6 +8,10 @@ enum TodoError: Error, Hashable, Sendable, CustomStringConvertible {
   case emptyTitle
   /// Every recorded change has already been undone.
   case nothingToUndo
+  /// A tag that is empty or holds a space.
+  case invalidTag(String)
+  /// A change that names no tag.
+  case noTags
 
   /// A message for the user.
   var description: String {
@@ -16,6 +20,9 @@ enum TodoError: Error, Hashable, Sendable, CustomStringConvertible {
     case .idInUse(let id): "a todo with id \(id) already exists"
     case .emptyTitle: "the title is empty; give a title with at least one visible character"
     case .nothingToUndo: "nothing to undo"
+    case .invalidTag(let tag):
+      "'\(TerminalSafeText.escaped(tag))' is not a tag: a tag is one word, without spaces"
+    case .noTags: "no tag given: name at least one tag"
     }
   }
 }

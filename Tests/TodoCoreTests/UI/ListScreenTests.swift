@@ -23,7 +23,7 @@ struct ListScreenTests {
 
           1 of 3 · 1 done
 
-        j/k move  space toggle  a add  enter open  d delete  ? help  q quit
+        j/k move  space toggle  a add  enter open  d delete  / t s view  ? help  q quit
         """)
   }
 

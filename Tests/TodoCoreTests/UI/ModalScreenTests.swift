@@ -48,7 +48,8 @@ struct ModalScreenTests {
     #expect(ui.topLine == "list › detail")
     #expect(ui.text.contains("Call mom"))
     #expect(ui.text.contains("done"))
-    #expect(ui.bottomLine == "e edit  space toggle  d delete  q/esc back  ? help")
+    #expect(
+      ui.bottomLine == "e edit  space toggle  p priority  D due  d delete  q/esc back  ? help")
     await ui.press(.character("q"))
     #expect(ui.route == ["list"])
     await ui.press(.enter)

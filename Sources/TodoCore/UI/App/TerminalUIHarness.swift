@@ -24,8 +24,10 @@ final class TerminalUIHarness {
   private var decoder = KeyDecoder()
 
   /// Starts the UI on `storage`, with the state it holds, at the given size.
-  init(storage: any TodoStorage, width: Int = 60, height: Int = 16) throws {
-    app = TodoTerminalApp(storage: storage, state: try storage.load())
+  init(
+    storage: any TodoStorage, width: Int = 60, height: Int = 16, clock: TodoClock = .system
+  ) throws {
+    app = TodoTerminalApp(storage: storage, state: try storage.load(), clock: clock)
     self.width = width
     self.height = height
   }
@@ -46,6 +48,13 @@ final class TerminalUIHarness {
   /// Sends raw terminal bytes through the key decoder, as one read.
   func send(bytes: [UInt8]) async {
     for key in decoder.decode(bytes) { await press(key) }
+  }
+
+  /// Lets the UI look for changes stored elsewhere, as the terminal loop does a few times a
+  /// second; returns whether it found any.
+  @discardableResult
+  func refresh() async -> Bool {
+    await app.refresh()
   }
 
   /// The frame the UI draws now.

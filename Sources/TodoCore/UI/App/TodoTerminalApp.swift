@@ -1,6 +1,8 @@
 import Navigation
 import StatusLineFeature
 import TitleEditorFeature
+import TodoDetailFeature
+import TodoListFeature
 
 /// The todo app's terminal UI: one store, one navigator, and the screens on its route.
 ///
@@ -20,6 +22,11 @@ final class TodoTerminalApp: TerminalApplication {
   let titleEditor: Store<TitleEditorState, TitleEditorDependencies>
   /// The status line feature, mounted on ``AppState/statusLine``.
   let statusLine: Store<StatusLineState, StatusLineDependencies>
+  /// The list feature (filters and sort), mounted on ``AppState/list``.
+  let list: Store<TodoListState, TodoDependencies>
+  /// The detail feature (the todo open, the date screen's entries), mounted on
+  /// ``AppState/detail``.
+  let detail: Store<TodoDetailState, TodoDetailDependencies>
   private(set) var exitCode: Int32?
 
   /// A message for the status line, such as why a title was refused; cleared by the next key.
@@ -39,15 +46,17 @@ final class TodoTerminalApp: TerminalApplication {
   private var routeObservation: Subscription?
 
   /// Creates the UI on `storage`, starting from `state` with the `list` screen as the root.
-  init(storage: any TodoStorage, state: AppState) {
-    let list = ListScreen()
-    let navigator = Navigator(root: list)
+  init(storage: any TodoStorage, state: AppState, clock: TodoClock = .system) {
+    let listScreen = ListScreen()
+    let navigator = Navigator(root: listScreen)
     store = Store(
       initialState: state,
-      dependencies: TodoDependencies(storage: storage, navigator: navigator))
+      dependencies: TodoDependencies(storage: storage, navigator: navigator, clock: clock))
     titleEditor = store.scope(state: \.titleEditor, dependencies: \.titleEditor)
     statusLine = store.scope(state: \.statusLine, dependencies: \.statusLine)
-    list.attach(to: self)
+    list = store.scope(state: \.list)
+    detail = store.scope(state: \.detail, dependencies: \.detail)
+    listScreen.attach(to: self)
     routeObservation = navigator.observeRoute { [weak self] _, _ in
       self?.updateVisibleScreens()
     }
@@ -88,6 +97,30 @@ final class TodoTerminalApp: TerminalApplication {
     await screen.handle(key)
   }
 
+  /// The storage's stamp when the UI last caught up with it.
+  private var seenStamp: StorageStamp?
+
+  /// Shows what another process stored since the last look: the todos are replaced by the
+  /// stored ones (``LoadStoredState``); the features' slices, such as a title being typed or a
+  /// filter, stay as they are.
+  ///
+  /// Cheap when nothing changed: the storage's stamp (sizes and times of its files) is compared
+  /// first, and the store is read only when it differs.
+  ///
+  /// - Complexity: O(1) when nothing changed, O(todos + entries since the snapshot) otherwise.
+  func refresh() async -> Bool {
+    let storage = store.dependencies.storage
+    let stamp = storage.modificationStamp()
+    if let stamp, stamp == seenStamp { return false }
+    // A store that cannot be read now is tried again on the next tick; the next change shows
+    // the reason.
+    guard let stored = try? storage.load() else { return false }
+    seenStamp = stamp
+    guard !store.state.hasSameTodos(as: stored) else { return false }
+    store.dispatch(LoadStoredState(stored))
+    return true
+  }
+
   /// Ends the UI with exit status 0.
   func quit() {
     exitCode = 0
@@ -125,6 +158,15 @@ final class TodoTerminalApp: TerminalApplication {
       await report(error)
       return false
     }
+  }
+
+  /// Receives the date screen's result for todo `id`; `nil` takes the due date away.
+  ///
+  /// The one place the chosen date becomes a change, so that the date screen can hand its
+  /// result back through a navigation sub-flow instead, with this as the caller's continuation.
+  @discardableResult
+  func setDue(_ date: CalendarDate?, of id: Int) async -> Bool {
+    await save(SetDue(id: id, due: date))
   }
 
   /// Shows `error` on the status line, through the status line feature.

@@ -1,5 +1,6 @@
 import Navigation
 import StateStoreUI
+import TodoDetailFeature
 
 /// One todo, pushed over the list: its full title, wrapped, and whether it is done.
 ///
@@ -22,6 +23,7 @@ final class DetailScreen: TodoScreen {
     guard app.store.state.todos.contains(id: id) else { throw .noSuchTodo(id) }
     self.app = app
     self.todoID = id
+    app.detail.dispatch(OpenTodoDetail(id: id))
     controller = LocalStateScreenController(view: DetailView(), store: app.store, localState: id) {
       view, _ in
       view.didAskToEdit = { [weak app] id in await app?.show("edit", context: id) }
@@ -31,8 +33,19 @@ final class DetailScreen: TodoScreen {
         guard let app, await app.save(RemoveTodo(id: id)) else { return }
         await app.hide("detail")
       }
-      view.didGoBack = { [weak app] in await app?.hide("detail") }
+      view.didGoBack = { [weak app] in
+        app?.detail.dispatch(CloseTodoDetail())
+        await app?.hide("detail")
+      }
       view.didAskForHelp = { [weak app] in await app?.show("help") }
+      view.didCyclePriority = { [weak app] todo in
+        let current = todo.priority.flatMap { DetailPriority(rawValue: $0.rawValue) }
+        let next = DetailPriority.after(current).flatMap { Priority(rawValue: $0.rawValue) }
+        await app?.save(SetPriority(id: todo.id, priority: next))
+      }
+      view.didAskForDueDate = { [weak app] id in await app?.show("due", context: id) }
+      let clock = app.store.dependencies.clock
+      view.today = { clock.today }
     }
   }
 
@@ -42,15 +55,18 @@ final class DetailScreen: TodoScreen {
 
   var keyHints: [KeyHint] {
     [
-      KeyHint("e", "edit"), KeyHint("space", "toggle"), KeyHint("d", "delete"),
-      KeyHint("q/esc", "back"), KeyHint("?", "help"),
+      KeyHint("e", "edit"), KeyHint("space", "toggle"), KeyHint("p", "priority"),
+      KeyHint("D", "due"), KeyHint("d", "delete"), KeyHint("q/esc", "back"),
+      KeyHint("?", "help"),
     ]
   }
 
   var helpEntries: [KeyHint] {
     [
       KeyHint("e", "edit the title"), KeyHint("space", "mark done or open"),
-      KeyHint("d", "delete the todo"), KeyHint("q, esc", "back to the list"),
+      KeyHint("p", "priority: none, high, medium, low"),
+      KeyHint("D", "set the due date (a date screen)"), KeyHint("d", "delete the todo"),
+      KeyHint("q, esc", "back to the list"),
       KeyHint("?", "show this help"),
     ]
   }
@@ -65,6 +81,14 @@ final class DetailScreen: TodoScreen {
         guard let id = context as? Int else { throw ScreenError.missingTodoID(screen: "edit") }
         guard let todo = app.store.state.todos[id: id] else { throw ScreenError.noSuchTodo(id) }
         return TitleEntryScreen(app: app, purpose: .edit(todo))
+      },
+      .show("due"): .presentModally { context in
+        guard let app else { throw ScreenError.closed }
+        guard let id = context as? Int else { throw ScreenError.missingTodoID(screen: "due") }
+        guard let todo = app.store.state.todos[id: id] else { throw ScreenError.noSuchTodo(id) }
+        return DueDateScreen(app: app, todo: todo) { [weak app] date in
+          await app?.setDue(date, of: id) ?? false
+        }
       },
       .show("help"): .presentModally { _ in
         guard let app else { throw ScreenError.closed }

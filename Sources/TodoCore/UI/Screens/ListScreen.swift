@@ -1,5 +1,7 @@
 import Navigation
+import StateStore
 import StateStoreUI
+import TodoListFeature
 
 /// The root screen: every todo, one per line, with a movable selection.
 ///
@@ -26,6 +28,12 @@ final class ListScreen: TodoScreen {
       view.didAskToDelete = { [weak app] id in await app?.show("confirm", context: id) }
       view.didAskForHelp = { [weak app] in await app?.show("help") }
       view.didQuit = { [weak app] in app?.quit() }
+      view.didBeginFilter = { [weak app] field in app?.list.dispatch(BeginFilterEditing(field)) }
+      view.didChangeFilter = { [weak app] text in app?.list.dispatch(SetFilterText(text)) }
+      view.didEndFilter = { [weak app] keep in app?.list.dispatch(EndFilterEditing(keep: keep)) }
+      view.didCycleSort = { [weak app] in app?.list.dispatch(CycleSort()) }
+      let clock = app.store.dependencies.clock
+      view.today = { clock.today }
     }
   }
 
@@ -34,10 +42,15 @@ final class ListScreen: TodoScreen {
   var isVisible: Bool { controller?.isVisible ?? false }
 
   var keyHints: [KeyHint] {
-    [
+    if app?.store.state.list.editing != nil {
+      return [KeyHint("enter", "keep filter"), KeyHint("esc", "clear filter")]
+    }
+    return [
       KeyHint("j/k", "move"), KeyHint("space", "toggle"), KeyHint("a", "add"),
-      KeyHint("enter", "open"), KeyHint("d", "delete"), KeyHint("?", "help"),
-      KeyHint("q", "quit"),
+      KeyHint("enter", "open"), KeyHint("d", "delete"),
+      // Search, tag filter and sort share one hint, so that the line fits 80 columns; the
+      // help screen spells each out.
+      KeyHint("/ t s", "view"), KeyHint("?", "help"), KeyHint("q", "quit"),
     ]
   }
 
@@ -46,6 +59,9 @@ final class ListScreen: TodoScreen {
       KeyHint("j, ↓", "move down"), KeyHint("k, ↑", "move up"),
       KeyHint("space", "mark done or open"), KeyHint("a", "add a todo"),
       KeyHint("enter", "open the todo"), KeyHint("d", "delete the todo (asks y/n)"),
+      KeyHint("/", "search the titles (enter keeps, esc clears)"),
+      KeyHint("t", "show one tag (enter keeps, esc clears)"),
+      KeyHint("s", "sort: added, due, priority, title"),
       KeyHint("?", "show this help"), KeyHint("q", "quit"),
     ]
   }

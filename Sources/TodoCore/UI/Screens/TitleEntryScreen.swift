@@ -28,6 +28,10 @@ final class TitleEntryScreen: TodoScreen {
     case .edit(let todo):
       routeIdentifier = "edit"
       field = TextField(todo.title)
+    case .due(let todo):
+      // The date screen has its own screen (DueDateScreen); this only names it.
+      routeIdentifier = "due"
+      field = TextField(todo.due?.description ?? "")
     }
     let identifier = routeIdentifier
     controller = LocalStateScreenController(
@@ -79,6 +83,9 @@ final class TitleEntryScreen: TodoScreen {
       if title != todo.title {
         guard await app.save(EditTitle(id: todo.id, title: title)) else { return }
       }
+    case .due:
+      // A date is not a title: DueDateScreen handles what is typed there.
+      return
     }
     await app.hide(identifier)
   }

@@ -12,4 +12,10 @@ protocol TerminalApplication: AnyObject {
 
   /// Draws the current screen into a frame of the given size.
   func frame(width: Int, height: Int) -> Frame
+
+  /// Catches up with what changed outside the application, such as another process's changes
+  /// to the store; called a few times a second while no key arrives.
+  ///
+  /// - Returns: Whether anything changed, and so whether the screen must be drawn again.
+  func refresh() async -> Bool
 }

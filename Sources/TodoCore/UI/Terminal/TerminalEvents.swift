@@ -12,6 +12,8 @@ enum TerminalEvent: Sendable, Equatable {
   /// A signal asked the process to stop (`SIGTERM`, `SIGINT`, `SIGHUP`); the terminal is
   /// already restored when this arrives.
   case terminate(signal: Int32)
+  /// Time to look for changes made elsewhere: a few times a second.
+  case tick
 }
 
 /// Delivers keyboard input, resizes and termination signals as one stream of events.
@@ -26,6 +28,10 @@ final class TerminalEventSource {
   let events: AsyncStream<TerminalEvent>
   private let sources: [any DispatchSourceProtocol]
   private static let terminationSignals = [SIGTERM, SIGINT, SIGHUP]
+
+  /// How often ``TerminalEvent/tick`` comes: often enough that another process's change shows
+  /// within a second.
+  static let tickInterval = DispatchTimeInterval.milliseconds(250)
 
   /// Starts watching `input` and the signals; `session` is restored when a termination signal
   /// arrives.
@@ -67,6 +73,11 @@ final class TerminalEventSource {
         signal(number, forwardSignalToPipe)
       }
     }
+    let timer = DispatchSource.makeTimerSource(queue: queue)
+    timer.schedule(deadline: .now() + Self.tickInterval, repeating: Self.tickInterval)
+    timer.setEventHandler { continuation.yield(.tick) }
+    sources.append(timer)
+
     self.sources = sources
     for source in sources { source.resume() }
   }

@@ -53,6 +53,9 @@ struct TerminalRunner {
         return 1
       case .terminate(let signal):
         return 128 + signal
+      case .tick:
+        // Nothing typed is touched: only the todos are caught up, and only a change redraws.
+        guard await application.refresh() else { continue }
       }
       draw()
     }

@@ -35,6 +35,8 @@ struct TitleEntryViewModel: ViewModelWithLocalState {
     case add
     /// A new title for this todo.
     case edit(Todo)
+    /// A due date for this todo, on the date screen.
+    case due(Todo)
   }
 
   /// The box's local state.
@@ -45,13 +47,17 @@ struct TitleEntryViewModel: ViewModelWithLocalState {
   }
 
   let boxTitle: String
+  /// What is typed: `Title: ` or `Date: `.
+  let label: String
   let field: TextField
 
   init(state: AppState, localState entry: Entry) {
     switch entry.purpose {
     case .add: boxTitle = "Add a todo"
     case .edit(let todo): boxTitle = "Edit todo \(todo.id)"
+    case .due(let todo): boxTitle = "Due date of todo \(todo.id) (YYYY-MM-DD, +3d, none)"
     }
+    if case .due = entry.purpose { label = "Date: " } else { label = "Title: " }
     field = entry.field
   }
 }

@@ -1,6 +1,7 @@
 import StateStoreUI
 
-/// What the `detail` screen draws: one todo's full title, wrapped, and whether it is done.
+/// What the `detail` screen draws: one todo's full title, wrapped, whether it is done, its
+/// priority, due date and tags.
 @MainActor
 final class DetailView: ModellableViewWithLocalState {
   var model: DetailViewModel?
@@ -15,6 +16,12 @@ final class DetailView: ModellableViewWithLocalState {
   var didGoBack: @MainActor () async -> Void = {}
   /// Asks for help.
   var didAskForHelp: @MainActor () async -> Void = {}
+  /// Sets this todo's priority to the next one: none, high, medium, low, none again.
+  var didCyclePriority: @MainActor (Todo) async -> Void = { _ in }
+  /// Asks for the date screen for the todo with this id.
+  var didAskForDueDate: @MainActor (Int) async -> Void = { _ in }
+  /// The day it is, to tell an overdue todo.
+  var today: @MainActor () -> CalendarDate = { .earliest }
 
   func update(oldModel: DetailViewModel?) {
     // Drawn from `model` on the next frame.
@@ -34,6 +41,12 @@ final class DetailView: ModellableViewWithLocalState {
       await didDelete(model.todoID)
     case .character("q"), .escape: await didGoBack()
     case .character("?"): await didAskForHelp()
+    case .character("p"):
+      guard let todo = model.todo else { return }
+      await didCyclePriority(todo)
+    case .character("D"):
+      guard model.todo != nil else { return }
+      await didAskForDueDate(model.todoID)
     default: break
     }
   }
@@ -45,7 +58,7 @@ final class DetailView: ModellableViewWithLocalState {
         "  Todo \(model.todoID) no longer exists. Press q to go back.", row: body.row + 1)
       return
     }
-    guard body.height >= 5 else {
+    guard body.height >= 8 else {
       // Too short for the labelled layout: the todo on as many lines as there are.
       let text = "\(todo.done ? "[x]" : "[ ]") \(todo.id)  \(TerminalSafeText.pictured(todo.title))"
       let lines = text.wrapped(toWidth: body.width)
@@ -55,18 +68,26 @@ final class DetailView: ModellableViewWithLocalState {
       }
       return
     }
-    let labelWidth = 10
+    let labelWidth = 12
     frame.draw("  Todo", row: body.row + 1)
     frame.draw(String(todo.id), row: body.row + 1, column: labelWidth)
     frame.draw("  Status", row: body.row + 2)
     frame.draw(todo.done ? "done" : "open", row: body.row + 2, column: labelWidth)
-    frame.draw("  Title", row: body.row + 3)
-    let lines = TerminalSafeText.pictured(todo.title).wrapped(
-      toWidth: max(body.width - labelWidth, 1))
-    let room = max(body.height - 4, 0)
+    let valueWidth = max(body.width - labelWidth, 1)
+    frame.draw("  Priority", row: body.row + 3)
+    frame.draw(todo.priority?.rawValue ?? "none", row: body.row + 3, column: labelWidth)
+    frame.draw("  Due", row: body.row + 4)
+    let due = todo.due.map { $0 < today() ? "\($0) OVERDUE" : "\($0)" } ?? "none"
+    frame.draw(due, row: body.row + 4, column: labelWidth)
+    frame.draw("  Tags", row: body.row + 5)
+    let tags = todo.tags.isEmpty ? "none" : todo.tags.map { "#" + $0 }.joined(separator: " ")
+    frame.draw(tags, row: body.row + 5, column: labelWidth, width: valueWidth)
+    frame.draw("  Title", row: body.row + 6)
+    let lines = TerminalSafeText.pictured(todo.title).wrapped(toWidth: valueWidth)
+    let room = max(body.height - 7, 0)
     for (index, line) in lines.prefix(room).enumerated() {
       let text = index == room - 1 && lines.count > room ? line + "…" : line
-      frame.draw(text, row: body.row + 3 + index, column: labelWidth)
+      frame.draw(text, row: body.row + 6 + index, column: labelWidth)
     }
   }
 }

@@ -1,4 +1,5 @@
 import StateStoreUI
+import TodoListFeature
 
 /// What the `list` screen draws: every todo, one per line, with a movable selection.
 ///
@@ -21,6 +22,19 @@ final class ListView: ModellableView {
   var didAskForHelp: @MainActor () async -> Void = {}
   /// Quits the UI.
   var didQuit: @MainActor () -> Void = {}
+  /// Starts typing into a filter: `/` the search, `t` the tag.
+  var didBeginFilter: @MainActor (FilterField) async -> Void = { _ in }
+  /// The filter being typed into now holds this text.
+  var didChangeFilter: @MainActor (String) async -> Void = { _ in }
+  /// Stops typing into the filter, keeping it or clearing it.
+  var didEndFilter: @MainActor (_ keep: Bool) async -> Void = { _ in }
+  /// Moves to the next sort.
+  var didCycleSort: @MainActor () async -> Void = {}
+  /// The day it is, to tell the overdue todos.
+  var today: @MainActor () -> CalendarDate = { .earliest }
+
+  /// What is being typed into the filter, with its cursor; the filter itself is in the model.
+  private(set) var filterField = TextField()
 
   private var selectedRow: TodoListViewModel.Row? {
     guard let selection = viewport.selection else { return nil }
@@ -42,6 +56,10 @@ final class ListView: ModellableView {
   }
 
   func handle(_ key: Key) async {
+    if let editing = model?.filters.editing {
+      await handleFilter(key, editing: editing)
+      return
+    }
     let ids = model?.ids ?? []
     switch key {
     case .character("j"), .down: viewport.move(by: 1, in: ids)
@@ -58,8 +76,61 @@ final class ListView: ModellableView {
       await didAskToDelete(id)
     case .character("?"): await didAskForHelp()
     case .character("q"): didQuit()
+    case .character("/"): await beginFilter(.search)
+    case .character("t"): await beginFilter(.tag)
+    case .character("s"): await didCycleSort()
     default: break
     }
+  }
+
+  private func beginFilter(_ field: FilterField) async {
+    let filters = model?.filters
+    filterField = TextField(field == .search ? filters?.search ?? "" : filters?.tag ?? "")
+    await didBeginFilter(field)
+  }
+
+  /// A key while a filter is being typed: Enter keeps it, Esc clears it, the rest edit it.
+  private func handleFilter(_ key: Key, editing: FilterField) async {
+    switch key {
+    case .enter: await didEndFilter(true)
+    case .escape: await didEndFilter(false)
+    default:
+      let before = filterField.text
+      _ = filterField.handle(key)
+      // A tag has no spaces: the filter shows what can match.
+      if editing == .tag, filterField.text.contains(where: \.isWhitespace) {
+        filterField = TextField(before)
+      }
+      if filterField.text != before { await didChangeFilter(filterField.text) }
+    }
+  }
+
+  /// The line above the list: the filters and the sort in force, or the one being typed.
+  private var filterLine: String? {
+    guard let filters = model?.filters else { return nil }
+    var parts: [String] = []
+    if filters.editing == .search || !filters.search.isEmpty {
+      let typing = filters.editing == .search
+      parts.append("search: " + (typing ? filterField.text + "▏" : filters.search))
+    }
+    if filters.editing == .tag || filters.tag != nil {
+      let typing = filters.editing == .tag
+      parts.append("tag: " + (typing ? filterField.text + "▏" : filters.tag ?? ""))
+    }
+    if filters.sort != .added { parts.append("sort: " + filters.sort.rawValue) }
+    return parts.isEmpty ? nil : "  " + parts.joined(separator: "  ")
+  }
+
+  /// What follows a row's title: `!high`, the due date (`OVERDUE 2026-03-01` once it is before
+  /// today) and the tags.
+  static func details(of row: TodoListViewModel.Row, today: CalendarDate) -> String {
+    var parts: [String] = []
+    if let priority = row.priority { parts.append("!" + priority.rawValue) }
+    if let due = row.due {
+      parts.append(due < today ? "OVERDUE \(due)" : "due \(due)")
+    }
+    if !row.tags.isEmpty { parts.append(row.tags.map { "#" + $0 }.joined(separator: " ")) }
+    return parts.joined(separator: "  ")
   }
 
   func draw(in frame: inout Frame, body: Frame.Area) {
@@ -70,10 +141,17 @@ final class ListView: ModellableView {
     let listTop = compact ? body.row : body.row + 1
     let listHeight = compact ? body.height : body.height - 2
     let rows = model?.rows ?? []
+    if let filterLine, !compact {
+      frame.draw(filterLine, row: body.row, width: body.width)
+    }
     if rows.isEmpty {
-      frame.draw("  No todos yet. Press a to add one.", row: listTop)
+      let filtered = model.map { $0.filters.search != "" || $0.filters.tag != nil } ?? false
+      frame.draw(
+        filtered ? "  No todo matches the filter." : "  No todos yet. Press a to add one.",
+        row: listTop)
       return
     }
+    let today = today()
     let range = viewport.visibleRange(in: rows.map(\.id), height: listHeight)
     // The widest id by its text, so a negative id from a damaged file cannot make the padding
     // negative.
@@ -84,7 +162,22 @@ final class ListView: ModellableView {
       let idText = String(row.id)
       let id = String(repeating: " ", count: max(idWidth - idText.count, 0)) + idText
       let prefix = "\(marker) [\(row.done ? "x" : " ")] \(id)  "
-      frame.draw(prefix + row.title, row: listTop + line, width: body.width)
+      let details = Self.details(of: row, today: today)
+      // The title gets what the details leave, but never less than half the row: the details
+      // are cut first on a narrow window.
+      let room = max(body.width - prefix.displayWidth, 0)
+      let reserved = details.isEmpty ? 0 : min(details.displayWidth + 2, room / 2)
+      let titleWidth = min(TerminalSafeText.pictured(row.title).displayWidth, room - reserved)
+      let detailsWidth = details.isEmpty ? 0 : min(details.displayWidth + 2, room - titleWidth)
+      frame.draw(prefix, row: listTop + line, column: body.column, width: body.width)
+      frame.draw(
+        row.title, row: listTop + line, column: body.column + prefix.displayWidth,
+        width: titleWidth)
+      if detailsWidth > 2 {
+        frame.draw(
+          "  " + details, row: listTop + line,
+          column: body.column + prefix.displayWidth + titleWidth, width: detailsWidth)
+      }
     }
     guard !compact else { return }
     let position = (viewport.selection.flatMap { rows.map(\.id).firstIndex(of: $0) } ?? 0) + 1

@@ -89,7 +89,7 @@ final class TitleEntryView: ModellableViewWithLocalState {
     // The columns inside the border, less the space before the text and the one kept free for
     // the cursor at the end; a narrow window drops the label to keep room for the title.
     let room = min(boxWidth, frame.width - 2) - 2
-    let label = room - 7 >= 4 ? "Title: " : ""
+    let label = room - model.label.count >= 4 ? model.label : ""
     let visible = model.field.visible(inWidth: room - label.count)
     let area = frame.drawBox(
       title: model.boxTitle, lines: [label + visible.text], minimumWidth: boxWidth - 2)

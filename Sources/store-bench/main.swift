@@ -16,12 +16,13 @@ if options.showHelp {
 }
 
 if let side = options.memoryProbe {
-  guard let bytes = MemoryProbe.measure(side) else { exit(1) }
+  guard let bytes = await MemoryProbe.measure(side) else { exit(1) }
   print(bytes)
   exit(0)
 }
 
-let results = runSuite(options)
+let info = RunInfo.current()
+let results = await runSuite(options, run: info)
 if options.json {
   do {
     try printJSON(results)
@@ -30,7 +31,7 @@ if options.json {
     exit(1)
   }
 } else {
-  printTable(results, mode: options.mode)
+  printTable(results, mode: options.mode, run: info)
 }
 let failed = results.filter { !$0.correct }
 if !failed.isEmpty {

@@ -3,10 +3,11 @@ import StateStore
 /// How many row subscribers SUB makes and cancels in one operation.
 let subscribeBatch = 10_000
 
-/// SUB through the store: subscribe ``subscribeBatch`` row subscribers with
-/// `store.subscribe(to:id:)` (subscriber `k` watches todo `k % 1000`), cancel every token, then
-/// dispatch one toggle, which sweeps the cancelled entries and must notify nobody. The figures
-/// are per subscriber.
+/// SUB through the store: subscribe, cancel, and one toggle that must notify nobody.
+///
+/// Subscribes ``subscribeBatch`` row subscribers with `store.subscribe(to:id:)` (subscriber `k`
+/// watches todo `k % 1000`), cancels every token, then dispatches one toggle, which sweeps the
+/// cancelled entries. The figures are per subscriber.
 @MainActor
 final class SubscribeCancelRunner: Runner {
   let name = "store"

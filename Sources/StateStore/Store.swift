@@ -82,10 +82,13 @@ public final class Store<S: State, Dependencies: Sendable> {
   @usableFromInline var selectionOrder: [SelectionGroupBase<S>] = []
   @usableFromInline var elementGroups: [AnyKeyPath: ElementGroupBase<S>] = [:]
   @usableFromInline var elementOrder: [ElementGroupBase<S>] = []
+  /// The element group a subscriber joined last, checked first by the next subscriber; held
+  /// weakly so that a sweep that drops the group releases it. Not on the dispatch path.
+  @usableFromInline weak var recentElementGroup: ElementGroupBase<S>?
   @usableFromInline var updateObservers: [UpdateObserverEntry<S>] = []
 
   /// Tokens cancelled since the last sweep; tokens may be cancelled on any thread.
-  @usableFromInline nonisolated let cancellations = Atomic<Int>(0)
+  @usableFromInline nonisolated let cancellationLog = CancellationLog()
 
   /// The dependencies every side effect of this store receives.
   public let dependencies: Dependencies
@@ -302,10 +305,17 @@ public final class Store<S: State, Dependencies: Sendable> {
 
   @inlinable
   func apply<U: StateUpdater>(_ updater: U, cause: DispatchCause?) where U.StateType == S {
-    if cancellations.load(ordering: .relaxed) != 0 { sweepCancelledEntries() }
+    // Only a store with observers has entries to sweep, so a store without pays nothing.
     guard hasObservers else {
       runUpdater(updater)
       return
+    }
+    if cancellationLog.count.load(ordering: .relaxed) != 0 {
+      sweepCancelledEntries()
+      guard hasObservers else {
+        runUpdater(updater)
+        return
+      }
     }
     if !keepsOldState {
       runUpdater(updater)
@@ -381,7 +391,7 @@ public final class Store<S: State, Dependencies: Sendable> {
   /// Records that a token was cancelled, so the next update sweeps the emptied entry.
   @usableFromInline
   nonisolated func noteCancellation() {
-    cancellations.add(1, ordering: .relaxed)
+    cancellationLog.note()
   }
 
   /// Removes the entries whose tokens were cancelled, and groups left without subscribers.
@@ -389,7 +399,7 @@ public final class Store<S: State, Dependencies: Sendable> {
   /// - Complexity: O(listeners + subscriptions).
   @usableFromInline
   func sweepCancelledEntries() {
-    cancellations.store(0, ordering: .relaxed)
+    cancellationLog.count.store(0, ordering: .relaxed)
     listeners.removeAll { !$0.isActive }
     updateObservers.removeAll { !$0.isActive }
     for group in selectionOrder where group.removeCancelled() {

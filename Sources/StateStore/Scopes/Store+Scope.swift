@@ -145,7 +145,7 @@ extension Store {
   func applyInPlace(origin: SliceOrigin, _ body: (inout S) -> Void) -> ScopeDispatchOutcome {
     if isDispatching || queuesEveryDispatch || !updateObservers.isEmpty { return .busy }
     isDispatching = true
-    if cancellations.load(ordering: .relaxed) != 0 { sweepCancelledEntries() }
+    if cancellationLog.count.load(ordering: .relaxed) != 0 { sweepCancelledEntries() }
     if !hasObservers {
       runBody(body)
     } else if !keepsOldState {

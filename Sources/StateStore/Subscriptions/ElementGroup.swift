@@ -2,7 +2,7 @@
 @usableFromInline
 @MainActor
 class ElementGroupBase<S: State> {
-  let anyKeyPath: AnyKeyPath
+  @usableFromInline let anyKeyPath: AnyKeyPath
 
   /// Delivers the changes that `state` holds since the last call.
   ///
@@ -22,17 +22,41 @@ class ElementGroupBase<S: State> {
   func removeCancelled() -> Bool { true }
 }
 
+/// The subscribers of one element, and the element they were last told about.
+///
+/// The last element is kept once per bucket rather than once per subscriber: every subscriber in
+/// a bucket has been told the same element (see ``ElementGroup/late``), which is what lets a
+/// subscriber cost its slot and its token and nothing more.
 @usableFromInline
-@MainActor
-final class ElementEntry<Element: Equatable> {
-  @usableFromInline let slot: CallbackSlot<@MainActor (Element?) -> Void>
-  /// Assigned just before each delivery, never held across the subscriber's call.
-  @exclusivity(unchecked) @usableFromInline var last: Element?
+struct ElementBucket<Element: Equatable & Sendable>: Sendable {
+  @usableFromInline var last: Element?
+  @usableFromInline var slots: [ElementSlot<Element>]
 
-  @usableFromInline
-  init(last: Element?, callback: @escaping @MainActor (Element?) -> Void) {
+  @inlinable
+  init(last: Element?, slots: [ElementSlot<Element>]) {
     self.last = last
-    self.slot = CallbackSlot(callback)
+    self.slots = slots
+  }
+}
+
+/// One row subscriber's callback, released by its token from any thread.
+@usableFromInline
+typealias ElementSlot<Element: Sendable> = CallbackSlot<@MainActor (Element?) -> Void>
+
+/// A subscriber that joined while its group had changes left to deliver, with the element it
+/// was given; it moves into its bucket once the group has caught up.
+@usableFromInline
+struct LateSubscriber<Element: Identifiable & Equatable & Sendable>: Sendable
+where Element.ID: Sendable {
+  @usableFromInline let id: Element.ID
+  @usableFromInline let last: Element?
+  @usableFromInline let slot: ElementSlot<Element>
+
+  @inlinable
+  init(id: Element.ID, last: Element?, slot: ElementSlot<Element>) {
+    self.id = id
+    self.last = last
+    self.slot = slot
   }
 }
 
@@ -44,10 +68,15 @@ final class ElementGroup<S: State, Element: Identifiable & Equatable & Sendable>
 where Element.ID: Sendable {
   @usableFromInline let keyPath: KeyPath<S, TrackedArray<Element>>
   // Read and written on every dispatch; main-actor state that no access holds across a call to
-  // a subscriber, so the run-time exclusivity check only costs time.
-  @exclusivity(unchecked) @usableFromInline var buckets: [Element.ID: [ElementEntry<Element>]] =
+  // a subscriber (each delivery reads the bucket, then calls, then writes back by index), so the
+  // run-time exclusivity check only costs time.
+  @exclusivity(unchecked) @usableFromInline var buckets: [Element.ID: ElementBucket<Element>] =
     [:]
   @exclusivity(unchecked) @usableFromInline var lastStamp: UInt64
+  /// Subscribers that joined while the group was behind the state (from a listener, or from
+  /// another subscriber during this group's delivery): they were given an element the rest of
+  /// their bucket has not been told about yet, so they keep it until the group catches up.
+  @exclusivity(unchecked) @usableFromInline var late: [LateSubscriber<Element>] = []
 
   @usableFromInline
   init(keyPath: KeyPath<S, TrackedArray<Element>>, state: S) {
@@ -56,14 +85,43 @@ where Element.ID: Sendable {
     super.init(anyKeyPath: keyPath)
   }
 
-  override var isEmpty: Bool { buckets.isEmpty }
+  // The tokens hold the slots, and may outlive the store: releasing the group (with its store)
+  // releases what the subscribers captured, as cancelling would.
+  deinit {
+    for bucket in buckets.values {
+      for slot in bucket.slots { slot.clear() }
+    }
+    for subscriber in late { subscriber.slot.clear() }
+  }
+
+  override var isEmpty: Bool { buckets.isEmpty && late.isEmpty }
 
   override func removeCancelled() -> Bool {
-    for (id, bucket) in buckets where bucket.contains(where: { !$0.slot.isActive }) {
-      let remaining = bucket.filter(\.slot.isActive)
-      buckets[id] = remaining.isEmpty ? nil : remaining
+    for (id, bucket) in buckets where bucket.slots.contains(where: { !$0.isActive }) {
+      let remaining = bucket.slots.filter(\.isActive)
+      buckets[id]?.slots = remaining
+      if remaining.isEmpty { buckets[id] = nil }
     }
-    return buckets.isEmpty
+    late.removeAll { !$0.slot.isActive }
+    return isEmpty
+  }
+
+  /// Adds a subscriber who has just been given `element`, the element `id` has in `array`.
+  @inlinable
+  func add(
+    _ slot: ElementSlot<Element>, id: Element.ID, given element: Element?,
+    in array: TrackedArray<Element>
+  ) {
+    guard array.currentStamp == lastStamp else {
+      late.append(LateSubscriber(id: id, last: element, slot: slot))
+      return
+    }
+    // Caught up: every subscriber of the bucket was last told `element`.
+    if let index = buckets.index(forKey: id) {
+      buckets.values[index].slots.append(slot)
+    } else {
+      buckets[id] = ElementBucket(last: element, slots: [slot])
+    }
   }
 
   @inlinable
@@ -71,19 +129,46 @@ where Element.ID: Sendable {
     let array = state[keyPath: keyPath]
     guard array.currentStamp != lastStamp else { return }
     let known = array.visitChanges(since: lastStamp) { id in
-      if let bucket = buckets[id] { deliver(array[id: id], to: bucket) }
+      deliver(array[id: id], toBucketOf: id)
     }
     if !known {
-      for (id, bucket) in buckets { deliver(array[id: id], to: bucket) }
+      for id in Array(buckets.keys) { deliver(array[id: id], toBucketOf: id) }
     }
     lastStamp = array.currentStamp
+    if !late.isEmpty { settleLateSubscribers(in: array) }
   }
 
   @inlinable
-  func deliver(_ element: Element?, to bucket: [ElementEntry<Element>]) {
-    for entry in bucket where entry.last != element {
-      entry.last = element
-      entry.slot.callback?(element)
+  func deliver(_ element: Element?, toBucketOf id: Element.ID) {
+    guard let index = buckets.index(forKey: id), buckets.values[index].last != element else {
+      return
+    }
+    buckets.values[index].last = element
+    // A copy of the slots: a callback may subscribe or cancel, changing the bucket.
+    let slots = buckets.values[index].slots
+    for slot in slots {
+      slot.callback?(element)
+    }
+  }
+
+  /// Tells each late subscriber what changed since it was given its element, then files it in
+  /// its bucket, which now holds the current element.
+  @usableFromInline
+  func settleLateSubscribers(in array: TrackedArray<Element>) {
+    while !late.isEmpty {
+      let settling = late
+      late = []
+      for subscriber in settling {
+        let element = array[id: subscriber.id]
+        if subscriber.last != element {
+          subscriber.slot.callback?(element)
+        }
+        if let index = buckets.index(forKey: subscriber.id) {
+          buckets.values[index].slots.append(subscriber.slot)
+        } else {
+          buckets[subscriber.id] = ElementBucket(last: element, slots: [subscriber.slot])
+        }
+      }
     }
   }
 }

@@ -20,6 +20,28 @@ extension Store {
     _ onChange: @escaping @MainActor (Element?) -> Void
   ) -> Subscription where Element.ID: Sendable {
     checkNotInsideUpdater("subscribe")
+    let group = elementGroup(for: keyPath)
+    let array = liveState[keyPath: keyPath]
+    let current = array[id: id]
+    let slot = ElementSlot<Element>(onChange)
+    group.add(slot, id: id, given: current, in: array)
+    runAsStoreCallback { onChange(current) }
+    return Subscription(clearing: slot, noting: cancellationLog)
+  }
+
+  /// The group of `keyPath`'s subscribers, made on first use.
+  ///
+  /// Subscribing a list's rows asks for the same key path thousands of times in a row, so the
+  /// group found last is checked first, by the key path's identity, before hashing the key path.
+  @inlinable
+  func elementGroup<Element: Identifiable & Equatable & Sendable>(
+    for keyPath: KeyPath<S, TrackedArray<Element>>
+  ) -> ElementGroup<S, Element> where Element.ID: Sendable {
+    if let recent = recentElementGroup, recent.anyKeyPath === keyPath,
+      let group = recent as? ElementGroup<S, Element>
+    {
+      return group
+    }
     let group: ElementGroup<S, Element>
     if let existing = elementGroups[keyPath] as? ElementGroup<S, Element> {
       group = existing
@@ -30,13 +52,7 @@ extension Store {
       elementOrder.append(group)
       refreshHasObservers()
     }
-    let current = liveState[keyPath: keyPath][id: id]
-    let entry = ElementEntry(last: current, callback: onChange)
-    group.buckets[id, default: []].append(entry)
-    runAsStoreCallback { onChange(current) }
-    return Subscription { [weak self, weak entry] in
-      entry?.slot.clear()
-      self?.noteCancellation()
-    }
+    recentElementGroup = group
+    return group
   }
 }

@@ -82,8 +82,9 @@ public final class Store<S: State, Dependencies: Sendable> {
   @usableFromInline var selectionOrder: [SelectionGroupBase<S>] = []
   @usableFromInline var elementGroups: [AnyKeyPath: ElementGroupBase<S>] = [:]
   @usableFromInline var elementOrder: [ElementGroupBase<S>] = []
-  /// The element group a subscriber joined last, checked first by the next subscriber; held
-  /// weakly so that a sweep that drops the group releases it. Not on the dispatch path.
+  /// The element group a subscriber joined last, checked first by the next subscriber.
+  ///
+  /// Held weakly so that a sweep that drops the group releases it. Not on the dispatch path.
   @usableFromInline weak var recentElementGroup: ElementGroupBase<S>?
   @usableFromInline var updateObservers: [UpdateObserverEntry<S>] = []
 

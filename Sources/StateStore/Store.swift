@@ -84,8 +84,10 @@ public final class Store<S: State, Dependencies: Sendable> {
   @usableFromInline var elementOrder: [ElementGroupBase<S>] = []
   /// The element group a subscriber joined last, checked first by the next subscriber.
   ///
-  /// Held weakly so that a sweep that drops the group releases it. Not on the dispatch path.
-  @usableFromInline weak var recentElementGroup: ElementGroupBase<S>?
+  /// Not on the dispatch path. Held strongly and forgotten by the sweep that drops the group: a
+  /// weak reference would give the group a side table, and every retain and release of the
+  /// group on the dispatch path would then take the runtime's slow path.
+  @usableFromInline var recentElementGroup: ElementGroupBase<S>?
   @usableFromInline var updateObservers: [UpdateObserverEntry<S>] = []
 
   /// Tokens cancelled since the last sweep; tokens may be cancelled on any thread.
@@ -409,6 +411,7 @@ public final class Store<S: State, Dependencies: Sendable> {
     selectionOrder.removeAll { $0.isEmpty }
     for group in elementOrder where group.removeCancelled() {
       elementGroups[group.anyKeyPath] = nil
+      if recentElementGroup === group { recentElementGroup = nil }
     }
     elementOrder.removeAll { $0.isEmpty }
     refreshHasObservers()

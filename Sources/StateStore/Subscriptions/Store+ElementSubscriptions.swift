@@ -37,10 +37,11 @@ extension Store {
   func elementGroup<Element: Identifiable & Equatable & Sendable>(
     for keyPath: KeyPath<S, TrackedArray<Element>>
   ) -> ElementGroup<S, Element> where Element.ID: Sendable {
-    if let recent = recentElementGroup, recent.anyKeyPath === keyPath,
-      let group = recent as? ElementGroup<S, Element>
-    {
-      return group
+    // The same key path object has the same type, `KeyPath<S, TrackedArray<Element>>`, and the
+    // group made for it is an `ElementGroup<S, Element>`: the cast cannot fail, so it skips the
+    // dynamic cast and its generic metadata look-up.
+    if let recent = recentElementGroup, recent.anyKeyPath === keyPath {
+      return unsafeDowncast(recent, to: ElementGroup<S, Element>.self)
     }
     let group: ElementGroup<S, Element>
     if let existing = elementGroups[keyPath] as? ElementGroup<S, Element> {

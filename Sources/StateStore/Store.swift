@@ -65,8 +65,15 @@ public final class Store<S: State, Dependencies: Sendable> {
   /// The root this store is a window on; `nil` for a root store.
   @usableFromInline let scopeLink: ScopeLink<S>?
 
+  // The observer lists below are read on every dispatch that has observers. They skip the
+  // run-time exclusivity check (a begin and an end access per read, five reads a dispatch, as
+  // much as W0's whole floor) because no two accesses to one of them can overlap: each is read
+  // by copying it (a `for` loop iterates a copy, `isEmpty` reads once) and written only by short
+  // appends, removals and assignments that call no code outside the store, so no access is open
+  // while a listener, a subscriber or any other user code runs, even one that subscribes or
+  // cancels from inside a callback. All of it is main-actor state.
   /// The scopes of this root that have listeners or subscribers, notified after every update.
-  @usableFromInline var scopeNodes: [ScopeNode] = []
+  @exclusivity(unchecked) @usableFromInline var scopeNodes: [ScopeNode] = []
   /// A scope's registration with its root, while the scope has observers.
   weak var ownScopeNode: ScopeNode?
   /// A scope's slice from before the update being applied, for its `(old, new)` listeners.
@@ -77,18 +84,18 @@ public final class Store<S: State, Dependencies: Sendable> {
   @usableFromInline var rootLink: ScopeLink<S>?
   /// What interceptors registered for this store alone; released with the store.
   private var interceptorResources: [AnyObject] = []
-  @usableFromInline var listeners: [ListenerEntry<S>] = []
+  @exclusivity(unchecked) @usableFromInline var listeners: [ListenerEntry<S>] = []
   var selectionGroups: [AnyHashable: SelectionGroupBase<S>] = [:]
-  @usableFromInline var selectionOrder: [SelectionGroupBase<S>] = []
+  @exclusivity(unchecked) @usableFromInline var selectionOrder: [SelectionGroupBase<S>] = []
   @usableFromInline var elementGroups: [AnyKeyPath: ElementGroupBase<S>] = [:]
-  @usableFromInline var elementOrder: [ElementGroupBase<S>] = []
+  @exclusivity(unchecked) @usableFromInline var elementOrder: [ElementGroupBase<S>] = []
   /// The element group a subscriber joined last, checked first by the next subscriber.
   ///
   /// Not on the dispatch path. Held strongly and forgotten by the sweep that drops the group: a
   /// weak reference would give the group a side table, and every retain and release of the
   /// group on the dispatch path would then take the runtime's slow path.
   @usableFromInline var recentElementGroup: ElementGroupBase<S>?
-  @usableFromInline var updateObservers: [UpdateObserverEntry<S>] = []
+  @exclusivity(unchecked) @usableFromInline var updateObservers: [UpdateObserverEntry<S>] = []
 
   /// Tokens cancelled since the last sweep; tokens may be cancelled on any thread.
   @usableFromInline nonisolated let cancellationLog = CancellationLog()

@@ -27,13 +27,13 @@ struct Workload {
     storeWorkloads + [
       Workload(
         name: "R1", summary: "record \(logEntries) W1 updaters to a file (ns per entry)",
-        targetRatio: 2,
+        targetRatio: 1.5,
         makeRunners: {
           [RecordingStoreRunner(entries: logEntries), EncodingFloor(entries: logEntries)]
         },
         ratioFloor: 1, measuresMemory: false, maximumOperations: 1, maximumRepetitions: 5),
       Workload(
-        name: "R2", summary: "replay that file (ns per entry)", targetRatio: 2,
+        name: "R2", summary: "replay that file (ns per entry)", targetRatio: 1.5,
         makeRunners: {
           let file = recordReplayFile(entries: logEntries)
           return [
@@ -50,7 +50,7 @@ struct Workload {
 
   static let coreWorkloads: [Workload] = [
     Workload(
-      name: "W0", summary: "increment the counter, no subscribers", targetRatio: 10,
+      name: "W0", summary: "increment the counter, no subscribers", targetRatio: 5,
       makeRunners: { [CounterStoreRunner(), CounterFloor()] }, ratioFloor: 1,
       measuresMemory: false),
     Workload(
@@ -66,7 +66,7 @@ struct Workload {
         ]
       }, ratioFloor: 2, measuresMemory: false),
     Workload(
-      name: "W3", summary: "W1 + 10,000 row subscribers", targetRatio: 5,
+      name: "W3", summary: "W1 + 10,000 row subscribers", targetRatio: 3,
       makeRunners: {
         [
           ToggleStoreRunner(subscribers: 10_000), NaiveFloor(subscribers: 10_000),
@@ -74,7 +74,7 @@ struct Workload {
         ]
       }, ratioFloor: 2, measuresMemory: true),
     Workload(
-      name: "L1", summary: "W1 + one (old, new) listener", targetRatio: 1.5,
+      name: "L1", summary: "W1 + one (old, new) listener", targetRatio: 1.2,
       makeRunners: { [ToggleStoreRunner(listens: true), CopyFloor()] }, ratioFloor: 1,
       measuresMemory: false),
     Workload(

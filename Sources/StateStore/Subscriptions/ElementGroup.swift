@@ -11,7 +11,10 @@ class ElementGroupBase<S: State> {
   /// A closure rather than an overridden method: `subscribe(to:id:_:)` is inlined into the
   /// application and sets it there, so delivery runs as code specialised for the application's
   /// state and element types; an override would run generic code with metadata look-ups.
-  @usableFromInline var refresh: @MainActor (S) -> Void = { _ in }
+  ///
+  /// Set once, right after the group is made, and read on every dispatch: the read is a copy,
+  /// never open while the closure runs, so it skips the run-time exclusivity check.
+  @exclusivity(unchecked) @usableFromInline var refresh: @MainActor (S) -> Void = { _ in }
 
   @usableFromInline
   init(anyKeyPath: AnyKeyPath) {

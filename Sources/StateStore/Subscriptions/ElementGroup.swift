@@ -30,7 +30,7 @@ class ElementGroupBase<S: State> {
 /// The subscribers of one element, and the element they were last told about.
 ///
 /// The last element is kept once per bucket rather than once per subscriber: every subscriber in
-/// a bucket has been told the same element (see ``ElementGroup/late``), which is what lets a
+/// a bucket has been told the same element (see `ElementGroup.late`), which is what lets a
 /// subscriber cost its slot and its token and nothing more.
 @usableFromInline
 struct ElementBucket<Element: Equatable & Sendable>: Sendable {

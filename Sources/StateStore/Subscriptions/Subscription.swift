@@ -57,7 +57,7 @@ public final class Subscription: Hashable, Sendable {
   }
 }
 
-/// What cancelling a ``Subscription`` does.
+/// What cancelling a `Subscription` does.
 @usableFromInline
 enum CancelAction: Sendable {
   case run(@Sendable () -> Void)

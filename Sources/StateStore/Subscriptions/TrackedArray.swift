@@ -341,7 +341,7 @@ where Element.ID: Sendable {
   }
 }
 
-/// The position a ``TrackedArray`` lookup found last; see `TrackedArray.hintedPosition(of:)`.
+/// The position a `TrackedArray` lookup found last; see `TrackedArray.hintedPosition(of:)`.
 ///
 /// Shared by the copies of an array and read and written with relaxed atomics, so that a lookup
 /// on a shared array stays free of data races; a hint is only ever a guess that is checked.

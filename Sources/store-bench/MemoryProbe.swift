@@ -44,22 +44,10 @@ enum MemoryProbe {
   ///
   /// - Returns: The peak growth in bytes, or `nil` if the probe could not run or answer.
   static func spawn(_ side: Side) -> Int? {
-    guard let executable = Bundle.main.executableURL else { return nil }
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = ["--memory-probe", side.rawValue]
-    let output = Pipe()
-    process.standardOutput = output
-    do {
-      try process.run()
-    } catch {
-      return nil
-    }
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else { return nil }
-    return Int(
-      String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    guard let executable = Bundle.main.executableURL,
+      let output = outputOf(executable, ["--memory-probe", side.rawValue])
+    else { return nil }
+    return Int(output)
   }
 
   /// The current and peak resident set of this process, in bytes.
@@ -78,4 +66,24 @@ enum MemoryProbe {
     guard let current, let peak else { return nil }
     return (current, peak)
   }
+}
+
+/// Runs `executable` with `arguments` and returns what it printed, trimmed; `nil` if it could not
+/// start or exited with a failure.
+func outputOf(_ executable: URL, _ arguments: [String]) -> String? {
+  let process = Process()
+  process.executableURL = executable
+  process.arguments = arguments
+  let output = Pipe()
+  process.standardOutput = output
+  process.standardError = FileHandle.nullDevice
+  do {
+    try process.run()
+  } catch {
+    return nil
+  }
+  let data = output.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  guard process.terminationStatus == 0 else { return nil }
+  return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
 }

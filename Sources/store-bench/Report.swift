@@ -35,11 +35,6 @@ struct WorkloadResult: Encodable {
   /// ratio to the same floor on 1,000 todos).
   let floorGrowth: Double?
   let summary: String
-  let commit: String?
-  let swiftVersion: String
-  let cpuCount: Int
-  let date: String
-  let loadAverage: Double?
 
   enum CodingKeys: String, CodingKey {
     case workload
@@ -67,19 +62,29 @@ struct WorkloadResult: Encodable {
     case memoryRatio = "memory_ratio"
     case floorGrowth = "floor_growth"
     case summary
-    case commit
-    case swiftVersion = "swift_version"
-    case cpuCount = "cpu_count"
-    case date
-    case loadAverage = "load_average"
   }
 }
 
-/// Prints `results` as JSON: an array holding one object per workload, one object per line.
-func printJSON(_ results: [WorkloadResult]) throws {
+/// One workload's object in `--json`: its figures and the facts of the run, side by side.
+private struct JSONRow: Encodable {
+  let result: WorkloadResult
+  let run: RunInfo
+
+  func encode(to encoder: any Encoder) throws {
+    // Both write into the same keyed container, so the object is flat.
+    try result.encode(to: encoder)
+    try run.encode(to: encoder)
+  }
+}
+
+/// Prints `results` as JSON: an array holding one object per workload, one object per line,
+/// each with the facts of the run.
+func printJSON(_ results: [WorkloadResult], run: RunInfo) throws {
   let encoder = JSONEncoder()
   encoder.outputFormatting = [.sortedKeys]
-  let lines = try results.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
+  let lines = try results.map {
+    String(decoding: try encoder.encode(JSONRow(result: $0, run: run)), as: UTF8.self)
+  }
   print("[\n  " + lines.joined(separator: ",\n  ") + "\n]")
 }
 

@@ -50,23 +50,8 @@ struct RunInfo: Encodable {
     if let commit = ProcessInfo.processInfo.environment["STORE_BENCH_COMMIT"], !commit.isEmpty {
       return commit
     }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["git", "rev-parse", "HEAD"]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    do {
-      try process.run()
-    } catch {
-      return nil
-    }
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else { return nil }
-    let commit = String(decoding: data, as: UTF8.self)
-      .trimmingCharacters(in: .whitespacesAndNewlines)
-    return commit.isEmpty ? nil : commit
+    let commit = outputOf(URL(fileURLWithPath: "/usr/bin/env"), ["git", "rev-parse", "HEAD"])
+    return commit?.isEmpty == false ? commit : nil
   }
 
   private static func oneMinuteLoad() -> Double? {

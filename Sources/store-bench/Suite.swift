@@ -1,6 +1,6 @@
 /// Runs the selected workloads and collects their results.
 @MainActor
-func runSuite(_ options: Options, run info: RunInfo) async -> [WorkloadResult] {
+func runSuite(_ options: Options) async -> [WorkloadResult] {
   let schedule = schedule(for: options)
   var results: [WorkloadResult] = []
   let logEntries =
@@ -11,7 +11,7 @@ func runSuite(_ options: Options, run info: RunInfo) async -> [WorkloadResult] {
     }
   for workload in Workload.all(logEntries: logEntries)
   where options.workloads.map(workload.isSelected(by:)) ?? true {
-    results.append(await run(workload, schedule: schedule, info: info))
+    results.append(await run(workload, schedule: schedule))
   }
   return results
 }
@@ -30,7 +30,7 @@ private func schedule(for options: Options) -> Schedule {
 }
 
 @MainActor
-private func run(_ workload: Workload, schedule: Schedule, info: RunInfo) async -> WorkloadResult {
+private func run(_ workload: Workload, schedule: Schedule) async -> WorkloadResult {
   var schedule = schedule
   schedule.maximumOperations = workload.maximumOperations
   schedule.repetitions = Swift.min(schedule.repetitions, workload.maximumRepetitions)
@@ -70,7 +70,5 @@ private func run(_ workload: Workload, schedule: Schedule, info: RunInfo) async 
     correct: measurement.failures.isEmpty, failures: measurement.failures,
     peakMemoryBytes: peakMemoryBytes, floorPeakMemoryBytes: floorPeakMemoryBytes,
     memoryRatio: memoryRatio, floorGrowth: floorGrowth,
-    summary: workload.summary,
-    commit: info.commit, swiftVersion: info.swiftVersion, cpuCount: info.cpuCount,
-    date: info.date, loadAverage: info.loadAverage)
+    summary: workload.summary)
 }

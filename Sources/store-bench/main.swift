@@ -22,10 +22,10 @@ if let side = options.memoryProbe {
 }
 
 let info = RunInfo.current()
-let results = await runSuite(options, run: info)
+let results = await runSuite(options)
 if options.json {
   do {
-    try printJSON(results)
+    try printJSON(results, run: info)
   } catch {
     FileHandle.standardError.write(Data("store-bench: cannot encode the results: \(error)\n".utf8))
     exit(1)

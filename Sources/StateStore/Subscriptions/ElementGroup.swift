@@ -24,7 +24,10 @@ class ElementGroupBase<S: State> {
   var isEmpty: Bool { true }
 
   /// Drops cancelled subscribers; returns whether the group is now empty.
-  func removeCancelled() -> Bool { true }
+  ///
+  /// A closure set where the group is made, for the same reason as ``refresh``: subscribing and
+  /// cancelling thousands of rows makes the sweep as hot as delivery. Set once, read by copy.
+  @exclusivity(unchecked) @usableFromInline var removeCancelled: @MainActor () -> Bool = { true }
 }
 
 /// The subscribers of one element, and the element they were last told about.
@@ -76,6 +79,7 @@ final class ElementSlot<Element: Sendable>: ClearableSlot {
   var callback: Callback? { slot.withLock { $0 } }
 
   /// Whether the subscriber is still subscribed.
+  @inlinable
   var isActive: Bool { slot.withLock { $0 != nil } }
 
   @usableFromInline
@@ -140,14 +144,25 @@ where Element.ID: Sendable {
     for subscriber in late { subscriber.slot.clear() }
   }
 
+  @inlinable
   override var isEmpty: Bool { buckets.isEmpty && late.isEmpty }
 
-  override func removeCancelled() -> Bool {
-    for (id, bucket) in buckets where bucket.slots.contains(where: { !$0.isActive }) {
-      let remaining = bucket.slots.filter(\.isActive)
-      buckets[id]?.slots = remaining
-      if remaining.isEmpty { buckets[id] = nil }
+  /// Drops cancelled subscribers; returns whether the group is now empty.
+  ///
+  /// - Complexity: O(buckets + subscribers).
+  @inlinable
+  func removeCancelledSlots() -> Bool {
+    var emptied: [Element.ID] = []
+    var index = buckets.startIndex
+    while index != buckets.endIndex {
+      if buckets.values[index].slots.contains(where: { !$0.isActive }) {
+        // Changing a value in place keeps every index valid; removing keys waits for the end.
+        buckets.values[index].slots.removeAll { !$0.isActive }
+        if buckets.values[index].slots.isEmpty { emptied.append(buckets.keys[index]) }
+      }
+      buckets.formIndex(after: &index)
     }
+    for id in emptied { buckets[id] = nil }
     late.removeAll { !$0.slot.isActive }
     return isEmpty
   }

@@ -48,10 +48,11 @@ extension Store {
       group = existing
     } else {
       group = ElementGroup(keyPath: keyPath, state: liveState)
-      // `unowned(unsafe)` spares two atomic reference-count operations a dispatch: the closure
-      // lives only in `group.refresh`, and the store calls it only through `elementOrder`,
+      // `unowned(unsafe)` spares two atomic reference-count operations a call: each closure
+      // lives only in the group itself, and the store calls it only through `elementOrder`,
       // which holds the group for the call, so the group outlives every call.
       group.refresh = { [unowned(unsafe) group] state in group.deliverChanges(in: state) }
+      group.removeCancelled = { [unowned(unsafe) group] in group.removeCancelledSlots() }
       elementGroups[keyPath] = group
       elementOrder.append(group)
       refreshHasObservers()

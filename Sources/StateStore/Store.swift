@@ -69,9 +69,10 @@ public final class Store<S: State, Dependencies: Sendable> {
   // run-time exclusivity check (a begin and an end access per read, five reads a dispatch, as
   // much as W0's whole floor) because no two accesses to one of them can overlap: each is read
   // by copying it (a `for` loop iterates a copy, `isEmpty` reads once) and written only by short
-  // appends, removals and assignments that call no code outside the store, so no access is open
-  // while a listener, a subscriber or any other user code runs, even one that subscribes or
-  // cancels from inside a callback. All of it is main-actor state.
+  // appends, removals and assignments that call no code outside the store (a removal keeps what
+  // it removes alive until after the write, so that no deinitializer runs inside it), so no
+  // access is open while a listener, a subscriber or any other user code runs, even one that
+  // subscribes or cancels from inside a callback. All of it is main-actor state.
   /// The scopes of this root that have listeners or subscribers, notified after every update.
   @exclusivity(unchecked) @usableFromInline var scopeNodes: [ScopeNode] = []
   /// A scope's registration with its root, while the scope has observers.
@@ -410,6 +411,11 @@ public final class Store<S: State, Dependencies: Sendable> {
   @usableFromInline
   func sweepCancelledEntries() {
     cancellationLog.count.store(0, ordering: .relaxed)
+    // The lists as they were keep every removed entry and group alive until the writes below
+    // are over, so that a deinitializer (a selector's captures, say) runs with no access to
+    // these lists open: it may subscribe, which appends to them. See the proof at `scopeNodes`.
+    let before = (listeners, updateObservers, selectionOrder, elementOrder)
+    defer { withExtendedLifetime(before) {} }
     listeners.removeAll { !$0.isActive }
     updateObservers.removeAll { !$0.isActive }
     for group in selectionOrder where group.removeCancelled() {

@@ -196,6 +196,9 @@ extension Store {
       emptied = true
     }
     guard emptied else { return }
+    // Released only after the write: see the proof at `scopeNodes`.
+    let before = scopeNodes
+    defer { withExtendedLifetime(before) {} }
     scopeNodes.removeAll { !$0.isActive }
     refreshHasObservers()
   }

@@ -118,8 +118,10 @@ final class ElementGroup<S: State, Element: Identifiable & Equatable & Sendable>
 where Element.ID: Sendable {
   @usableFromInline let keyPath: KeyPath<S, TrackedArray<Element>>
   // Read and written on every dispatch; main-actor state that no access holds across a call to
-  // a subscriber (each delivery reads the bucket, then calls, then writes back by index), so the
-  // run-time exclusivity check only costs time.
+  // user code: a delivery copies what it compares and the slots it calls out of the bucket
+  // first, and a write that replaces or removes an element keeps the old one alive until the
+  // write is over (so its deinitializer runs outside). So the run-time exclusivity check only
+  // costs time.
   @exclusivity(unchecked) @usableFromInline var buckets: [Element.ID: ElementBucket<Element>] =
     [:]
   @exclusivity(unchecked) @usableFromInline var lastStamp: UInt64
@@ -162,9 +164,10 @@ where Element.ID: Sendable {
       }
       buckets.formIndex(after: &index)
     }
-    for id in emptied { buckets[id] = nil }
+    // Taken out whole, so that their last elements are released after the writes.
+    let removed = emptied.compactMap { buckets.removeValue(forKey: $0) }
     late.removeAll { !$0.slot.isActive }
-    return isEmpty
+    return withExtendedLifetime(removed) { isEmpty }
   }
 
   /// Adds a subscriber who has just been given `element`, the element `id` has in `array`.
@@ -203,8 +206,11 @@ where Element.ID: Sendable {
   func deliver(from array: TrackedArray<Element>, toBucketOf id: Element.ID) {
     guard let index = buckets.index(forKey: id) else { return }
     let element = array[id: id]
-    guard buckets.values[index].last != element else { return }
-    buckets.values[index].last = element
+    // Copied out, so that neither the element's `==` nor the deinitializer of the value it
+    // replaces (user code either way) runs while `buckets` is being accessed.
+    let previous = buckets.values[index].last
+    guard previous != element else { return }
+    withExtendedLifetime(previous) { buckets.values[index].last = element }
     // A copy of the slots: a callback may subscribe or cancel, changing the bucket.
     let slots = buckets.values[index].slots
     for slot in slots {

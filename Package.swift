@@ -58,7 +58,7 @@ let package = Package(
     .executableTarget(name: "todo-cli", dependencies: ["TodoCore"], swiftSettings: strict),
     .executableTarget(
       name: "store-bench",
-      dependencies: ["StateStore", "ActionLog", "StateStoreUI"],
+      dependencies: ["StateStore", "SideEffects", "ActionLog", "StateStoreUI"],
       swiftSettings: strict
     ),
     .testTarget(

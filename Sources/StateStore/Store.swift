@@ -65,8 +65,16 @@ public final class Store<S: State, Dependencies: Sendable> {
   /// The root this store is a window on; `nil` for a root store.
   @usableFromInline let scopeLink: ScopeLink<S>?
 
+  // The observer lists below are read on every dispatch that has observers. They skip the
+  // run-time exclusivity check (a begin and an end access per read, five reads a dispatch, as
+  // much as W0's whole floor) because no two accesses to one of them can overlap: each is read
+  // by copying it (a `for` loop iterates a copy, `isEmpty` reads once) and written only by short
+  // appends, removals and assignments that call no code outside the store (a removal keeps what
+  // it removes alive until after the write, so that no deinitializer runs inside it), so no
+  // access is open while a listener, a subscriber or any other user code runs, even one that
+  // subscribes or cancels from inside a callback. All of it is main-actor state.
   /// The scopes of this root that have listeners or subscribers, notified after every update.
-  @usableFromInline var scopeNodes: [ScopeNode] = []
+  @exclusivity(unchecked) @usableFromInline var scopeNodes: [ScopeNode] = []
   /// A scope's registration with its root, while the scope has observers.
   weak var ownScopeNode: ScopeNode?
   /// A scope's slice from before the update being applied, for its `(old, new)` listeners.
@@ -77,15 +85,21 @@ public final class Store<S: State, Dependencies: Sendable> {
   @usableFromInline var rootLink: ScopeLink<S>?
   /// What interceptors registered for this store alone; released with the store.
   private var interceptorResources: [AnyObject] = []
-  @usableFromInline var listeners: [ListenerEntry<S>] = []
+  @exclusivity(unchecked) @usableFromInline var listeners: [ListenerEntry<S>] = []
   var selectionGroups: [AnyHashable: SelectionGroupBase<S>] = [:]
-  @usableFromInline var selectionOrder: [SelectionGroupBase<S>] = []
+  @exclusivity(unchecked) @usableFromInline var selectionOrder: [SelectionGroupBase<S>] = []
   @usableFromInline var elementGroups: [AnyKeyPath: ElementGroupBase<S>] = [:]
-  @usableFromInline var elementOrder: [ElementGroupBase<S>] = []
-  @usableFromInline var updateObservers: [UpdateObserverEntry<S>] = []
+  @exclusivity(unchecked) @usableFromInline var elementOrder: [ElementGroupBase<S>] = []
+  /// The element group a subscriber joined last, checked first by the next subscriber.
+  ///
+  /// Not on the dispatch path. Held strongly and forgotten by the sweep that drops the group: a
+  /// weak reference would give the group a side table, and every retain and release of the
+  /// group on the dispatch path would then take the runtime's slow path.
+  @usableFromInline var recentElementGroup: ElementGroupBase<S>?
+  @exclusivity(unchecked) @usableFromInline var updateObservers: [UpdateObserverEntry<S>] = []
 
   /// Tokens cancelled since the last sweep; tokens may be cancelled on any thread.
-  @usableFromInline nonisolated let cancellations = Atomic<Int>(0)
+  @usableFromInline nonisolated let cancellationLog = CancellationLog()
 
   /// The dependencies every side effect of this store receives.
   public let dependencies: Dependencies
@@ -302,10 +316,17 @@ public final class Store<S: State, Dependencies: Sendable> {
 
   @inlinable
   func apply<U: StateUpdater>(_ updater: U, cause: DispatchCause?) where U.StateType == S {
-    if cancellations.load(ordering: .relaxed) != 0 { sweepCancelledEntries() }
+    // Only a store with observers has entries to sweep, so a store without pays nothing.
     guard hasObservers else {
       runUpdater(updater)
       return
+    }
+    if cancellationLog.count.load(ordering: .relaxed) != 0 {
+      sweepCancelledEntries()
+      guard hasObservers else {
+        runUpdater(updater)
+        return
+      }
     }
     if !keepsOldState {
       runUpdater(updater)
@@ -381,7 +402,7 @@ public final class Store<S: State, Dependencies: Sendable> {
   /// Records that a token was cancelled, so the next update sweeps the emptied entry.
   @usableFromInline
   nonisolated func noteCancellation() {
-    cancellations.add(1, ordering: .relaxed)
+    cancellationLog.note()
   }
 
   /// Removes the entries whose tokens were cancelled, and groups left without subscribers.
@@ -389,7 +410,12 @@ public final class Store<S: State, Dependencies: Sendable> {
   /// - Complexity: O(listeners + subscriptions).
   @usableFromInline
   func sweepCancelledEntries() {
-    cancellations.store(0, ordering: .relaxed)
+    cancellationLog.count.store(0, ordering: .relaxed)
+    // The lists as they were keep every removed entry and group alive until the writes below
+    // are over, so that a deinitializer (a selector's captures, say) runs with no access to
+    // these lists open: it may subscribe, which appends to them. See the proof at `scopeNodes`.
+    let before = (listeners, updateObservers, selectionOrder, elementOrder)
+    defer { withExtendedLifetime(before) {} }
     listeners.removeAll { !$0.isActive }
     updateObservers.removeAll { !$0.isActive }
     for group in selectionOrder where group.removeCancelled() {
@@ -398,6 +424,7 @@ public final class Store<S: State, Dependencies: Sendable> {
     selectionOrder.removeAll { $0.isEmpty }
     for group in elementOrder where group.removeCancelled() {
       elementGroups[group.anyKeyPath] = nil
+      if recentElementGroup === group { recentElementGroup = nil }
     }
     elementOrder.removeAll { $0.isEmpty }
     refreshHasObservers()

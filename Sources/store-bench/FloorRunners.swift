@@ -39,25 +39,32 @@ final class CounterFloor: Runner {
   }
 }
 
-/// W1's floor: a plain `inout` toggle through a function call.
+/// W1's floor: a plain `inout` toggle through a function call; G1's on larger states.
 @MainActor
 final class ToggleFloor: Runner {
-  let name = "plain mutation floor"
-  var state = PlainState(todoCount: todoCount)
+  let name: String
+  let todos: Int
+  var state: PlainState
   var next = 0
+
+  init(todos: Int = todoCount) {
+    self.todos = todos
+    name = todos == todoCount ? "plain mutation floor" : "plain mutation floor (\(todos) todos)"
+    state = PlainState(todoCount: todos)
+  }
 
   func perform(_ operations: Int) {
     var index = next
     for _ in 0..<operations {
       toggleTodo(&state, at: index)
       index += 1
-      if index == todoCount { index = 0 }
+      if index == todos { index = 0 }
     }
     next = index
   }
 
   func verify(operations: Int) -> [String] {
-    ToggleExpectation(todoCount: todoCount, operations: operations)
+    ToggleExpectation(todoCount: todos, operations: operations)
       .check(doneFlags: state.todos.map(\.done))
   }
 }

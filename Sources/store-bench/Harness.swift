@@ -7,7 +7,10 @@ protocol Runner: AnyObject {
   var name: String { get }
 
   /// Performs `operations` more operations (dispatches, or their plain-code equivalent).
-  func perform(_ operations: Int)
+  ///
+  /// Asynchronous so that the side-effect workloads can await their effects; the others are
+  /// synchronous loops, called once per batch.
+  func perform(_ operations: Int) async
 
   /// Checks everything observable against what `operations` operations must produce.
   ///
@@ -53,8 +56,20 @@ struct Statistics {
 
 /// What measuring a group of runners produced.
 struct Measurement {
-  let statistics: [Statistics]
+  /// Each runner's nanoseconds per entry, one sample per repetition, in repetition order.
+  let samples: [[Double]]
   let failures: [String]
+
+  var statistics: [Statistics] { samples.map(Statistics.init) }
+
+  /// Runner `numerator`'s sample divided by runner `denominator`'s, repetition by repetition.
+  ///
+  /// The two ran back to back within each repetition, so a burst of load from another process
+  /// that slows both cancels out of each ratio, where it would not cancel out of the ratio of
+  /// two medians taken from different repetitions.
+  func ratios(_ numerator: Int, over denominator: Int) -> Statistics {
+    Statistics(zip(samples[numerator], samples[denominator]).map { $0 / $1 })
+  }
 }
 
 /// Nanoseconds on a monotonic clock.
@@ -67,13 +82,13 @@ func now() -> UInt64 {
 /// Interleaving the runners means that a burst of load from another process on this shared
 /// machine lands on the store and its floors alike instead of on one of them.
 @MainActor
-func measure(_ runners: [any Runner], schedule: Schedule) -> Measurement {
+func measure(_ runners: [any Runner], schedule: Schedule) async -> Measurement {
   var totals = [Int](repeating: 0, count: runners.count)
   var batch = [Int](repeating: 0, count: runners.count)
   for (index, runner) in runners.enumerated() {
     if let requested = schedule.fixedOperations {
       let fixed = Swift.min(requested, schedule.maximumOperations)
-      runner.perform(fixed)
+      await runner.perform(fixed)
       totals[index] += fixed
       batch[index] = fixed
       continue
@@ -82,7 +97,7 @@ func measure(_ runners: [any Runner], schedule: Schedule) -> Measurement {
     var operations = 1
     while true {
       let start = now()
-      runner.perform(operations)
+      await runner.perform(operations)
       let elapsed = Double(now() - start)
       totals[index] += operations
       if elapsed >= schedule.repetitionTime / 4 || operations >= schedule.maximumOperations {
@@ -99,7 +114,7 @@ func measure(_ runners: [any Runner], schedule: Schedule) -> Measurement {
     for (index, runner) in runners.enumerated() {
       let operations = batch[index]
       let start = now()
-      runner.perform(operations)
+      await runner.perform(operations)
       let elapsed = Double(now() - start)
       totals[index] += operations
       samples[index].append(elapsed / Double(operations * runner.entriesPerOperation))
@@ -109,5 +124,5 @@ func measure(_ runners: [any Runner], schedule: Schedule) -> Measurement {
   for (index, runner) in runners.enumerated() {
     failures += runner.verify(operations: totals[index]).map { "\(runner.name): \($0)" }
   }
-  return Measurement(statistics: samples.map(Statistics.init), failures: failures)
+  return Measurement(samples: samples, failures: failures)
 }

@@ -1,32 +1,41 @@
 import Foundation
 
-/// Peak memory of W3, measured in fresh processes so that nothing freed earlier in the run hides
-/// what a runner needs.
+/// Peak memory of W3 and E2, measured in fresh processes so that nothing freed earlier in the
+/// run hides what a runner needs.
 ///
 /// `store-bench --memory-probe store` (or `floor`) resets the kernel's peak-RSS mark, builds
 /// W3's store with its 10,000 subscribers (or the indexed floor with its 10,000 closures), runs
 /// a full cycle of 1,000 toggles, and prints how far the peak resident set (`VmHWM` in
 /// `/proc/self/status`) rose above the resident set before building. Both sides hold the same
 /// 1,000 todos, so the difference between them is the cost of the subscriptions.
+/// `launched-effects` and `launched-tasks` do the same around one E2 operation: 10,000 effects
+/// (or plain tasks) in flight at once, then awaited.
 enum MemoryProbe {
-  /// The two sides of W3 a probe can build.
-  enum Side: String {
+  /// The sides a probe can build.
+  enum Side: String, CaseIterable {
     case store
     case floor
+    case launchedEffects = "launched-effects"
+    case launchedTasks = "launched-tasks"
   }
 
   /// Runs in the child process: builds `side`, returns the peak growth in bytes, or `nil` when
   /// this system has no `/proc/self/status`.
   @MainActor
-  static func measure(_ side: Side) -> Int? {
+  static func measure(_ side: Side) async -> Int? {
     try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
     guard let before = residentBytes() else { return nil }
     let runner: any Runner =
       switch side {
       case .store: ToggleStoreRunner(subscribers: 10_000)
       case .floor: IndexedFloor(subscribers: 10_000)
+      case .launchedEffects: LaunchedEffectsRunner()
+      case .launchedTasks: LaunchedTasksFloor()
       }
-    runner.perform(todoCount)
+    switch side {
+    case .store, .floor: await runner.perform(todoCount)
+    case .launchedEffects, .launchedTasks: await runner.perform(1)
+    }
     guard let after = residentBytes() else { return nil }
     return withExtendedLifetime(runner) { Swift.max(after.peak - before.current, 0) }
   }
@@ -35,22 +44,10 @@ enum MemoryProbe {
   ///
   /// - Returns: The peak growth in bytes, or `nil` if the probe could not run or answer.
   static func spawn(_ side: Side) -> Int? {
-    guard let executable = Bundle.main.executableURL else { return nil }
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = ["--memory-probe", side.rawValue]
-    let output = Pipe()
-    process.standardOutput = output
-    do {
-      try process.run()
-    } catch {
-      return nil
-    }
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else { return nil }
-    return Int(
-      String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    guard let executable = Bundle.main.executableURL,
+      let output = outputOf(executable, ["--memory-probe", side.rawValue])
+    else { return nil }
+    return Int(output)
   }
 
   /// The current and peak resident set of this process, in bytes.
@@ -69,4 +66,24 @@ enum MemoryProbe {
     guard let current, let peak else { return nil }
     return (current, peak)
   }
+}
+
+/// Runs `executable` with `arguments` and returns what it printed, trimmed; `nil` if it could not
+/// start or exited with a failure.
+func outputOf(_ executable: URL, _ arguments: [String]) -> String? {
+  let process = Process()
+  process.executableURL = executable
+  process.arguments = arguments
+  let output = Pipe()
+  process.standardOutput = output
+  process.standardError = FileHandle.nullDevice
+  do {
+    try process.run()
+  } catch {
+    return nil
+  }
+  let data = output.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  guard process.terminationStatus == 0 else { return nil }
+  return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
 }

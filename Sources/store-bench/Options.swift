@@ -15,7 +15,7 @@ struct Options: Equatable {
   var repetitions: Int?
   var workloads: Set<String>?
   var showHelp = false
-  /// Set in the child processes that measure W3's peak memory (see ``MemoryProbe``).
+  /// Set in the child processes that measure W3's and E2's peak memory (see ``MemoryProbe``).
   var memoryProbe: MemoryProbe.Side?
 
   static let usage = """
@@ -25,7 +25,8 @@ struct Options: Equatable {
       --smoke          a handful of operations per repetition: checks correctness, not speed
       --json           one JSON object per workload instead of the table
       --repetitions N  measured repetitions after the warm-up (at least 5; default 9, quick 5)
-      --only LIST      run only these workloads (W0, W1, W2, W3, L1, S1, S3, V1, O1, V2, R1, R2)
+      --only LIST      run only these workloads (W0, W1, W2, W3, L1, S1, S3, V1, O1, E1, E2,
+                       SUB, G1 (both G1-10k and G1-100k), V2, R1, R2)
       --help           this text
 
     Every workload checks that subscribers were told exactly as often as expected; the run
@@ -49,7 +50,9 @@ struct Options: Equatable {
         options.repetitions = count
       case "--memory-probe":
         guard let value = remaining.popFirst(), let side = MemoryProbe.Side(rawValue: value) else {
-          throw UsageError(message: "--memory-probe needs 'store' or 'floor'")
+          throw UsageError(
+            message: "--memory-probe needs one of "
+              + MemoryProbe.Side.allCases.map(\.rawValue).joined(separator: ", "))
         }
         options.memoryProbe = side
       case "--only":

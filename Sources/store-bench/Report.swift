@@ -10,7 +10,13 @@ struct WorkloadResult: Encodable {
   let floorMedianNanoseconds: Double
   let floorMinNanoseconds: Double
   let floorMaxNanoseconds: Double
+  /// The median of the per-repetition ratios (store rep i ÷ floor rep i); see
+  /// ``Measurement/ratios(_:over:)``.
   let ratio: Double
+  let ratioMin: Double
+  let ratioMax: Double
+  /// The store's median over the floor's median, for comparison with older reports.
+  let ratioOfMedians: Double
   let targetRatio: Double
   let meetsTarget: Bool
   /// The naive floor's median, for the workloads that have one besides the indexed floor.
@@ -25,6 +31,9 @@ struct WorkloadResult: Encodable {
   let peakMemoryBytes: Int?
   let floorPeakMemoryBytes: Int?
   let memoryRatio: Double?
+  /// For G1: how the plain mutation floor grows with the todos (its median per-repetition
+  /// ratio to the same floor on 1,000 todos).
+  let floorGrowth: Double?
   let summary: String
 
   enum CodingKeys: String, CodingKey {
@@ -37,6 +46,9 @@ struct WorkloadResult: Encodable {
     case floorMinNanoseconds = "floor_min_ns"
     case floorMaxNanoseconds = "floor_max_ns"
     case ratio
+    case ratioMin = "ratio_min"
+    case ratioMax = "ratio_max"
+    case ratioOfMedians = "ratio_of_medians"
     case targetRatio = "target_ratio"
     case meetsTarget = "meets_target"
     case naiveFloorMedianNanoseconds = "naive_floor_median_ns"
@@ -48,24 +60,45 @@ struct WorkloadResult: Encodable {
     case peakMemoryBytes = "peak_memory_bytes"
     case floorPeakMemoryBytes = "floor_peak_memory_bytes"
     case memoryRatio = "memory_ratio"
+    case floorGrowth = "floor_growth"
     case summary
   }
 }
 
-/// Prints `results` as JSON: an array holding one object per workload, one object per line.
-func printJSON(_ results: [WorkloadResult]) throws {
+/// One workload's object in `--json`: its figures and the facts of the run, side by side.
+private struct JSONRow: Encodable {
+  let result: WorkloadResult
+  let run: RunInfo
+
+  func encode(to encoder: any Encoder) throws {
+    // Both write into the same keyed container, so the object is flat.
+    try result.encode(to: encoder)
+    try run.encode(to: encoder)
+  }
+}
+
+/// Prints `results` as JSON: an array holding one object per workload, one object per line,
+/// each with the facts of the run.
+func printJSON(_ results: [WorkloadResult], run: RunInfo) throws {
   let encoder = JSONEncoder()
   encoder.outputFormatting = [.sortedKeys]
-  let lines = try results.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
+  let lines = try results.map {
+    String(decoding: try encoder.encode(JSONRow(result: $0, run: run)), as: UTF8.self)
+  }
   print("[\n  " + lines.joined(separator: ",\n  ") + "\n]")
 }
 
 /// Prints `results` as a table for people.
-func printTable(_ results: [WorkloadResult], mode: Options.Mode) {
-  print("store-bench (\(mode.rawValue)): ns per dispatch, median (min–max) over the repetitions")
+func printTable(_ results: [WorkloadResult], mode: Options.Mode, run: RunInfo) {
+  print("store-bench (\(mode.rawValue)): ns per dispatch, median (min–max) over the repetitions;")
+  print("ratio: median (min–max) of the per-repetition ratios store ÷ floor")
+  print(
+    "commit \(run.commit ?? "unknown"), Swift \(run.swiftVersion), \(run.cpuCount) CPUs, "
+      + "\(run.date), load average \(run.loadAverage.map { format($0) } ?? "unknown")")
   print("")
   let header = [
-    "workload", "store median (min–max)", "floor", "floor median (min–max)", "ratio", "target",
+    "workload", "store median (min–max)", "floor", "floor median (min–max)", "ratio (min–max)",
+    "target",
   ]
   var rows = [header]
   for result in results {
@@ -74,7 +107,7 @@ func printTable(_ results: [WorkloadResult], mode: Options.Mode) {
       spread(result.medianNanoseconds, result.minNanoseconds, result.maxNanoseconds),
       result.floor,
       spread(result.floorMedianNanoseconds, result.floorMinNanoseconds, result.floorMaxNanoseconds),
-      format(result.ratio) + "×",
+      format(result.ratio) + "× (" + format(result.ratioMin) + "–" + format(result.ratioMax) + ")",
       "≤" + format(result.targetRatio) + "× " + (result.meetsTarget ? "met" : "MISSED"),
     ])
   }
@@ -103,9 +136,14 @@ func printTable(_ results: [WorkloadResult], mode: Options.Mode) {
       let memoryRatio = result.memoryRatio
     {
       print(
-        "\(result.workload): peak memory growth of the store and its subscribers "
-          + "\(kibibytes(bytes)), of the indexed floor \(kibibytes(floorBytes)): "
-          + "\(format(memoryRatio))× (target ≤2×)")
+        "\(result.workload): peak memory growth of the store side \(kibibytes(bytes)), "
+          + "of the \(result.floor) \(kibibytes(floorBytes)): \(format(memoryRatio))×"
+          + (result.workload == "W3" ? " (target ≤2×)" : ""))
+    }
+    if let growth = result.floorGrowth {
+      print(
+        "\(result.workload): the plain mutation floor costs \(format(growth))× what it costs on "
+          + "1,000 todos")
     }
   }
   for result in results {

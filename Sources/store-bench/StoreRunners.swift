@@ -21,25 +21,33 @@ final class CounterStoreRunner: Runner {
   }
 }
 
-/// W1, W2, W3 and L1 through the store: `store.dispatch(ToggleTodo(id:))`, cycling through the
-/// todos, with row subscribers and an `(old, new)` listener registered the way an app does.
+/// W1, W2, W3, L1 and G1 through the store: `store.dispatch(ToggleTodo(id:))`, cycling through
+/// the todos, with row subscribers and an `(old, new)` listener registered the way an app does.
 @MainActor
 final class ToggleStoreRunner: Runner {
+  /// G1's reference: the store's W1 on 1,000 todos, measured beside the larger states.
+  static let referenceLabel = "W1 store (1,000 todos)"
+
   let name: String
-  let store = Store<AppState, Void>(initialState: AppState(todoCount: todoCount))
+  let store: Store<AppState, Void>
+  let todos: Int
   let subscribers: Int
   let sink = Sink()
   var tokens: [Subscription] = []
   var next = 0
   var failures: [String] = []
 
-  /// - Parameter name: "store", or the name of a workload that uses these subscribers as its
-  ///   floor.
-  init(subscribers: Int = 0, listens: Bool = false, name: String = "store") {
+  /// - Parameters:
+  ///   - todos: How many todos the state holds; 1,000 except in G1.
+  ///   - name: "store", or the name of a workload that uses this runner as its floor.
+  init(todos: Int = todoCount, subscribers: Int = 0, listens: Bool = false, name: String = "store")
+  {
     self.name = name
+    self.todos = todos
     self.subscribers = subscribers
+    store = Store(initialState: AppState(todoCount: todos))
     for k in 0..<subscribers {
-      let token = store.subscribe(to: \.todos, id: k % todoCount) { [sink] todo in
+      let token = store.subscribe(to: \.todos, id: k % todos) { [sink] todo in
         sink.receive(todo)
       }
       tokens.append(token)
@@ -62,17 +70,17 @@ final class ToggleStoreRunner: Runner {
     for _ in 0..<operations {
       store.dispatch(ToggleTodo(id: index))
       index += 1
-      if index == todoCount { index = 0 }
+      if index == todos { index = 0 }
     }
     next = index
   }
 
   func verify(operations: Int) -> [String] {
-    let expectation = ToggleExpectation(todoCount: todoCount, operations: operations)
+    let expectation = ToggleExpectation(todoCount: todos, operations: operations)
     var failures = self.failures
     failures += expectation.check(doneFlags: store.state.todos.map(\.done))
     if tokens.count > subscribers {
-      let expected = operations * todoCount
+      let expected = operations * todos
       if sink.count != operations || sink.checksum != expected {
         failures.append(
           "expected \(operations) (old, new) pairs with checksum \(expected), "

@@ -1,6 +1,6 @@
 /// Runs the selected workloads and collects their results.
 @MainActor
-func runSuite(_ options: Options) -> [WorkloadResult] {
+func runSuite(_ options: Options) async -> [WorkloadResult] {
   let schedule = schedule(for: options)
   var results: [WorkloadResult] = []
   let logEntries =
@@ -10,8 +10,8 @@ func runSuite(_ options: Options) -> [WorkloadResult] {
     case .smoke: 200
     }
   for workload in Workload.all(logEntries: logEntries)
-  where options.workloads?.contains(workload.name) ?? true {
-    results.append(run(workload, schedule: schedule))
+  where options.workloads.map(workload.isSelected(by:)) ?? true {
+    results.append(await run(workload, schedule: schedule))
   }
   return results
 }
@@ -30,23 +30,27 @@ private func schedule(for options: Options) -> Schedule {
 }
 
 @MainActor
-private func run(_ workload: Workload, schedule: Schedule) -> WorkloadResult {
+private func run(_ workload: Workload, schedule: Schedule) async -> WorkloadResult {
   var schedule = schedule
   schedule.maximumOperations = workload.maximumOperations
   schedule.repetitions = Swift.min(schedule.repetitions, workload.maximumRepetitions)
   let runners = workload.makeRunners()
-  let measurement = measure(runners, schedule: schedule)
-  let store = measurement.statistics[0]
-  let floor = measurement.statistics[workload.ratioFloor]
-  let ratio = store.median / floor.median
+  let measurement = await measure(runners, schedule: schedule)
+  let statistics = measurement.statistics
+  let store = statistics[0]
+  let floor = statistics[workload.ratioFloor]
+  let ratios = measurement.ratios(0, over: workload.ratioFloor)
+  let floorGrowth = workload.floorGrowth.map {
+    measurement.ratios($0.larger, over: $0.reference).median
+  }
   let naive = runners.firstIndex { $0.name == "naive floor" }.map {
-    measurement.statistics[$0].median
+    statistics[$0].median
   }
-  let root = runners.firstIndex { $0.name == RootStoreRunner.label }.map {
-    measurement.statistics[$0].median
-  }
-  let peakMemoryBytes = workload.measuresMemory ? MemoryProbe.spawn(.store) : nil
-  let floorPeakMemoryBytes = workload.measuresMemory ? MemoryProbe.spawn(.floor) : nil
+  let rootIndex = runners.firstIndex { $0.name == RootStoreRunner.label }
+  let root = rootIndex.map { statistics[$0].median }
+  let probes = workload.memoryProbes
+  let peakMemoryBytes = workload.measuresMemory ? MemoryProbe.spawn(probes.store) : nil
+  let floorPeakMemoryBytes = workload.measuresMemory ? MemoryProbe.spawn(probes.floor) : nil
   let memoryRatio = peakMemoryBytes.flatMap { bytes in
     floorPeakMemoryBytes.map { Double(bytes) / Double(Swift.max($0, 1)) }
   }
@@ -56,12 +60,15 @@ private func run(_ workload: Workload, schedule: Schedule) -> WorkloadResult {
     floor: runners[workload.ratioFloor].name,
     floorMedianNanoseconds: floor.median, floorMinNanoseconds: floor.min,
     floorMaxNanoseconds: floor.max,
-    ratio: ratio, targetRatio: workload.targetRatio, meetsTarget: ratio <= workload.targetRatio,
+    ratio: ratios.median, ratioMin: ratios.min, ratioMax: ratios.max,
+    ratioOfMedians: store.median / floor.median,
+    targetRatio: workload.targetRatio, meetsTarget: ratios.median <= workload.targetRatio,
     naiveFloorMedianNanoseconds: naive,
-    rootStoreMedianNanoseconds: root, scopeOverRoot: root.map { store.median / $0 },
+    rootStoreMedianNanoseconds: root,
+    scopeOverRoot: rootIndex.map { measurement.ratios(0, over: $0).median },
     repetitions: schedule.repetitions,
     correct: measurement.failures.isEmpty, failures: measurement.failures,
     peakMemoryBytes: peakMemoryBytes, floorPeakMemoryBytes: floorPeakMemoryBytes,
-    memoryRatio: memoryRatio,
+    memoryRatio: memoryRatio, floorGrowth: floorGrowth,
     summary: workload.summary)
 }

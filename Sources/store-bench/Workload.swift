@@ -12,6 +12,11 @@ struct Workload {
   let ratioFloor: Int
   /// Whether to report the peak memory of the store and its floor (see ``MemoryProbe``).
   let measuresMemory: Bool
+  /// The memory probes of the store's side and the floor's, when ``measuresMemory`` is set.
+  var memoryProbes = (store: MemoryProbe.Side.store, floor: MemoryProbe.Side.floor)
+  /// For G1: the floor on the larger state and the same floor on 1,000 todos, whose
+  /// per-repetition ratio says how the floor grows.
+  var floorGrowth: (larger: Int, reference: Int)?
   /// The largest batch a repetition may perform, for workloads whose operation is a whole run.
   var maximumOperations = Int.max
   /// The most repetitions worth running, for workloads whose repetition takes seconds.
@@ -22,13 +27,13 @@ struct Workload {
     storeWorkloads + [rowModels] + [
       Workload(
         name: "R1", summary: "record \(logEntries) W1 updaters to a file (ns per entry)",
-        targetRatio: 2,
+        targetRatio: 1.5,
         makeRunners: {
           [RecordingStoreRunner(entries: logEntries), EncodingFloor(entries: logEntries)]
         },
         ratioFloor: 1, measuresMemory: false, maximumOperations: 1, maximumRepetitions: 5),
       Workload(
-        name: "R2", summary: "replay that file (ns per entry)", targetRatio: 2,
+        name: "R2", summary: "replay that file (ns per entry)", targetRatio: 1.5,
         makeRunners: {
           let file = recordReplayFile(entries: logEntries)
           return [
@@ -40,9 +45,12 @@ struct Workload {
     ]
   }
 
-  static let storeWorkloads: [Workload] = [
+  static let storeWorkloads: [Workload] =
+    coreWorkloads + effectWorkloads + [subscribeWorkload] + growthWorkloads
+
+  static let coreWorkloads: [Workload] = [
     Workload(
-      name: "W0", summary: "increment the counter, no subscribers", targetRatio: 10,
+      name: "W0", summary: "increment the counter, no subscribers", targetRatio: 5,
       makeRunners: { [CounterStoreRunner(), CounterFloor()] }, ratioFloor: 1,
       measuresMemory: false),
     Workload(
@@ -58,7 +66,7 @@ struct Workload {
         ]
       }, ratioFloor: 2, measuresMemory: false),
     Workload(
-      name: "W3", summary: "W1 + 10,000 row subscribers", targetRatio: 5,
+      name: "W3", summary: "W1 + 10,000 row subscribers", targetRatio: 3,
       makeRunners: {
         [
           ToggleStoreRunner(subscribers: 10_000), NaiveFloor(subscribers: 10_000),
@@ -66,7 +74,7 @@ struct Workload {
         ]
       }, ratioFloor: 2, measuresMemory: true),
     Workload(
-      name: "L1", summary: "W1 + one (old, new) listener", targetRatio: 1.5,
+      name: "L1", summary: "W1 + one (old, new) listener", targetRatio: 1.2,
       makeRunners: { [ToggleStoreRunner(listens: true), CopyFloor()] }, ratioFloor: 1,
       measuresMemory: false),
     Workload(
@@ -97,5 +105,58 @@ struct Workload {
       ratioFloor: 1, measuresMemory: false),
   ]
 
-  static var allNames: Set<String> { Set(all(logEntries: 0).map(\.name)) }
+  /// E1 and E2: side effects, awaited one at a time and launched by the ten thousand.
+  static let effectWorkloads: [Workload] = [
+    Workload(
+      name: "E1",
+      summary: "await a side effect that dispatches one updater, from a task off the main actor",
+      targetRatio: 3,
+      makeRunners: { [AwaitedEffectRunner(), AwaitedTaskFloor()] }, ratioFloor: 1,
+      measuresMemory: false),
+    Workload(
+      name: "E2",
+      summary: "launch \(effectBatch) effects that each dispatch one updater, await them all "
+        + "(ns per effect)",
+      targetRatio: 3,
+      makeRunners: { [LaunchedEffectsRunner(), LaunchedTasksFloor()] }, ratioFloor: 1,
+      measuresMemory: true,
+      memoryProbes: (store: .launchedEffects, floor: .launchedTasks), maximumOperations: 1),
+  ]
+
+  /// SUB: what subscribing and cancelling costs, per subscriber.
+  static let subscribeWorkload = Workload(
+    name: "SUB",
+    summary: "subscribe \(subscribeBatch) row subscribers, cancel them (ns per subscriber)",
+    targetRatio: 3,
+    makeRunners: { [SubscribeCancelRunner(), BucketFloor()] }, ratioFloor: 1,
+    measuresMemory: false)
+
+  /// G1: W1 on 10,000 and 100,000 todos, against the store's own W1 on 1,000 in the same run.
+  static let growthWorkloads: [Workload] = [10_000, 100_000].map { todos in
+    Workload(
+      name: "G1-\(todos / 1_000)k",
+      summary: "W1 on \(todos.formatted()) todos; the ratio is to the store's W1 on 1,000",
+      targetRatio: 1.5,
+      makeRunners: {
+        [
+          ToggleStoreRunner(todos: todos),
+          ToggleStoreRunner(name: ToggleStoreRunner.referenceLabel),
+          ToggleFloor(todos: todos), ToggleFloor(),
+        ]
+      }, ratioFloor: 1, measuresMemory: false, floorGrowth: (larger: 2, reference: 3))
+  }
+
+  /// Every workload's name, and each family's ("G1"), upper-cased as `--only` compares them.
+  static var allNames: Set<String> {
+    let names = all(logEntries: 0).map { $0.name.uppercased() }
+    return Set(names + names.map { String($0.prefix { $0 != "-" }) })
+  }
+
+  /// Whether `requested`, a name given to `--only`, selects this workload: its own name, or
+  /// its family ("G1" selects G1-10k and G1-100k), in any case.
+  func isSelected(by requested: Set<String>) -> Bool {
+    let upper = name.uppercased()
+    return requested.contains(upper)
+      || requested.contains(String(upper.prefix { $0 != "-" }))
+  }
 }

@@ -16,21 +16,22 @@ if options.showHelp {
 }
 
 if let side = options.memoryProbe {
-  guard let bytes = MemoryProbe.measure(side) else { exit(1) }
+  guard let bytes = await MemoryProbe.measure(side) else { exit(1) }
   print(bytes)
   exit(0)
 }
 
-let results = runSuite(options)
+let info = RunInfo.current()
+let results = await runSuite(options)
 if options.json {
   do {
-    try printJSON(results)
+    try printJSON(results, run: info)
   } catch {
     FileHandle.standardError.write(Data("store-bench: cannot encode the results: \(error)\n".utf8))
     exit(1)
   }
 } else {
-  printTable(results, mode: options.mode)
+  printTable(results, mode: options.mode, run: info)
 }
 let failed = results.filter { !$0.correct }
 if !failed.isEmpty {

@@ -27,18 +27,74 @@ struct RunnerCheckTests {
   }
 
   @Test("every runner passes its checks after a run that is not a whole cycle")
-  func runnersPassTheirChecks() {
+  func runnersPassTheirChecks() async {
     let runners: [any Runner] = [
       CounterStoreRunner(), CounterFloor(), ToggleStoreRunner(subscribers: 1_200),
       ToggleStoreRunner(listens: true), ToggleFloor(), NaiveFloor(subscribers: 1_200),
       IndexedFloor(subscribers: 1_200), CopyFloor(), ConnectedRowsRunner(views: 1_200),
       DoneCountRunner(observes: true), DoneCountRunner(observes: false),
+      ToggleStoreRunner(todos: 1_500), ToggleFloor(todos: 1_500), AwaitedEffectRunner(),
+      AwaitedTaskFloor(),
     ]
     for runner in runners {
-      runner.perform(700)
-      runner.perform(600)
+      await runner.perform(700)
+      await runner.perform(600)
       #expect(runner.verify(operations: 1_300).isEmpty, "\(type(of: runner))")
     }
+  }
+
+  @Test("E2's and SUB's runners pass their checks; each operation is a whole batch")
+  func batchRunnersPassTheirChecks() async {
+    let runners: [any Runner] = [
+      LaunchedEffectsRunner(), LaunchedTasksFloor(), SubscribeCancelRunner(), BucketFloor(),
+    ]
+    for runner in runners {
+      await runner.perform(1)
+      await runner.perform(2)
+      #expect(runner.verify(operations: 3).isEmpty, "\(type(of: runner))")
+      #expect(runner.entriesPerOperation == 10_000)
+    }
+  }
+
+  @Test("a store that still notified a cancelled subscriber fails SUB's check")
+  func deliveryAfterCancellationFails() {
+    let runner = SubscribeCancelRunner()
+    runner.perform(2)
+    runner.sink.receive(nil)
+    #expect(runner.verify(operations: 2).contains { $0.contains("first values only") })
+    #expect(!runner.verify(operations: 3).isEmpty)
+  }
+
+  @Test("an effect that did not apply its updater fails E1's and E2's checks")
+  func missingIncrementFails() async {
+    let awaited = AwaitedEffectRunner()
+    await awaited.perform(5)
+    #expect(awaited.verify(operations: 5).isEmpty)
+    #expect(awaited.verify(operations: 6).contains { $0.contains("expected counter 6") })
+    let launched = LaunchedEffectsRunner()
+    await launched.perform(1)
+    #expect(launched.verify(operations: 2).contains { $0.contains("expected counter 20000") })
+  }
+
+  @Test("the ratio is the median of the per-repetition ratios, with their min and max")
+  func perRepetitionRatios() {
+    let measurement = Measurement(
+      samples: [[10, 30, 12, 40, 20], [5, 10, 4, 10, 5]], failures: [])
+    let ratios = measurement.ratios(0, over: 1)
+    #expect(ratios.median == 3)
+    #expect(ratios.min == 2)
+    #expect(ratios.max == 4)
+    // The ratio of the medians differs: 20 / 5 = 4.
+    #expect(measurement.statistics[0].median / measurement.statistics[1].median == 4)
+  }
+
+  @Test("--only G1 selects both sizes, in any case")
+  func growthFamilySelection() throws {
+    let options = try Options.parse(["--only", "g1,w0"])
+    let selected = Workload.all(logEntries: 0).filter {
+      options.workloads.map($0.isSelected(by:)) ?? true
+    }
+    #expect(selected.map(\.name) == ["W0", "G1-10k", "G1-100k"])
   }
 
   @Test("a subscriber that misses notifications fails the store's check")

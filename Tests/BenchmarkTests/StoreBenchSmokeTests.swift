@@ -10,6 +10,14 @@ private struct Row: Decodable {
   let floor: String
   let floorMedianNs: Double
   let ratio: Double
+  let ratioMin: Double
+  let ratioMax: Double
+  let ratioOfMedians: Double
+  let floorGrowth: Double?
+  let commit: String?
+  let swiftVersion: String
+  let cpuCount: Int
+  let date: String
   let correct: Bool
   let failures: [String]
   let peakMemoryBytes: Int?
@@ -28,15 +36,32 @@ struct StoreBenchSmokeTests {
     let rows = try decoder.decode([Row].self, from: Data(run.output.utf8))
     #expect(
       rows.map(\.workload) == [
-        "W0", "W1", "W2", "W3", "L1", "S1", "S3", "V1", "O1", "V2", "R1", "R2",
+        "W0", "W1", "W2", "W3", "L1", "S1", "S3", "V1", "O1", "E1", "E2", "SUB", "G1-10k",
+        "G1-100k", "V2", "R1", "R2",
       ])
     for row in rows {
       #expect(row.correct, "\(row.workload): \(row.failures)")
       #expect(row.failures.isEmpty)
       #expect(row.minNs <= row.medianNs && row.medianNs <= row.maxNs, "\(row.workload)")
       #expect(row.floorMedianNs > 0, "\(row.workload)")
-      #expect(abs(row.ratio - row.medianNs / row.floorMedianNs) < 1e-9 * row.ratio)
+      #expect(
+        abs(row.ratioOfMedians - row.medianNs / row.floorMedianNs) < 1e-9 * row.ratioOfMedians)
+      #expect(row.ratioMin <= row.ratio && row.ratio <= row.ratioMax, "\(row.workload)")
+      #expect(row.cpuCount > 0)
+      #expect(row.swiftVersion.first?.isNumber == true)
+      #expect(row.date.hasPrefix("20") && row.date.hasSuffix("Z"))
     }
+    #expect(Set(rows.map(\.date)).count == 1, "one run, one date")
+    #expect(Set(rows.map(\.commit)).count == 1)
+    let e2 = try #require(rows.first { $0.workload == "E2" })
+    #expect((e2.peakMemoryBytes ?? 0) > 0)
+    #expect((e2.floorPeakMemoryBytes ?? 0) > 0)
+    for name in ["G1-10k", "G1-100k"] {
+      let g1 = try #require(rows.first { $0.workload == name })
+      #expect(g1.floor == "W1 store (1,000 todos)")
+      #expect((g1.floorGrowth ?? 0) > 0)
+    }
+    #expect(rows.first { $0.workload == "SUB" }?.floor == "bucket floor")
     let s3 = try #require(rows.first { $0.workload == "S3" })
     #expect(s3.floor == "indexed floor")
     let s1 = try #require(rows.first { $0.workload == "S1" })
@@ -48,6 +73,17 @@ struct StoreBenchSmokeTests {
     #expect(rows.first { $0.workload == "V1" }?.floor == "subscribe floor")
     #expect(rows.first { $0.workload == "O1" }?.floor == "subscribe floor")
     #expect(rows.first { $0.workload == "V2" }?.floor == "W2 store")
+  }
+
+  @Test("STORE_BENCH_COMMIT names the commit in the JSON")
+  func commitFromEnvironment() throws {
+    let run = try runStoreBench(
+      ["--smoke", "--json", "--only", "W0"], environment: ["STORE_BENCH_COMMIT": "abc1234"])
+    #expect(run.status == 0, "stderr: \(run.error)")
+    let decoder = JSONDecoder()
+    decoder.keyDecodingStrategy = .convertFromSnakeCase
+    let rows = try decoder.decode([Row].self, from: Data(run.output.utf8))
+    #expect(rows.map(\.commit) == ["abc1234"])
   }
 
   @Test("the table names every workload and its floor")
@@ -78,10 +114,11 @@ struct BenchRun {
 }
 
 /// Runs the `store-bench` executable built next to the test bundle.
-func runStoreBench(_ arguments: [String]) throws -> BenchRun {
+func runStoreBench(_ arguments: [String], environment: [String: String] = [:]) throws -> BenchRun {
   let process = Process()
   process.executableURL = productsDirectory.appendingPathComponent("store-bench")
   process.arguments = arguments
+  process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
   let output = Pipe()
   let error = Pipe()
   process.standardOutput = output

@@ -151,7 +151,7 @@ extension Store {
   func applyInPlace(origin: SliceOrigin, _ body: (inout S) -> Void) -> ScopeDispatchOutcome {
     if isDispatching || queuesEveryDispatch || !updateObservers.isEmpty { return .busy }
     isDispatching = true
-    if cancellations.load(ordering: .relaxed) != 0 { sweepCancelledEntries() }
+    if cancellationLog.count.load(ordering: .relaxed) != 0 { sweepCancelledEntries() }
     if !hasObservers {
       runBody(body)
     } else if !keepsOldState {
@@ -202,6 +202,9 @@ extension Store {
       emptied = true
     }
     guard emptied else { return }
+    // Released only after the write: see the proof at `scopeNodes`.
+    let before = scopeNodes
+    defer { withExtendedLifetime(before) {} }
     scopeNodes.removeAll { !$0.isActive }
     refreshHasObservers()
   }

@@ -119,7 +119,7 @@ extension Store {
   /// Notifies this scope's observers after an update of the root; returns false once it has
   /// none left.
   func refreshAsScope(origin: SliceOrigin) -> Bool {
-    if cancellations.load(ordering: .relaxed) != 0 { sweepCancelledEntries() }
+    if cancellationLog.count.load(ordering: .relaxed) != 0 { sweepCancelledEntries() }
     let old = capturedSlice
     capturedSlice = nil
     guard hasObservers, let link = scopeLink else { return false }

@@ -20,23 +20,44 @@ extension Store {
     _ onChange: @escaping @MainActor (Element?) -> Void
   ) -> Subscription where Element.ID: Sendable {
     checkNotInsideUpdater("subscribe")
+    let group = elementGroup(for: keyPath)
+    let array = liveState[keyPath: keyPath]
+    let current = array[id: id]
+    let slot = ElementSlot<Element>(onChange)
+    group.add(slot, id: id, given: current, in: array)
+    runAsStoreCallback { onChange(current) }
+    return Subscription(clearing: slot, noting: cancellationLog)
+  }
+
+  /// The group of `keyPath`'s subscribers, made on first use.
+  ///
+  /// Subscribing a list's rows asks for the same key path thousands of times in a row, so the
+  /// group found last is checked first, by the key path's identity, before hashing the key path.
+  @inlinable
+  func elementGroup<Element: Identifiable & Equatable & Sendable>(
+    for keyPath: KeyPath<S, TrackedArray<Element>>
+  ) -> ElementGroup<S, Element> where Element.ID: Sendable {
+    // The same key path object has the same type, `KeyPath<S, TrackedArray<Element>>`, and the
+    // group made for it is an `ElementGroup<S, Element>`: the cast cannot fail, so it skips the
+    // dynamic cast and its generic metadata look-up.
+    if let recent = recentElementGroup, recent.anyKeyPath === keyPath {
+      return unsafeDowncast(recent, to: ElementGroup<S, Element>.self)
+    }
     let group: ElementGroup<S, Element>
     if let existing = elementGroups[keyPath] as? ElementGroup<S, Element> {
       group = existing
     } else {
       group = ElementGroup(keyPath: keyPath, state: liveState)
-      group.refresh = { [unowned group] state in group.deliverChanges(in: state) }
+      // `unowned(unsafe)` spares two atomic reference-count operations a call: each closure
+      // lives only in the group itself, and the store calls it only through `elementOrder`,
+      // which holds the group for the call, so the group outlives every call.
+      group.refresh = { [unowned(unsafe) group] state in group.deliverChanges(in: state) }
+      group.removeCancelled = { [unowned(unsafe) group] in group.removeCancelledSlots() }
       elementGroups[keyPath] = group
       elementOrder.append(group)
       refreshHasObservers()
     }
-    let current = liveState[keyPath: keyPath][id: id]
-    let entry = ElementEntry(last: current, callback: onChange)
-    group.buckets[id, default: []].append(entry)
-    runAsStoreCallback { onChange(current) }
-    return Subscription { [weak self, weak entry] in
-      entry?.slot.clear()
-      self?.noteCancellation()
-    }
+    recentElementGroup = group
+    return group
   }
 }

@@ -34,6 +34,9 @@ where Element.ID: Sendable {
   @usableFromInline var journalBase: UInt64
   /// The stamp of the latest mutation: unique across every array in the process.
   @usableFromInline var stamp: UInt64
+  /// Where the last lookup by id found its element, so that the write of a read-modify-write
+  /// (`todos[id: 3]?.done = true`, a get then a set) skips hashing the id a second time.
+  @usableFromInline let lookupHint = PositionHint()
 
   /// Creates an empty array.
   public init() {
@@ -77,11 +80,16 @@ where Element.ID: Sendable {
   /// - Complexity: O(1) to read or modify in place; O(n) to remove.
   @inlinable
   public subscript(id id: Element.ID) -> Element? {
-    get { positions[id].map { storage[$0] } }
+    get {
+      guard let position = positions[id] else { return nil }
+      lookupHint.position.store(position, ordering: .relaxed)
+      return storage[position]
+    }
     // A plain setter rather than `_modify`: the element is small to copy, while a `_modify`
-    // coroutine whose frame holds an `Element?` is allocated on the heap on every mutation.
+    // coroutine whose frame holds an `Element?` is allocated on the heap on every mutation
+    // (still so with Swift 6.3, even when forced inline).
     set {
-      guard let position = positions[id] else {
+      guard let position = hintedPosition(of: id) ?? positions[id] else {
         if let newValue { upsert(newValue) }
         return
       }
@@ -96,6 +104,17 @@ where Element.ID: Sendable {
         if let newValue { upsert(newValue) }
       }
     }
+  }
+
+  /// The position the last lookup found, if it still holds the element with `id`.
+  ///
+  /// Identifiers are unique, so an element with `id` at the hinted position is the one: the
+  /// hint can be stale (another copy of the array, or a removal, moved things) but never wrong.
+  @inlinable
+  func hintedPosition(of id: Element.ID) -> Int? {
+    let hint = lookupHint.position.load(ordering: .relaxed)
+    guard hint >= 0, hint < storage.count, storage[hint].id == id else { return nil }
+    return hint
   }
 
   /// Changes the element at `position` through `body`, noting the change.
@@ -320,6 +339,18 @@ where Element.ID: Sendable {
   static func nextStamp() -> UInt64 {
     mutationStamps.add(1, ordering: .relaxed).newValue
   }
+}
+
+/// The position a `TrackedArray` lookup found last; see `TrackedArray.hintedPosition(of:)`.
+///
+/// Shared by the copies of an array and read and written with relaxed atomics, so that a lookup
+/// on a shared array stays free of data races; a hint is only ever a guess that is checked.
+@usableFromInline
+final class PositionHint: Sendable {
+  @usableFromInline let position = Atomic<Int>(-1)
+
+  @usableFromInline
+  init() {}
 }
 
 extension TrackedArray: RandomAccessCollection {

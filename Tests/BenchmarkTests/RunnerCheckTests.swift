@@ -60,7 +60,7 @@ struct RunnerCheckTests {
   func deliveryAfterCancellationFails() {
     let runner = SubscribeCancelRunner()
     runner.perform(2)
-    runner.sink.receive(nil)
+    runner.sink.receive(nil as Todo?)
     #expect(runner.verify(operations: 2).contains { $0.contains("first values only") })
     #expect(!runner.verify(operations: 3).isEmpty)
   }

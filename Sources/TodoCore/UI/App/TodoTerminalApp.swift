@@ -44,6 +44,9 @@ final class TodoTerminalApp: TerminalApplication {
   /// The screens drawn now, each connected to the store; see ``updateVisibleScreens()``.
   private var visibleScreens: [any TodoScreen] = []
   private var routeObservation: Subscription?
+  /// What the screens reach: the store and its scopes, by handle, and the callers awaiting a
+  /// sub-flow's result.
+  let stores: ScreenStores
 
   /// Creates the UI on `storage`, starting from `state` with the `list` screen as the root.
   init(storage: any TodoStorage, state: AppState, clock: TodoClock = .system) {
@@ -56,7 +59,11 @@ final class TodoTerminalApp: TerminalApplication {
     statusLine = store.scope(state: \.statusLine, dependencies: \.statusLine)
     list = store.scope(state: \.list)
     detail = store.scope(state: \.detail, dependencies: \.detail)
-    listScreen.attach(to: self)
+    stores = ScreenStores(
+      root: store.handle, titleEditor: titleEditor.handle, statusLine: statusLine.handle,
+      list: list.handle, detail: detail.handle, callers: SubFlowCallers(navigator: navigator),
+      clock: clock)
+    listScreen.connect(to: stores) { [weak self] in self?.quit() }
     routeObservation = navigator.observeRoute { [weak self] _, _ in
       self?.updateVisibleScreens()
     }
@@ -95,6 +102,9 @@ final class TodoTerminalApp: TerminalApplication {
     status = nil
     guard let screen = navigator.topmostRoutable as? any TodoScreen else { return }
     await screen.handle(key)
+    // A key that answered a sub-flow resumed its caller: let it finish what it does with the
+    // result (save it), so that the next frame shows it.
+    await stores.callers.settle()
   }
 
   /// The storage's stamp when the UI last caught up with it.
@@ -128,52 +138,11 @@ final class TodoTerminalApp: TerminalApplication {
 
   // MARK: - What screens dispatch
 
-  /// Dispatches `Show(identifier)`; a refusal shows on the status line.
-  func show(_ identifier: RouteElementIdentifier, context: (any Sendable)? = nil) async {
-    do {
-      try await store.dispatch(Show(identifier, context: context))
-    } catch {
-      await report(error)
-    }
-  }
-
-  /// Dispatches `Hide(identifier)`; a refusal shows on the status line.
-  func hide(_ identifier: RouteElementIdentifier) async {
-    do {
-      try await store.dispatch(Hide(identifier))
-    } catch {
-      await report(error)
-    }
-  }
-
   /// Saves `change` to storage and applies it; returns `false`, with the reason on the status
-  /// line, if it was refused (a blank title, a todo removed by another process, a storage
-  /// failure).
+  /// line, if it was refused.
   @discardableResult
   func save(_ change: some TodoChange) async -> Bool {
-    do {
-      try await store.dispatch(PerformChange(change))
-      return true
-    } catch {
-      await report(error)
-      return false
-    }
-  }
-
-  /// Receives the date screen's result for todo `id`; `nil` takes the due date away.
-  ///
-  /// The one place the chosen date becomes a change, so that the date screen can hand its
-  /// result back through a navigation sub-flow instead, with this as the caller's continuation.
-  @discardableResult
-  func setDue(_ date: CalendarDate?, of id: Int) async -> Bool {
-    await save(SetDue(id: id, due: date))
-  }
-
-  /// Shows `error` on the status line, through the status line feature.
-  private func report(_ error: any Error) async {
-    // `ReportError` itself never throws, and only a scope whose root is gone drops a dispatch:
-    // this app holds its root for as long as it runs, so there is nothing to lose here.
-    try? await statusLine.dispatch(ReportError(error))
+    await stores.save(change)
   }
 
   // MARK: - Drawing

@@ -1,0 +1,85 @@
+import Navigation
+import SideEffects
+import StatusLineFeature
+import TitleEditorFeature
+import TodoDetailFeature
+import TodoListFeature
+
+/// What a screen of the terminal UI reaches: the store and its feature scopes, through handles
+/// that do not keep them alive, and the callers awaiting sub-flows.
+///
+/// Screens hold this instead of the application, so that no screen reaches back into its
+/// presenter: a screen dispatches, a modal finishes its sub-flow or is hidden, and the screen
+/// that showed it does what the result asks.
+@MainActor
+struct ScreenStores {
+  /// The app's store.
+  let root: StoreHandle<AppState, TodoDependencies>
+  /// The title editor feature, which checks a typed title.
+  let titleEditor: StoreHandle<TitleEditorState, TitleEditorDependencies>
+  /// The status line feature, for messages.
+  let statusLine: StoreHandle<StatusLineState, StatusLineDependencies>
+  /// The list feature: filters and sort.
+  let list: StoreHandle<TodoListState, TodoDependencies>
+  /// The detail feature: the todo open, and the date screen's entries.
+  let detail: StoreHandle<TodoDetailState, TodoDetailDependencies>
+  /// The callers awaiting a sub-flow's result.
+  let callers: SubFlowCallers
+
+  /// The app's clock, whose today the screens' dates are shown against.
+  let clock: TodoClock
+
+  /// Dispatches a navigation request; a refusal shows on the status line.
+  func navigate(_ request: some NavigationDispatchable) async {
+    do {
+      try await root.dispatch(request)
+    } catch {
+      await report(error)
+    }
+  }
+
+  /// Shows `request`'s sub-flow and hands its result (`nil` when it was closed without one) to
+  /// `caller`, in a caller of its own; returns once the sub-flow is shown (or `caller` is done,
+  /// if it could not be). A refusal to show it goes to the status line.
+  func call<Value: Sendable>(
+    _ request: ShowForResult<Value>, then caller: @escaping @MainActor (Value?) async -> Void
+  ) async {
+    let root = root
+    await callers.call { callers in
+      let result: Value?
+      do {
+        result = try await callers.result(of: request, on: root)
+      } catch {
+        await report(error)
+        return
+      }
+      await caller(result)
+    }
+  }
+
+  /// Saves `change` to storage and applies it; returns `false`, with the reason on the status
+  /// line, if it was refused (a blank title, a todo removed by another process, a storage
+  /// failure).
+  @discardableResult
+  func save(_ change: some TodoChange) async -> Bool {
+    do {
+      _ = try await root.dispatch(PerformChange(change))
+      return true
+    } catch {
+      await report(error)
+      return false
+    }
+  }
+
+  /// Shows `message` on the status line until the next key.
+  func show(status message: String) {
+    statusLine.dispatch(ShowStatus(message))
+  }
+
+  /// Shows `error` on the status line, through the status line feature.
+  func report(_ error: any Error) async {
+    // `ReportError` itself never throws, and only a released store drops it: the app holds
+    // its stores for as long as it runs, so there is nothing to lose here.
+    try? await statusLine.dispatch(ReportError(error))
+  }
+}

@@ -48,10 +48,20 @@ final class TodoTerminalApp: TerminalApplication {
   /// sub-flow's result.
   let stores: ScreenStores
 
+  /// The list screen, the root of the route unless another navigator was given.
+  let listScreen: ListScreen
+
   /// Creates the UI on `storage`, starting from `state` with the `list` screen as the root.
-  init(storage: any TodoStorage, state: AppState, clock: TodoClock = .system) {
+  ///
+  /// A test may give `navigator`, such as a navigation witness's, which then resolves the
+  /// screens' requests instead of one whose root is the list.
+  init(
+    storage: any TodoStorage, state: AppState, clock: TodoClock = .system,
+    navigator: Navigator? = nil
+  ) {
     let listScreen = ListScreen()
-    let navigator = Navigator(root: listScreen)
+    let navigator = navigator ?? Navigator(root: listScreen)
+    self.listScreen = listScreen
     store = Store(
       initialState: state,
       dependencies: TodoDependencies(storage: storage, navigator: navigator, clock: clock))

@@ -3,6 +3,7 @@ import StateStoreUI
 import TodoDetailFeature
 
 /// The date screen, presented modally over a todo's detail: the ``SubFlow/dueDate`` sub-flow.
+///
 /// Type `YYYY-MM-DD`, `today`, `tomorrow`, `+3d`, `+2w` or `none`, and Enter finishes it with the
 /// date chosen.
 ///

@@ -38,9 +38,10 @@ struct ScreenStores {
     }
   }
 
-  /// Shows `request`'s sub-flow and hands its result (`nil` when it was closed without one) to
-  /// `caller`, in a caller of its own; returns once the sub-flow is shown (or `caller` is done,
-  /// if it could not be). A refusal to show it goes to the status line.
+  /// Shows `request`'s sub-flow and hands its result to `caller`, in a task of its own.
+  ///
+  /// `caller` gets `nil` when the sub-flow closed without a result. Returns once the sub-flow
+  /// is shown, or, if it could not be, with the reason on the status line.
   func call<Value: Sendable>(
     _ request: ShowForResult<Value>, then caller: @escaping @MainActor (Value?) async -> Void
   ) async {

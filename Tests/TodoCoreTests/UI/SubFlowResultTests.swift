@@ -1,5 +1,6 @@
 import Navigation
 import StateStoreTesting
+import Synchronization
 import Testing
 
 @testable import TodoCore
@@ -156,5 +157,71 @@ struct SubFlowResultTests {
       #expect(try storage.load().todos.count == (answer ? 2 : 3))
       app.listScreen.disappear()
     }
+  }
+}
+
+/// A storage that refuses every change while `isRefusing` is set, as a full disk would.
+private final class RefusingStorage: TodoStorage {
+  struct DiskFull: Error, CustomStringConvertible {
+    var description: String { "the disk is full" }
+  }
+
+  let base: InMemoryTodoStorage
+  private let refusing = Mutex(false)
+
+  init(_ base: InMemoryTodoStorage) {
+    self.base = base
+  }
+
+  var isRefusing: Bool {
+    get { refusing.withLock { $0 } }
+    set { refusing.withLock { $0 = newValue } }
+  }
+
+  func load() throws -> AppState { try base.load() }
+  func history() throws -> [JournalEntry] { try base.history() }
+
+  func withExclusiveAccess<R: Sendable>(
+    _ body: (any StorageTransaction) async throws -> R
+  ) async throws -> R {
+    if isRefusing { throw DiskFull() }
+    return try await base.withExclusiveAccess(body)
+  }
+}
+
+@MainActor
+@Suite("Terminal UI: a title whose save fails comes back in its box")
+struct FailedSaveTests {
+  @Test("add: the box shows again with the title typed and the reason; Enter then saves it")
+  func addAgain() async throws {
+    let storage = RefusingStorage(storage(titles: ["Buy milk"]))
+    let ui = try TerminalUIHarness(storage: storage, width: 80)
+    await ui.press(.character("a"))
+    await ui.type("Read a book")
+    storage.isRefusing = true
+    await ui.press(.enter)
+    #expect(ui.route == ["list", "add"])
+    #expect(ui.text.contains("Title: Read a book"))
+    #expect(ui.text.contains("the disk is full"))
+    storage.isRefusing = false
+    await ui.press(.enter)
+    #expect(ui.route == ["list"])
+    #expect(try storage.load().todos.map(\.title) == ["Buy milk", "Read a book"])
+  }
+
+  @Test("edit: the box shows again with the new title; Esc then keeps the old one")
+  func editAgain() async throws {
+    let storage = RefusingStorage(storage(titles: ["Buy milk"]))
+    let ui = try TerminalUIHarness(storage: storage, width: 80)
+    await ui.press(.enter, .character("e"))
+    await ui.type(" and bread")
+    storage.isRefusing = true
+    await ui.press(.enter)
+    #expect(ui.route == ["list", "detail", "edit"])
+    #expect(ui.text.contains("Title: Buy milk and bread"))
+    #expect(ui.text.contains("the disk is full"))
+    await ui.press(.escape)
+    #expect(ui.route == ["list", "detail"])
+    #expect(try storage.load().todos[id: 1]?.title == "Buy milk")
   }
 }

@@ -32,8 +32,12 @@ final class DetailScreen: TodoScreen {
       view, _ in
       view.didAskToEdit = { id in
         await stores.call(ShowForResult(.editTitle, context: id)) { title in
-          guard let title, title != stores.root.state?.todos[id: id]?.title else { return }
-          await stores.save(EditTitle(id: id, title: title))
+          guard let title, title != stores.root.state?.todos[id: id]?.title,
+            await !stores.save(EditTitle(id: id, title: title))
+          else { return nil }
+          // A todo removed elsewhere has no title to edit: the save's reason stays shown.
+          guard stores.root.state?.todos.contains(id: id) == true else { return nil }
+          return ShowForResult(.editTitle, context: TitleDraft(todoID: id, text: title))
         }
       }
       view.didToggle = { todo in await stores.save(SetDone(id: todo.id, done: !todo.done)) }
@@ -90,9 +94,12 @@ final class DetailScreen: TodoScreen {
     return [
       .hide("detail"): .pop,
       .show("edit"): .presentModally { context in
-        guard let id = context as? Int else { throw ScreenError.missingTodoID(screen: "edit") }
+        let draft = context as? TitleDraft
+        guard let id = draft?.todoID ?? context as? Int else {
+          throw ScreenError.missingTodoID(screen: "edit")
+        }
         guard let todo = stores.root.state?.todos[id: id] else { throw ScreenError.noSuchTodo(id) }
-        return try TitleEntryScreen(stores: stores, purpose: .edit(todo))
+        return try TitleEntryScreen(stores: stores, purpose: .edit(todo), draft: draft?.text)
       },
       .show("due"): .presentModally { context in
         guard let id = context as? Int else { throw ScreenError.missingTodoID(screen: "due") }

@@ -27,8 +27,8 @@ final class ListScreen: TodoScreen {
       view.didToggle = { row in await stores.save(SetDone(id: row.id, done: !row.done)) }
       view.didAskToAdd = {
         await stores.call(ShowForResult(.addTitle)) { title in
-          guard let title else { return }
-          await stores.save(AddTodo(title: title))
+          guard let title, await !stores.save(AddTodo(title: title)) else { return nil }
+          return ShowForResult(.addTitle, context: title)
         }
       }
       view.didOpen = { id in await stores.navigate(Show("detail", context: id)) }
@@ -83,7 +83,9 @@ final class ListScreen: TodoScreen {
     let helpEntries = helpEntries
     return [
       .show("detail"): .push { context in try DetailScreen(stores: stores, todoID: context) },
-      .show("add"): .presentModally { _ in try TitleEntryScreen(stores: stores, purpose: .add) },
+      .show("add"): .presentModally { context in
+        try TitleEntryScreen(stores: stores, purpose: .add, draft: context as? String)
+      },
       .show("confirm"): .presentModally { context in
         try ConfirmScreen(stores: stores, todoID: context)
       },

@@ -8,8 +8,9 @@ import TitleEditorFeature
 ///
 /// The title being typed is the screen's local state. Enter checks it with the title editor
 /// feature and finishes the sub-flow with it, which closes the box; the screen that showed the
-/// box saves it. Escape hides the box without a result. A blank title is refused with the
-/// reason on the status line, and the box stays open.
+/// box saves it, and shows the box again with that title if saving fails. Escape hides the box
+/// without a result. A blank title is refused with the reason on the status line, and the box
+/// stays open.
 @MainActor
 final class TitleEntryScreen: TodoScreen {
   typealias Purpose = TitleEntryViewModel.Purpose
@@ -19,10 +20,11 @@ final class TitleEntryScreen: TodoScreen {
   let purpose: Purpose
   private let controller: LocalStateScreenController<TitleEntryView, TodoDependencies>
 
-  /// Creates the screen; an edit starts with the todo's current title.
+  /// Creates the screen, starting with `draft`, or else an empty field for an add and the
+  /// todo's current title for an edit.
   ///
   /// - Throws: ``ScreenError/closed`` once the store is gone.
-  init(stores: ScreenStores, purpose: Purpose) throws(ScreenError) {
+  init(stores: ScreenStores, purpose: Purpose, draft: String? = nil) throws(ScreenError) {
     guard let store = stores.root.store else { throw .closed }
     self.purpose = purpose
     let field: TextField
@@ -30,10 +32,10 @@ final class TitleEntryScreen: TodoScreen {
     switch purpose {
     case .add:
       subFlow = .addTitle
-      field = TextField()
+      field = TextField(draft ?? "")
     case .edit(let todo):
       subFlow = .editTitle
-      field = TextField(todo.title)
+      field = TextField(draft ?? todo.title)
     case .due(let todo):
       // The date screen has its own screen (DueDateScreen); this only names it.
       subFlow = SubFlow("due")

@@ -45,16 +45,32 @@ struct ScreenStores {
   func call<Value: Sendable>(
     _ request: ShowForResult<Value>, then caller: @escaping @MainActor (Value?) async -> Void
   ) async {
+    await call(request) { result -> ShowForResult<Value>? in
+      await caller(result)
+      return nil
+    }
+  }
+
+  /// Shows `request`'s sub-flow and hands its result to `caller`, as ``call(_:then:)`` does, and
+  /// then the sub-flow `caller` returns, if any, until it returns `nil`: so a title whose save
+  /// failed is shown again in its box.
+  func call<Value: Sendable>(
+    _ request: ShowForResult<Value>,
+    retrying caller: @escaping @MainActor (Value?) async -> ShowForResult<Value>?
+  ) async {
     let root = root
     await callers.call { callers in
-      let result: Value?
-      do {
-        result = try await callers.result(of: request, on: root)
-      } catch {
-        await report(error)
-        return
+      var next: ShowForResult<Value>? = request
+      while let request = next {
+        let result: Value?
+        do {
+          result = try await callers.result(of: request, on: root)
+        } catch {
+          await report(error)
+          return
+        }
+        next = await caller(result)
       }
-      await caller(result)
     }
   }
 

@@ -9,6 +9,16 @@ struct DueDateChoice: Hashable, Sendable {
   let due: CalendarDate?
 }
 
+/// What the `edit` box is shown with to start from a title that failed to save.
+///
+/// The `add` box takes that text as a `String`.
+struct TitleDraft: Hashable, Sendable {
+  /// The todo whose title is edited.
+  let todoID: Int
+  /// The text the box starts with.
+  let text: String
+}
+
 /// The terminal UI's sub-flows, each with the type of its result.
 extension SubFlow where Result == Bool {
   /// The `confirm` box: `true` when `y` was pressed, `false` for `n`.

@@ -8,8 +8,9 @@ import TodoListFeature
 ///
 /// The application owns no screen state of its own. What it draws comes from the navigator's
 /// route (which screens, in which order) and from each screen's view model (what they show);
-/// what a key does is up to the screen in front, which dispatches `Show`, `Hide` or a saved
-/// change to the store.
+/// what a key does is up to the screen in front, which dispatches `Show`, `Hide`, `Finish` or a
+/// saved change to the store. No screen refers to the application: each reaches the store
+/// through ``ScreenStores``.
 ///
 /// Layout, top to bottom: the route as a breadcrumb, the body of the topmost full screen with any
 /// modal screens drawn as boxes over it, a status line for messages, and the keys of the screen
@@ -146,7 +147,7 @@ final class TodoTerminalApp: TerminalApplication {
     exitCode = 0
   }
 
-  // MARK: - What screens dispatch
+  // MARK: - Saving
 
   /// Saves `change` to storage and applies it; returns `false`, with the reason on the status
   /// line, if it was refused.

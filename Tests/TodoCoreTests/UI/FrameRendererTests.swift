@@ -70,4 +70,49 @@ struct FrameRendererTests {
     #expect(shown.hasSuffix(ANSI.moveTo(row: 0, column: 9) + ANSI.showCursor))
     #expect(renderer.output(for: frame(["Title: ab"])) == ANSI.hideCursor)
   }
+
+  @Test("A styled run is wrapped in its attributes and reset, around whole characters")
+  func styledRun() {
+    var styled = frame(["ab漢字cd"])
+    styled.style(.alert, row: 0, columns: 2..<6)
+    #expect(styled.text == "ab漢字cd", "the text holds no style")
+    var renderer = FrameRenderer()
+    let output = renderer.output(for: styled)
+    let row = "ab" + ANSI.boldRed + "漢字" + ANSI.resetAttributes + "cd  "
+    #expect(output.contains(ANSI.moveTo(row: 0, column: 0) + row))
+    // A character takes the style of the column it starts at: a wide one is never split.
+    var split = frame(["ab漢字cd"])
+    split.style(.alert, row: 0, columns: 3..<5)
+    var splitRenderer = FrameRenderer()
+    #expect(
+      splitRenderer.output(for: split).contains(
+        "ab漢" + ANSI.boldRed + "字" + ANSI.resetAttributes + "cd  "))
+  }
+
+  @Test("Text drawn over a styled run takes its style away; a style change rewrites the row")
+  func styleIsCoveredAndDiffed() {
+    var styled = frame(["0123456789"])
+    styled.style(.alert, row: 0, columns: 2..<8)
+    var covered = styled
+    covered.draw("XY", row: 0, column: 4)
+    #expect(covered.styles[0].map(\.columns) == [2..<4, 6..<8])
+    var renderer = FrameRenderer()
+    _ = renderer.output(for: frame(["0123456789"]))
+    let output = renderer.output(for: styled)
+    #expect(
+      output
+        == ANSI.moveTo(row: 0, column: 0) + "01" + ANSI.boldRed + "234567"
+        + ANSI.resetAttributes + "89")
+    #expect(renderer.output(for: styled) == "", "nothing changed")
+    #expect(renderer.output(for: frame(["0123456789"])).hasSuffix("0123456789"))
+  }
+
+  @Test("Styles outside the frame or empty are ignored")
+  func styleBounds() {
+    var styled = frame(["abc"], width: 4)
+    styled.style(.alert, row: 5, columns: 0..<2)
+    styled.style(.alert, row: 0, columns: -3..<1)
+    styled.style(.alert, row: 0, columns: 9..<12)
+    #expect(styled.styles == [[Frame.StyledRun(columns: 0..<1, style: .alert)]])
+  }
 }

@@ -37,6 +37,27 @@ struct ListFiltersAndDatesTests {
     #expect(line.hasSuffix("…"))
   }
 
+  @Test("An overdue date is drawn in the alert style, also when cut; others are plain")
+  func overdueStyle() throws {
+    let ui = try TerminalUIHarness(storage: detailedStorage(), width: 80, clock: march10)
+    let frame = ui.frame
+    let row = try #require(frame.rows.firstIndex { $0.contains("Café") })
+    let start = try #require(frame.rows[row].range(of: "OVERDUE"))
+    let column = String(frame.rows[row][..<start.lowerBound]).displayWidth
+    #expect(frame.styles[row] == [Frame.StyledRun(columns: column..<(column + 18), style: .alert)])
+    #expect(frame.styles.enumerated().allSatisfy { $0.offset == row || $0.element.isEmpty })
+    var renderer = FrameRenderer()
+    #expect(
+      renderer.output(for: frame).contains(
+        ANSI.boldRed + "OVERDUE 2026-03-01" + ANSI.resetAttributes))
+    let narrow = try TerminalUIHarness(storage: detailedStorage(), width: 34, clock: march10)
+    let cut = narrow.frame
+    let cutRow = try #require(cut.rows.firstIndex { $0.contains("Café") })
+    let runs = cut.styles[cutRow]
+    #expect(runs.count == 1)
+    #expect(runs.allSatisfy { $0.columns.upperBound <= 34 })
+  }
+
   @Test("/ filters by search as it is typed; Enter keeps the filter, Esc clears it")
   func search() async throws {
     let ui = try TerminalUIHarness(storage: detailedStorage(), width: 80, clock: march10)

@@ -8,8 +8,9 @@ import TodoListFeature
 ///
 /// The application owns no screen state of its own. What it draws comes from the navigator's
 /// route (which screens, in which order) and from each screen's view model (what they show);
-/// what a key does is up to the screen in front, which dispatches `Show`, `Hide` or a saved
-/// change to the store.
+/// what a key does is up to the screen in front, which dispatches `Show`, `Hide`, `Finish` or a
+/// saved change to the store. No screen refers to the application: each reaches the store
+/// through ``ScreenStores``.
 ///
 /// Layout, top to bottom: the route as a breadcrumb, the body of the topmost full screen with any
 /// modal screens drawn as boxes over it, a status line for messages, and the keys of the screen
@@ -44,11 +45,24 @@ final class TodoTerminalApp: TerminalApplication {
   /// The screens drawn now, each connected to the store; see ``updateVisibleScreens()``.
   private var visibleScreens: [any TodoScreen] = []
   private var routeObservation: Subscription?
+  /// What the screens reach: the store and its scopes, by handle, and the callers awaiting a
+  /// sub-flow's result.
+  let stores: ScreenStores
+
+  /// The list screen, the root of the route unless another navigator was given.
+  let listScreen: ListScreen
 
   /// Creates the UI on `storage`, starting from `state` with the `list` screen as the root.
-  init(storage: any TodoStorage, state: AppState, clock: TodoClock = .system) {
+  ///
+  /// A test may give `navigator`, such as a navigation witness's, which then resolves the
+  /// screens' requests instead of one whose root is the list.
+  init(
+    storage: any TodoStorage, state: AppState, clock: TodoClock = .system,
+    navigator: Navigator? = nil
+  ) {
     let listScreen = ListScreen()
-    let navigator = Navigator(root: listScreen)
+    let navigator = navigator ?? Navigator(root: listScreen)
+    self.listScreen = listScreen
     store = Store(
       initialState: state,
       dependencies: TodoDependencies(storage: storage, navigator: navigator, clock: clock))
@@ -56,7 +70,11 @@ final class TodoTerminalApp: TerminalApplication {
     statusLine = store.scope(state: \.statusLine, dependencies: \.statusLine)
     list = store.scope(state: \.list)
     detail = store.scope(state: \.detail, dependencies: \.detail)
-    listScreen.attach(to: self)
+    stores = ScreenStores(
+      root: store.handle, titleEditor: titleEditor.handle, statusLine: statusLine.handle,
+      list: list.handle, detail: detail.handle, callers: SubFlowCallers(navigator: navigator),
+      clock: clock)
+    listScreen.connect(to: stores) { [weak self] in self?.quit() }
     routeObservation = navigator.observeRoute { [weak self] _, _ in
       self?.updateVisibleScreens()
     }
@@ -95,6 +113,9 @@ final class TodoTerminalApp: TerminalApplication {
     status = nil
     guard let screen = navigator.topmostRoutable as? any TodoScreen else { return }
     await screen.handle(key)
+    // A key that answered a sub-flow resumed its caller: let it finish what it does with the
+    // result (save it), so that the next frame shows it.
+    await stores.callers.settle()
   }
 
   /// The storage's stamp when the UI last caught up with it.
@@ -126,54 +147,13 @@ final class TodoTerminalApp: TerminalApplication {
     exitCode = 0
   }
 
-  // MARK: - What screens dispatch
-
-  /// Dispatches `Show(identifier)`; a refusal shows on the status line.
-  func show(_ identifier: RouteElementIdentifier, context: (any Sendable)? = nil) async {
-    do {
-      try await store.dispatch(Show(identifier, context: context))
-    } catch {
-      await report(error)
-    }
-  }
-
-  /// Dispatches `Hide(identifier)`; a refusal shows on the status line.
-  func hide(_ identifier: RouteElementIdentifier) async {
-    do {
-      try await store.dispatch(Hide(identifier))
-    } catch {
-      await report(error)
-    }
-  }
+  // MARK: - Saving
 
   /// Saves `change` to storage and applies it; returns `false`, with the reason on the status
-  /// line, if it was refused (a blank title, a todo removed by another process, a storage
-  /// failure).
+  /// line, if it was refused.
   @discardableResult
   func save(_ change: some TodoChange) async -> Bool {
-    do {
-      try await store.dispatch(PerformChange(change))
-      return true
-    } catch {
-      await report(error)
-      return false
-    }
-  }
-
-  /// Receives the date screen's result for todo `id`; `nil` takes the due date away.
-  ///
-  /// The one place the chosen date becomes a change, so that the date screen can hand its
-  /// result back through a navigation sub-flow instead, with this as the caller's continuation.
-  @discardableResult
-  func setDue(_ date: CalendarDate?, of id: Int) async -> Bool {
-    await save(SetDue(id: id, due: date))
-  }
-
-  /// Shows `error` on the status line, through the status line feature.
-  private func report(_ error: any Error) async {
-    // `ReportError` itself never throws, and only a scope whose root is gone drops a dispatch:
-    // this app holds its root for as long as it runs, so there is nothing to lose here.
-    try? await statusLine.dispatch(ReportError(error))
+    await stores.save(change)
   }
 
   // MARK: - Drawing

@@ -11,12 +11,29 @@ struct Frame: Equatable, Sendable {
     var column: Int
   }
 
+  /// How cells are shown beyond their text.
+  enum Style: Equatable, Sendable {
+    /// Bold red: something that needs attention, such as an overdue date.
+    case alert
+  }
+
+  /// A style over a run of columns of one row.
+  struct StyledRun: Equatable, Sendable {
+    /// The columns styled.
+    var columns: Range<Int>
+    /// Their style.
+    var style: Style
+  }
+
   /// The number of columns.
   let width: Int
   /// The number of rows.
   let height: Int
   /// The rows, each padded or cut to exactly `width` columns.
   private(set) var rows: [String]
+  /// Each row's styled runs, left to right and apart; the text itself never holds a style, so
+  /// widths and truncation are computed on plain text.
+  private(set) var styles: [[StyledRun]]
   /// Where the terminal's cursor shows, or `nil` to hide it.
   var cursor: Position?
 
@@ -25,6 +42,7 @@ struct Frame: Equatable, Sendable {
     self.width = max(width, 1)
     self.height = max(height, 1)
     rows = Array(repeating: String(repeating: " ", count: self.width), count: self.height)
+    styles = Array(repeating: [], count: self.height)
   }
 
   /// Writes `text` on `row` from `column`, covering what was there.
@@ -43,6 +61,46 @@ struct Frame: Equatable, Sendable {
     let line = rows[row]
     rows[row] =
       line.columns(0..<column) + piece + line.columns((column + room)..<width)
+    unstyle(row: row, columns: column..<(column + room))
+  }
+
+  /// Shows `columns` of `row` in `style`, until text is drawn over them.
+  ///
+  /// Columns outside the frame are ignored.
+  ///
+  /// - Complexity: O(styled runs on the row).
+  mutating func style(_ style: Style, row: Int, columns: Range<Int>) {
+    guard rows.indices.contains(row) else { return }
+    let clamped = columns.clamped(to: 0..<width)
+    guard !clamped.isEmpty else { return }
+    unstyle(row: row, columns: clamped)
+    styles[row].append(StyledRun(columns: clamped, style: style))
+    styles[row].sort { $0.columns.lowerBound < $1.columns.lowerBound }
+  }
+
+  /// The style of the cell at `column` of `row`, if any.
+  ///
+  /// - Complexity: O(styled runs on the row).
+  func style(row: Int, column: Int) -> Style? {
+    guard styles.indices.contains(row) else { return nil }
+    return styles[row].first { $0.columns.contains(column) }?.style
+  }
+
+  /// Takes the style off `columns` of `row`, cutting the runs that overlap them.
+  private mutating func unstyle(row: Int, columns: Range<Int>) {
+    guard !styles[row].isEmpty else { return }
+    styles[row] = styles[row].flatMap { run -> [StyledRun] in
+      guard run.columns.overlaps(columns) else { return [run] }
+      let lower = run.columns.lowerBound
+      let upper = run.columns.upperBound
+      // The parts of the run left and right of `columns`; clamping keeps each bound in order.
+      return [
+        run.columns.clamped(to: lower..<max(columns.lowerBound, lower)),
+        run.columns.clamped(to: min(columns.upperBound, upper)..<upper),
+      ]
+      .filter { !$0.isEmpty }
+      .map { StyledRun(columns: $0, style: run.style) }
+    }
   }
 
   /// The frame as lines of text without trailing spaces, the way a person reads the screen.

@@ -24,15 +24,19 @@ struct FrameRenderer: Sendable {
   mutating func output(for frame: Frame) -> String {
     var output = ""
     if let previous, previous.width == frame.width, previous.height == frame.height {
-      for row in 0..<frame.height where previous.rows[row] != frame.rows[row] {
-        let column = Self.firstDifferingColumn(previous.rows[row], frame.rows[row])
+      for row in 0..<frame.height
+      where previous.rows[row] != frame.rows[row] || previous.styles[row] != frame.styles[row] {
+        // A change of style rewrites the row from its start, where its runs are compared.
+        let column =
+          previous.styles[row] != frame.styles[row]
+          ? 0 : Self.firstDifferingColumn(previous.rows[row], frame.rows[row])
         output += ANSI.moveTo(row: row, column: column)
-        output += frame.rows[row].columns(column..<frame.width)
+        output += Self.cells(of: frame, row: row, from: column)
       }
     } else {
       output += ANSI.resetAttributes + ANSI.clearScreen
       for row in 0..<frame.height {
-        output += ANSI.moveTo(row: row, column: 0) + frame.rows[row]
+        output += ANSI.moveTo(row: row, column: 0) + Self.cells(of: frame, row: row, from: 0)
       }
     }
     let moved = !output.isEmpty || previous?.cursor != frame.cursor
@@ -44,6 +48,34 @@ struct FrameRenderer: Sendable {
     }
     cursorVisible = frame.cursor != nil
     previous = frame
+    return output
+  }
+
+  /// The cells of `row` from `start`, a character boundary, with each styled run wrapped in its
+  /// attributes and reset after it, so nothing written later inherits a style.
+  ///
+  /// A character takes the style of the column it starts at, so a style never splits a wide
+  /// character and the text written is exactly the row's.
+  ///
+  /// - Complexity: O(width).
+  private static func cells(of frame: Frame, row: Int, from start: Int) -> String {
+    let text = frame.rows[row]
+    guard !frame.styles[row].isEmpty else { return text.columns(start..<frame.width) }
+    var output = ""
+    var column = 0
+    var current: Frame.Style?
+    for character in text {
+      defer { column += character.displayWidth }
+      guard column >= start else { continue }
+      let style = frame.style(row: row, column: column)
+      if style != current {
+        if current != nil { output += ANSI.resetAttributes }
+        if let style { output += ANSI.attributes(style) }
+        current = style
+      }
+      output.append(character)
+    }
+    if current != nil { output += ANSI.resetAttributes }
     return output
   }
 

@@ -1,29 +1,32 @@
 import Navigation
 import StateStoreUI
 
-/// Asks whether to delete a todo, presented modally over the list: `y` deletes, `n` keeps it.
+/// Asks whether to delete a todo, presented modally over the list: the ``SubFlow/confirmDelete``
+/// sub-flow, which `y` finishes with `true` and `n` with `false`; Escape hides it, without a
+/// result.
+///
+/// The box deletes nothing itself: the list awaits its answer and deletes on `true`.
 @MainActor
 final class ConfirmScreen: TodoScreen {
   let routeIdentifier: RouteElementIdentifier = "confirm"
   let isModal = true
-  /// The todo that `y` deletes.
+  /// The todo asked about.
   let todo: Todo
   private let controller: LocalStateScreenController<ConfirmView, TodoDependencies>
 
   /// Creates the question for the todo whose id is `context`.
   ///
   /// - Throws: ``ScreenError`` if `context` is not the id of a todo.
-  init(app: TodoTerminalApp, todoID context: (any Sendable)?) throws(ScreenError) {
+  init(stores: ScreenStores, todoID context: (any Sendable)?) throws(ScreenError) {
     guard let id = context as? Int else { throw .missingTodoID(screen: "confirm") }
-    guard let todo = app.store.state.todos[id: id] else { throw .noSuchTodo(id) }
+    guard let store = stores.root.store else { throw .closed }
+    guard let todo = store.state.todos[id: id] else { throw .noSuchTodo(id) }
     self.todo = todo
-    controller = LocalStateScreenController(view: ConfirmView(), store: app.store, localState: todo)
-    { view, _ in
-      view.didConfirm = { [weak app] id in
-        await app?.save(RemoveTodo(id: id))
-        await app?.hide("confirm")
-      }
-      view.didCancel = { [weak app] in await app?.hide("confirm") }
+    controller = LocalStateScreenController(view: ConfirmView(), store: store, localState: todo) {
+      view, _ in
+      view.didConfirm = { _ in await stores.navigate(Finish(.confirmDelete, with: true)) }
+      view.didDecline = { await stores.navigate(Finish(.confirmDelete, with: false)) }
+      view.didCancel = { await stores.navigate(Hide("confirm")) }
     }
   }
 

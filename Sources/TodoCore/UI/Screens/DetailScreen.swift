@@ -12,39 +12,56 @@ final class DetailScreen: TodoScreen {
   let isModal = false
   /// The id of the todo shown.
   let todoID: Int
-  private weak var app: TodoTerminalApp?
+  private let stores: ScreenStores
   private let controller: LocalStateScreenController<DetailView, TodoDependencies>
 
   /// Creates the screen for the todo whose id is `context`.
   ///
+  /// `e` and `D` show the `edit` box and the date screen as sub-flows, and save what they
+  /// return; Esc in either returns nothing, and nothing changes.
+  ///
   /// - Throws: ``ScreenError`` if `context` is not the id of a todo.
-  init(app: TodoTerminalApp, todoID context: (any Sendable)?) throws(ScreenError) {
+  init(stores: ScreenStores, todoID context: (any Sendable)?) throws(ScreenError) {
     guard let id = context as? Int else { throw .missingTodoID(screen: "detail") }
-    guard app.store.state.todos.contains(id: id) else { throw .noSuchTodo(id) }
-    self.app = app
+    guard let store = stores.root.store else { throw .closed }
+    guard store.state.todos.contains(id: id) else { throw .noSuchTodo(id) }
+    self.stores = stores
     self.todoID = id
-    app.detail.dispatch(OpenTodoDetail(id: id))
-    controller = LocalStateScreenController(view: DetailView(), store: app.store, localState: id) {
+    stores.detail.dispatch(OpenTodoDetail(id: id))
+    controller = LocalStateScreenController(view: DetailView(), store: store, localState: id) {
       view, _ in
-      view.didAskToEdit = { [weak app] id in await app?.show("edit", context: id) }
-      view.didToggle = { [weak app] todo in await app?.save(SetDone(id: todo.id, done: !todo.done))
+      view.didAskToEdit = { id in
+        await stores.call(ShowForResult(.editTitle, context: id)) { title in
+          guard let title, title != stores.root.state?.todos[id: id]?.title,
+            await !stores.save(EditTitle(id: id, title: title))
+          else { return nil }
+          // A todo removed elsewhere has no title to edit: the save's reason stays shown.
+          guard stores.root.state?.todos.contains(id: id) == true else { return nil }
+          return ShowForResult(.editTitle, context: TitleDraft(todoID: id, text: title))
+        }
       }
-      view.didDelete = { [weak app] id in
-        guard let app, await app.save(RemoveTodo(id: id)) else { return }
-        await app.hide("detail")
+      view.didToggle = { todo in await stores.save(SetDone(id: todo.id, done: !todo.done)) }
+      view.didDelete = { id in
+        guard await stores.save(RemoveTodo(id: id)) else { return }
+        await stores.navigate(Hide("detail"))
       }
-      view.didGoBack = { [weak app] in
-        app?.detail.dispatch(CloseTodoDetail())
-        await app?.hide("detail")
+      view.didGoBack = {
+        stores.detail.dispatch(CloseTodoDetail())
+        await stores.navigate(Hide("detail"))
       }
-      view.didAskForHelp = { [weak app] in await app?.show("help") }
-      view.didCyclePriority = { [weak app] todo in
+      view.didAskForHelp = { await stores.navigate(Show("help")) }
+      view.didCyclePriority = { todo in
         let current = todo.priority.flatMap { DetailPriority(rawValue: $0.rawValue) }
         let next = DetailPriority.after(current).flatMap { Priority(rawValue: $0.rawValue) }
-        await app?.save(SetPriority(id: todo.id, priority: next))
+        await stores.save(SetPriority(id: todo.id, priority: next))
       }
-      view.didAskForDueDate = { [weak app] id in await app?.show("due", context: id) }
-      let clock = app.store.dependencies.clock
+      view.didAskForDueDate = { id in
+        await stores.call(ShowForResult(.dueDate, context: id)) { choice in
+          guard let choice else { return }
+          await stores.save(SetDue(id: id, due: choice.due))
+        }
+      }
+      let clock = stores.clock
       view.today = { clock.today }
     }
   }
@@ -72,27 +89,25 @@ final class DetailScreen: TodoScreen {
   }
 
   var navigationConfiguration: [NavigationRequest: NavigationInstruction] {
-    let app = app
+    let stores = stores
     let helpEntries = helpEntries
     return [
       .hide("detail"): .pop,
       .show("edit"): .presentModally { context in
-        guard let app else { throw ScreenError.closed }
-        guard let id = context as? Int else { throw ScreenError.missingTodoID(screen: "edit") }
-        guard let todo = app.store.state.todos[id: id] else { throw ScreenError.noSuchTodo(id) }
-        return TitleEntryScreen(app: app, purpose: .edit(todo))
+        let draft = context as? TitleDraft
+        guard let id = draft?.todoID ?? context as? Int else {
+          throw ScreenError.missingTodoID(screen: "edit")
+        }
+        guard let todo = stores.root.state?.todos[id: id] else { throw ScreenError.noSuchTodo(id) }
+        return try TitleEntryScreen(stores: stores, purpose: .edit(todo), draft: draft?.text)
       },
       .show("due"): .presentModally { context in
-        guard let app else { throw ScreenError.closed }
         guard let id = context as? Int else { throw ScreenError.missingTodoID(screen: "due") }
-        guard let todo = app.store.state.todos[id: id] else { throw ScreenError.noSuchTodo(id) }
-        return DueDateScreen(app: app, todo: todo) { [weak app] date in
-          await app?.setDue(date, of: id) ?? false
-        }
+        guard let todo = stores.root.state?.todos[id: id] else { throw ScreenError.noSuchTodo(id) }
+        return try DueDateScreen(stores: stores, todo: todo)
       },
       .show("help"): .presentModally { _ in
-        guard let app else { throw ScreenError.closed }
-        return HelpScreen(app: app, entries: helpEntries, of: "detail")
+        try HelpScreen(stores: stores, entries: helpEntries, of: "detail")
       },
     ]
   }

@@ -1,7 +1,7 @@
 import Navigation
 import StateStoreUI
 
-/// Lists the keys of the screen it was opened from, presented modally; `q` or Escape closes it.
+/// Lists the keys of the screen it was opened from, presented modally; `q` or Escape hides it.
 @MainActor
 final class HelpScreen: TodoScreen {
   let routeIdentifier: RouteElementIdentifier = "help"
@@ -9,12 +9,17 @@ final class HelpScreen: TodoScreen {
   private let controller: LocalStateScreenController<HelpView, TodoDependencies>
 
   /// Creates the help for `screenBelow`'s `entries`.
-  init(app: TodoTerminalApp, entries: [KeyHint], of screenBelow: RouteElementIdentifier) {
+  ///
+  /// - Throws: ``ScreenError/closed`` once the store is gone.
+  init(stores: ScreenStores, entries: [KeyHint], of screenBelow: RouteElementIdentifier)
+    throws(ScreenError)
+  {
+    guard let store = stores.root.store else { throw .closed }
     controller = LocalStateScreenController(
-      view: HelpView(), store: app.store,
+      view: HelpView(), store: store,
       localState: HelpViewModel.Content(entries: entries, screenBelow: screenBelow)
     ) { view, _ in
-      view.didClose = { [weak app] in await app?.hide("help") }
+      view.didClose = { await stores.navigate(Hide("help")) }
     }
   }
 

@@ -6,33 +6,45 @@ import TodoListFeature
 /// The root screen: every todo, one per line, with a movable selection.
 ///
 /// A ``ListView`` connected to ``TodoListViewModel`` by a screen controller while the list is
-/// drawn; its interactions dispatch through the application.
+/// drawn. `a` and `d` show the `add` box and the `confirm` box as sub-flows: the list adds the
+/// title the box returns, and deletes only when the answer is `true`.
 @MainActor
 final class ListScreen: TodoScreen {
   let routeIdentifier: RouteElementIdentifier = "list"
   let isModal = false
-  private weak var app: TodoTerminalApp?
+  private var stores: ScreenStores?
   private var controller: ScreenController<ListView, TodoDependencies>?
 
-  /// Creates the screen; it shows nothing until ``attach(to:)``, because the root must exist
-  /// before the navigator, and the navigator before the store it connects to.
+  /// Creates the screen; it shows nothing until ``connect(to:quit:)``, because the root must
+  /// exist before the navigator, and the navigator before the store it connects to.
   init() {}
 
-  /// Gives the screen its application, and its view with the interactions wired.
-  func attach(to app: TodoTerminalApp) {
-    self.app = app
-    controller = ScreenController(view: ListView(), store: app.store) { view, _ in
-      view.didToggle = { [weak app] row in await app?.save(SetDone(id: row.id, done: !row.done)) }
-      view.didAskToAdd = { [weak app] in await app?.show("add") }
-      view.didOpen = { [weak app] id in await app?.show("detail", context: id) }
-      view.didAskToDelete = { [weak app] id in await app?.show("confirm", context: id) }
-      view.didAskForHelp = { [weak app] in await app?.show("help") }
-      view.didQuit = { [weak app] in app?.quit() }
-      view.didBeginFilter = { [weak app] field in app?.list.dispatch(BeginFilterEditing(field)) }
-      view.didChangeFilter = { [weak app] text in app?.list.dispatch(SetFilterText(text)) }
-      view.didEndFilter = { [weak app] keep in app?.list.dispatch(EndFilterEditing(keep: keep)) }
-      view.didCycleSort = { [weak app] in app?.list.dispatch(CycleSort()) }
-      let clock = app.store.dependencies.clock
+  /// Gives the screen the stores, and its view with the interactions wired; `quit` ends the UI.
+  func connect(to stores: ScreenStores, quit: @escaping @MainActor () -> Void) {
+    self.stores = stores
+    guard let store = stores.root.store else { return }
+    controller = ScreenController(view: ListView(), store: store) { view, _ in
+      view.didToggle = { row in await stores.save(SetDone(id: row.id, done: !row.done)) }
+      view.didAskToAdd = {
+        await stores.call(ShowForResult(.addTitle)) { title in
+          guard let title, await !stores.save(AddTodo(title: title)) else { return nil }
+          return ShowForResult(.addTitle, context: title)
+        }
+      }
+      view.didOpen = { id in await stores.navigate(Show("detail", context: id)) }
+      view.didAskToDelete = { id in
+        await stores.call(ShowForResult(.confirmDelete, context: id)) { confirmed in
+          guard confirmed == true else { return }
+          await stores.save(RemoveTodo(id: id))
+        }
+      }
+      view.didAskForHelp = { await stores.navigate(Show("help")) }
+      view.didQuit = quit
+      view.didBeginFilter = { field in stores.list.dispatch(BeginFilterEditing(field)) }
+      view.didChangeFilter = { text in stores.list.dispatch(SetFilterText(text)) }
+      view.didEndFilter = { keep in stores.list.dispatch(EndFilterEditing(keep: keep)) }
+      view.didCycleSort = { stores.list.dispatch(CycleSort()) }
+      let clock = stores.clock
       view.today = { clock.today }
     }
   }
@@ -42,7 +54,7 @@ final class ListScreen: TodoScreen {
   var isVisible: Bool { controller?.isVisible ?? false }
 
   var keyHints: [KeyHint] {
-    if app?.store.state.list.editing != nil {
+    if stores?.root.state?.list.editing != nil {
       return [KeyHint("enter", "keep filter"), KeyHint("esc", "clear filter")]
     }
     return [
@@ -67,24 +79,18 @@ final class ListScreen: TodoScreen {
   }
 
   var navigationConfiguration: [NavigationRequest: NavigationInstruction] {
-    let app = app
+    guard let stores else { return [:] }
     let helpEntries = helpEntries
     return [
-      .show("detail"): .push { context in
-        guard let app else { throw ScreenError.closed }
-        return try DetailScreen(app: app, todoID: context)
-      },
-      .show("add"): .presentModally { _ in
-        guard let app else { throw ScreenError.closed }
-        return TitleEntryScreen(app: app, purpose: .add)
+      .show("detail"): .push { context in try DetailScreen(stores: stores, todoID: context) },
+      .show("add"): .presentModally { context in
+        try TitleEntryScreen(stores: stores, purpose: .add, draft: context as? String)
       },
       .show("confirm"): .presentModally { context in
-        guard let app else { throw ScreenError.closed }
-        return try ConfirmScreen(app: app, todoID: context)
+        try ConfirmScreen(stores: stores, todoID: context)
       },
       .show("help"): .presentModally { _ in
-        guard let app else { throw ScreenError.closed }
-        return HelpScreen(app: app, entries: helpEntries, of: "list")
+        try HelpScreen(stores: stores, entries: helpEntries, of: "list")
       },
     ]
   }

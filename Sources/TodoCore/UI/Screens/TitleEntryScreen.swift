@@ -3,11 +3,14 @@ import Navigation
 import StateStoreUI
 import TitleEditorFeature
 
-/// The `add` and `edit` screens, presented modally: a box with a one-line title field.
+/// The `add` and `edit` screens, presented modally: a box with a one-line title field, and the
+/// ``SubFlow/addTitle`` or ``SubFlow/editTitle`` sub-flow.
 ///
-/// The title being typed is the screen's local state: it reaches the store only when Enter
-/// saves it, and then dismisses the box; Escape dismisses it without saving. A blank title is
-/// refused with the reason on the status line, and the box stays open.
+/// The title being typed is the screen's local state. Enter checks it with the title editor
+/// feature and finishes the sub-flow with it, which closes the box; the screen that showed the
+/// box saves it, and shows the box again with that title if saving fails. Escape hides the box
+/// without a result. A blank title is refused with the reason on the status line, and the box
+/// stays open.
 @MainActor
 final class TitleEntryScreen: TodoScreen {
   typealias Purpose = TitleEntryViewModel.Purpose
@@ -17,33 +20,38 @@ final class TitleEntryScreen: TodoScreen {
   let purpose: Purpose
   private let controller: LocalStateScreenController<TitleEntryView, TodoDependencies>
 
-  /// Creates the screen; an edit starts with the todo's current title.
-  init(app: TodoTerminalApp, purpose: Purpose) {
+  /// Creates the screen, starting with `draft`, or else an empty field for an add and the
+  /// todo's current title for an edit.
+  ///
+  /// - Throws: ``ScreenError/closed`` once the store is gone.
+  init(stores: ScreenStores, purpose: Purpose, draft: String? = nil) throws(ScreenError) {
+    guard let store = stores.root.store else { throw .closed }
     self.purpose = purpose
     let field: TextField
+    let subFlow: SubFlow<String>
     switch purpose {
     case .add:
-      routeIdentifier = "add"
-      field = TextField()
+      subFlow = .addTitle
+      field = TextField(draft ?? "")
     case .edit(let todo):
-      routeIdentifier = "edit"
-      field = TextField(todo.title)
+      subFlow = .editTitle
+      field = TextField(draft ?? todo.title)
     case .due(let todo):
       // The date screen has its own screen (DueDateScreen); this only names it.
-      routeIdentifier = "due"
+      subFlow = SubFlow("due")
       field = TextField(todo.due?.description ?? "")
     }
-    let identifier = routeIdentifier
+    routeIdentifier = subFlow.identifier
     controller = LocalStateScreenController(
-      view: TitleEntryView(), store: app.store,
+      view: TitleEntryView(), store: store,
       localState: TitleEntryViewModel.Entry(purpose: purpose, field: field)
     ) { view, controller in
       view.didEdit = { [weak controller] key in _ = controller?.localState.field.handle(key) }
-      view.didSave = { [weak app] text in
-        guard let app else { return }
-        await Self.save(text, for: purpose, in: app, closing: identifier)
+      view.didSave = { text in
+        guard let title = await Self.checked(text, in: stores) else { return }
+        await stores.navigate(Finish(subFlow, with: title))
       }
-      view.didCancel = { [weak app] in await app?.hide(identifier) }
+      view.didCancel = { await stores.navigate(Hide(subFlow.identifier)) }
     }
   }
 
@@ -60,34 +68,19 @@ final class TitleEntryScreen: TodoScreen {
     [.hide(routeIdentifier): .dismissModally(behaviour: .soft)]
   }
 
-  /// Saves `text` as what `purpose` asks for, then closes the box; a refusal keeps it open.
-  private static func save(
-    _ text: String, for purpose: Purpose, in app: TodoTerminalApp,
-    closing identifier: RouteElementIdentifier
-  ) async {
-    let submitted: String?
+  /// The title `text` names, checked by the title editor; `nil`, with the reason on the status
+  /// line, when it is refused.
+  private static func checked(_ text: String, in stores: ScreenStores) async -> String? {
     do {
-      submitted = try await app.titleEditor.dispatch(SubmitTitle(text))
-    } catch {
-      app.status = "\(error)"
-      return
-    }
-    guard let title = submitted else {
-      app.status = app.titleEditor.state.refusal
-      return
-    }
-    switch purpose {
-    case .add:
-      guard await app.save(AddTodo(title: title)) else { return }
-    case .edit(let todo):
-      if title != todo.title {
-        guard await app.save(EditTitle(id: todo.id, title: title)) else { return }
+      guard let title = try await stores.titleEditor.dispatch(SubmitTitle(text)) else {
+        if let refusal = stores.titleEditor.state?.refusal { stores.show(status: refusal) }
+        return nil
       }
-    case .due:
-      // A date is not a title: DueDateScreen handles what is typed there.
-      return
+      return title
+    } catch {
+      stores.show(status: "\(error)")
+      return nil
     }
-    await app.hide(identifier)
   }
 
   func handle(_ key: Key) async {

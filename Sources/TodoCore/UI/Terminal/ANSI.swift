@@ -12,6 +12,14 @@ enum ANSI {
   static let disableBracketedPaste = "\u{1B}[?2004l"
   static let clearScreen = "\u{1B}[2J"
   static let resetAttributes = "\u{1B}[0m"
+  static let boldRed = "\u{1B}[1;31m"
+
+  /// The attributes that show `style`.
+  static func attributes(_ style: Frame.Style) -> String {
+    switch style {
+    case .alert: boldRed
+    }
+  }
 
   /// Moves the cursor to a zero-based `row` and `column`.
   static func moveTo(row: Int, column: Int) -> String {

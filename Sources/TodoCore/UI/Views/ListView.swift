@@ -122,15 +122,27 @@ final class ListView: ModellableView {
   }
 
   /// What follows a row's title: `!high`, the due date (`OVERDUE 2026-03-01` once it is before
-  /// today) and the tags.
-  static func details(of row: TodoListViewModel.Row, today: CalendarDate) -> String {
+  /// today) and the tags; with the columns of the overdue date within it, which are drawn in
+  /// the alert style.
+  static func details(of row: TodoListViewModel.Row, today: CalendarDate)
+    -> (text: String, overdue: Range<Int>?)
+  {
     var parts: [String] = []
+    var overdue: Range<Int>?
     if let priority = row.priority { parts.append("!" + priority.rawValue) }
     if let due = row.due {
-      parts.append(due < today ? "OVERDUE \(due)" : "due \(due)")
+      if due < today {
+        // What precedes it is the priority, plain ASCII, so its length is its width.
+        let start = parts.isEmpty ? 0 : parts.joined(separator: "  ").count + 2
+        let text = "OVERDUE \(due)"
+        overdue = start..<(start + text.count)
+        parts.append(text)
+      } else {
+        parts.append("due \(due)")
+      }
     }
     if !row.tags.isEmpty { parts.append(row.tags.map { "#" + $0 }.joined(separator: " ")) }
-    return parts.joined(separator: "  ")
+    return (parts.joined(separator: "  "), overdue)
   }
 
   func draw(in frame: inout Frame, body: Frame.Area) {
@@ -162,7 +174,7 @@ final class ListView: ModellableView {
       let idText = String(row.id)
       let id = String(repeating: " ", count: max(idWidth - idText.count, 0)) + idText
       let prefix = "\(marker) [\(row.done ? "x" : " ")] \(id)  "
-      let details = Self.details(of: row, today: today)
+      let (details, overdue) = Self.details(of: row, today: today)
       // The title gets what the details leave, but never less than half the row: the details
       // are cut first on a narrow window.
       let room = max(body.width - prefix.displayWidth, 0)
@@ -174,9 +186,16 @@ final class ListView: ModellableView {
         row.title, row: listTop + line, column: body.column + prefix.displayWidth,
         width: titleWidth)
       if detailsWidth > 2 {
-        frame.draw(
-          "  " + details, row: listTop + line,
-          column: body.column + prefix.displayWidth + titleWidth, width: detailsWidth)
+        let column = body.column + prefix.displayWidth + titleWidth
+        frame.draw("  " + details, row: listTop + line, column: column, width: detailsWidth)
+        if let overdue {
+          // Only what shows of it: the details may be cut on a narrow window.
+          let start = overdue.lowerBound + 2
+          let end = min(overdue.upperBound + 2, detailsWidth)
+          if start < end {
+            frame.style(.alert, row: listTop + line, columns: (column + start)..<(column + end))
+          }
+        }
       }
     }
     guard !compact else { return }

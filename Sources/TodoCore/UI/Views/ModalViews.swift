@@ -1,12 +1,14 @@
 import StateStoreUI
 
-/// The `confirm` box: `y` deletes, `n` or Escape keeps the todo.
+/// The `confirm` box: `y` answers delete, `n` keep, and Escape closes it without an answer.
 @MainActor
 final class ConfirmView: ModellableViewWithLocalState {
   var model: ConfirmViewModel?
-  /// Deletes the todo with this id.
+  /// Answers: delete the todo with this id.
   var didConfirm: @MainActor (Int) async -> Void = { _ in }
-  /// Closes the box.
+  /// Answers: keep the todo.
+  var didDecline: @MainActor () async -> Void = {}
+  /// Closes the box without an answer.
   var didCancel: @MainActor () async -> Void = {}
 
   func update(oldModel: ConfirmViewModel?) {
@@ -17,7 +19,8 @@ final class ConfirmView: ModellableViewWithLocalState {
     guard let todo = model?.todo else { return }
     switch key {
     case .character("y"), .character("Y"): await didConfirm(todo.id)
-    case .character("n"), .character("N"), .escape: await didCancel()
+    case .character("n"), .character("N"): await didDecline()
+    case .escape: await didCancel()
     default: break
     }
   }

@@ -110,4 +110,34 @@ struct JSONTodo: Decodable, Equatable {
   var id: Int
   var title: String
   var done: Bool
+  var tags: [String] = []
+  var due: String? = nil
+  var priority: String? = nil
+
+  init(
+    id: Int, title: String, done: Bool, tags: [String] = [], due: String? = nil,
+    priority: String? = nil
+  ) {
+    self.id = id
+    self.title = title
+    self.done = done
+    self.tags = tags
+    self.due = due
+    self.priority = priority
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case id, title, done, tags, due, priority
+  }
+
+  /// Reads a todo as any release printed it: 0.1.0 printed no tags, due date or priority.
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    id = try container.decode(Int.self, forKey: .id)
+    title = try container.decode(String.self, forKey: .title)
+    done = try container.decode(Bool.self, forKey: .done)
+    tags = try container.decodeIfPresent([String].self, forKey: .tags) ?? []
+    due = try container.decodeIfPresent(String.self, forKey: .due)
+    priority = try container.decodeIfPresent(String.self, forKey: .priority)
+  }
 }

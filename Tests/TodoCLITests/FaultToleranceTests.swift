@@ -161,7 +161,7 @@ struct FaultToleranceTests {
   func command(_ number: Int, on todos: [JSONTodo]) -> ([String], ([JSONTodo]) -> Bool) {
     let open = todos.filter { !$0.done }
     let done = todos.filter(\.done)
-    switch number % 7 {
+    switch number % 11 {
     case 1 where !open.isEmpty:
       let id = open[number % open.count].id
       return (["done", "\(id)"], { $0.first { $0.id == id }?.done == true })
@@ -179,9 +179,45 @@ struct FaultToleranceTests {
       return (["undo"], { $0 != todos })
     case 6 where !done.isEmpty:
       return (["clear"], { !$0.contains(where: \.done) })
+    case 7 where !todos.isEmpty:
+      let todo = todos[number % todos.count]
+      let tag = "tag\(number)"
+      return (
+        ["tag", "\(todo.id)", tag], { $0.first { $0.id == todo.id }?.tags.contains(tag) == true }
+      )
+    case 8 where todos.contains { !$0.tags.isEmpty }:
+      let tagged = todos.filter { !$0.tags.isEmpty }
+      let todo = tagged[number % tagged.count]
+      let tag = todo.tags[number % todo.tags.count]
+      return (
+        ["untag", "\(todo.id)", tag], { $0.first { $0.id == todo.id }?.tags.contains(tag) == false }
+      )
+    case 9 where !todos.isEmpty:
+      let todo = todos[number % todos.count]
+      let due = "2027-01-\(10 + number % 19)"
+      let arguments = todo.due == due ? ["due", "\(todo.id)", "none"] : ["due", "\(todo.id)", due]
+      let expected = todo.due == due ? nil : due
+      return (arguments, { $0.first { $0.id == todo.id }.map { $0.due == expected } == true })
+    case 10 where !todos.isEmpty:
+      let todo = todos[number % todos.count]
+      let levels = ["high", "medium", "low"]
+      let level = levels.first { $0 != todo.priority } ?? "high"
+      return (
+        ["priority", "\(todo.id)", level], { $0.first { $0.id == todo.id }?.priority == level }
+      )
     default:
       let title = "added \(number)"
-      return (["add", title], { $0.count == todos.count + 1 && $0.last?.title == title })
+      // Every other add also gives a tag, a due date and a priority, written in the same entry.
+      let details =
+        number.isMultiple(of: 2)
+        ? [] : ["--tag", "t\(number)", "--due", "2027-02-01", "--priority", "low"]
+      return (
+        ["add", title] + details,
+        { after in
+          after.count == todos.count + 1 && after.last?.title == title
+            && (details.isEmpty || after.last?.tags == ["t\(number)"])
+        }
+      )
     }
   }
 

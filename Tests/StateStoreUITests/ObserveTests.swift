@@ -53,6 +53,22 @@ struct ObserveTests {
     #expect(seen == ["Inbox", "Work", "Home", "Inbox"])
   }
 
+  @Test("a change of one observed model does not fire tracking of another")
+  func trackingIsPerObject() {
+    let store = makeStore()
+    let title = store.observe(TitleViewModel.self)
+    let other = makeStore().observe(TitleViewModel.self)
+    let changes = ChangeCount()
+    withObservationTracking {
+      _ = other.model
+    } onChange: {
+      changes.increment()
+    }
+    store.dispatch(SetTitle(title: "Work"))
+    #expect(title.model?.text == "Work")
+    #expect(changes.value == 0)
+  }
+
   @Test("two changes seen by one tracking report once, and the model is the last")
   func oneReportPerTracking() {
     let store = makeStore()

@@ -83,12 +83,23 @@ package final class ScopeLink<Sub: State> {
   ) -> ScopeLink<Child> {
     let parent = self
     let identity = ScopeIdentity()
-    let origin = parent.origin.narrowed(
-      offset: MemoryLayout<Sub>.offset(of: keyPath), size: MemoryLayout<Child>.size)
+    let offset = MemoryLayout<Sub>.offset(of: keyPath)
+    let origin = parent.origin.narrowed(offset: offset, size: MemoryLayout<Child>.size)
+    let withSlice: @MainActor (SliceOrigin, (inout Child) -> Void) -> ScopeDispatchOutcome
+    if let offset {
+      // A stored property at a fixed offset: `MemoryLayout.offset(of:)` documents that writing
+      // through the offset pointer is the same as writing through the key path, which would
+      // instead walk the key path's components in the runtime on every dispatch.
+      withSlice = { origin, body in
+        parent.withSlice(origin) { Self.project(&$0, offset: offset, body) }
+      }
+    } else {
+      withSlice = { origin, body in parent.withSlice(origin) { body(&$0[keyPath: keyPath]) } }
+    }
     return ScopeLink<Child>(
       root: root, path: childPath(name), name: name, origin: origin, identity: identity,
       read: { parent.read()?[keyPath: keyPath] },
-      withSlice: { origin, body in parent.withSlice(origin) { body(&$0[keyPath: keyPath]) } },
+      withSlice: withSlice,
       forward: { updater in
         parent.forward(
           ScopedUpdater<Sub, Child>(
@@ -97,6 +108,19 @@ package final class ScopeLink<Sub: State> {
             lens: { state, body in body(&state[keyPath: keyPath]) }))
       },
       dropReason: parent.dropReason)
+  }
+
+  /// Runs `body` on the stored property at `offset` bytes into `slice`.
+  ///
+  /// Nonisolated so that the closure handed to `withUnsafeMutablePointer` is too: one written
+  /// on the main actor gets a run-time check of the executor on every call.
+  @inlinable
+  nonisolated static func project<Child>(
+    _ slice: inout Sub, offset: Int, _ body: (inout Child) -> Void
+  ) {
+    withUnsafeMutablePointer(to: &slice) { pointer in
+      body(&(UnsafeMutableRawPointer(pointer) + offset).assumingMemoryBound(to: Child.self).pointee)
+    }
   }
 
   /// A scope of the element with `id` of the tracked array at `keyPath` of this link's slice.
@@ -216,6 +240,18 @@ struct ScopeKey: Hashable {
     self.dependencies = dependencies
     self.element = element
     self.name = name
+  }
+}
+
+/// A root store referred to without being kept alive, by the closures of its scopes' links.
+@usableFromInline
+@MainActor
+final class WeakRoot<S: State, Dependencies: Sendable> {
+  @usableFromInline weak let store: Store<S, Dependencies>?
+
+  @usableFromInline
+  init(_ store: Store<S, Dependencies>) {
+    self.store = store
   }
 }
 

@@ -117,20 +117,23 @@ extension Store {
   var linkForScopes: ScopeLink<S> {
     if let scopeLink { return scopeLink }
     if let rootLink { return rootLink }
+    // The closures share one `weak let`: a `[weak self]` capture is a mutable box, and every
+    // read of it pays a run-time exclusivity check on top of the weak load.
+    let root = WeakRoot(self)
     let link = ScopeLink<S>(
       root: self, path: "", name: "", origin: .bytes(0..<MemoryLayout<S>.size),
       identity: ScopeIdentity(),
-      read: { [weak self] in self?.currentState },
-      withSlice: { [weak self] origin, body in
-        guard let self else { return .dropped(.rootReleased) }
-        return self.applyInPlace(origin: origin, body)
+      read: { root.store?.currentState },
+      withSlice: { origin, body in
+        guard let store = root.store else { return .dropped(.rootReleased) }
+        return store.applyInPlace(origin: origin, body)
       },
-      forward: { [weak self] updater in
-        guard let self else { return .dropped(.rootReleased) }
-        self.enqueueFromScope(updater)
+      forward: { updater in
+        guard let store = root.store else { return .dropped(.rootReleased) }
+        store.enqueueFromScope(updater)
         return .applied
       },
-      dropReason: { [weak self] in self == nil ? .rootReleased : nil })
+      dropReason: { root.store == nil ? .rootReleased : nil })
     rootLink = link
     return link
   }

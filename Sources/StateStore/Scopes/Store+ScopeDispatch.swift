@@ -6,8 +6,11 @@ extension Store {
   convenience init(scope link: ScopeLink<S>, dependencies: Dependencies) {
     // The placeholder is never read: `liveState` reads through the link.
     self.init(link: link, placeholder: S(), dependencies: dependencies)
-    onUnhandledError = { [weak link] error, dispatchable in
-      if let root = link?.root {
+    // The link is captured strongly: it refers to neither this store nor anything that holds
+    // it, so there is no cycle, and a weak reference would give the link a side table that
+    // makes every retain and release of it on the dispatch path slow.
+    onUnhandledError = { [link] error, dispatchable in
+      if let root = link.root {
         root.reportFromScope(error, dispatchable)
       } else {
         Self.reportWithoutRoot(error, dispatchable)

@@ -9,12 +9,25 @@ import Observation
 /// Releasing the object ends its subscription. Keep it where the view keeps its state (SwiftUI's
 /// `@State`).
 @MainActor
-@Observable
-public final class ObservedModel<VM: ViewModelWithState> {
+public final class ObservedModel<VM: ViewModelWithState>: Observable {
   /// The current view model; `nil` when `VM.init?(state:)` found nothing to show.
-  public private(set) var model: VM?
+  public private(set) var model: VM? {
+    get {
+      registrar.access(self, keyPath: modelKeyPath)
+      return storedModel
+    }
+    set {
+      registrar.withMutation(of: self, keyPath: modelKeyPath) { storedModel = newValue }
+    }
+  }
 
-  @ObservationIgnored private var subscription: Subscription?
+  private var storedModel: VM?
+  private let registrar = ObservationRegistrar()
+  // `@Observable` would spell `\.model` at every read and write; in a generic class that
+  // literal is built anew each time (the runtime resolves `VM` from mangled names), which was
+  // most of this object's cost per dispatch. One instance per object reads and hashes the same.
+  private let modelKeyPath: KeyPath<ObservedModel, VM?> = \.model
+  private var subscription: Subscription?
 
   init<D: Sendable>(store: Store<VM.StateType, D>) {
     subscription = store.subscribe(VM.self) { [weak self] model in

@@ -56,3 +56,12 @@ struct RemoveRow: StateUpdater {
   let id: Int
   func updateState(_ state: inout ShellState) { _ = state.rows.remove(id: id) }
 }
+
+/// A root whose feature slice has a `didSet`: a scope must write through the property, so that
+/// the observer runs, rather than at the slice's bytes.
+struct ObservedShellState: State {
+  var profileWrites = 0
+  var profile = ProfileState() {
+    didSet { profileWrites += 1 }
+  }
+}

@@ -82,6 +82,26 @@ struct ScopeTests {
     token.cancel()
   }
 
+  @Test("a scope writes its own slice only, not a sibling of the same type")
+  func scopeWritesItsOwnSlice() {
+    let app = Store<ShellState, Void>()
+    app.scope(state: \.other).dispatch(RenameProfile(name: "Other"))
+    app.scope(state: \.profile).dispatch(RenameProfile(name: "Ada"))
+    #expect(app.state.other.name == "Other")
+    #expect(app.state.profile.name == "Ada")
+    #expect(app.state.counter == 0)
+  }
+
+  @Test("a scope of a property with a didSet runs the observer once per dispatch")
+  func scopeRunsPropertyObservers() {
+    let app = Store<ObservedShellState, Void>()
+    let profile = app.scope(state: \.profile)
+    profile.dispatch(RenameProfile(name: "Ada"))
+    profile.dispatch(RenameProfile(name: "Grace"))
+    #expect(app.state.profile.name == "Grace")
+    #expect(app.state.profileWrites == 2)
+  }
+
   @Test("a scope of a scope reads and writes the root's nested slice")
   func scopeOfScope() {
     let app = Store<ShellState, Void>()

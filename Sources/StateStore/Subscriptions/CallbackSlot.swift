@@ -15,7 +15,7 @@ import Synchronization
 /// removes the emptied entry before its next update. Extension modules (Navigation's route
 /// observers) use it for the same reason.
 @usableFromInline
-package final class CallbackSlot<Callback: Sendable>: ClearableSlot {
+package final class CallbackSlot<Callback: Sendable>: Sendable {
   @usableFromInline let slot: Mutex<Callback?>
 
   /// Holds `callback` until ``clear()``.

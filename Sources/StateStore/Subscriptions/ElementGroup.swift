@@ -34,62 +34,17 @@ class ElementGroupBase<S: State> {
 ///
 /// The last element is kept once per bucket rather than once per subscriber: every subscriber in
 /// a bucket has been told the same element (see `ElementGroup.late`), which is what lets a
-/// subscriber cost its slot and its token and nothing more.
+/// subscriber cost its token and its entry in the group's table and nothing more.
 @usableFromInline
 struct ElementBucket<Element: Equatable & Sendable>: Sendable {
   @usableFromInline var last: Element?
-  @usableFromInline var slots: [ElementSlot<Element>]
+  /// The subscribers' indices in the group's ``SubscriberTable``.
+  @usableFromInline var subscribers: [Int]
 
   @inlinable
-  init(last: Element?, slots: [ElementSlot<Element>]) {
+  init(last: Element?, subscribers: [Int]) {
     self.last = last
-    self.slots = slots
-  }
-}
-
-/// One row subscriber's callback, released by its token from any thread.
-///
-/// The callback is held in a struct, not as the lock's value itself: a closure that is a generic
-/// lock's value is stored in its most general form, so each `withLock` read through `inout`
-/// wraps it in reabstraction thunks and writes the wrapped closure back, and the chain grows by
-/// two thunks with every delivery (W3 took 35 times as long). A struct's field keeps the form
-/// its declaration gives it, which is the form `subscribe(to:id:_:)` receives.
-@usableFromInline
-final class ElementSlot<Element: Sendable>: ClearableSlot {
-  /// The subscriber's closure, in the form the subscriber gave it.
-  @usableFromInline
-  struct Callback: Sendable {
-    @usableFromInline let call: @MainActor (Element?) -> Void
-
-    @inlinable
-    init(_ call: @escaping @MainActor (Element?) -> Void) {
-      self.call = call
-    }
-  }
-
-  @usableFromInline let slot: Mutex<Callback?>
-
-  @inlinable
-  init(_ callback: @escaping @MainActor (Element?) -> Void) {
-    slot = Mutex(Callback(callback))
-  }
-
-  /// The callback, or `nil` once cancelled; copying it out keeps it alive for the call.
-  @inlinable
-  var callback: Callback? { slot.withLock { $0 } }
-
-  /// Whether the subscriber is still subscribed.
-  @inlinable
-  var isActive: Bool { slot.withLock { $0 != nil } }
-
-  @usableFromInline
-  func clear() {
-    let released = slot.withLock { callback in
-      defer { callback = nil }
-      return callback
-    }
-    // Dropped outside the lock: the captures' deinitializers may run arbitrary code.
-    _ = released
+    self.subscribers = subscribers
   }
 }
 
@@ -100,13 +55,14 @@ struct LateSubscriber<Element: Identifiable & Equatable & Sendable>: Sendable
 where Element.ID: Sendable {
   @usableFromInline let id: Element.ID
   @usableFromInline let last: Element?
-  @usableFromInline let slot: ElementSlot<Element>
+  /// The subscriber's index in the group's ``SubscriberTable``.
+  @usableFromInline let index: Int
 
   @inlinable
-  init(id: Element.ID, last: Element?, slot: ElementSlot<Element>) {
+  init(id: Element.ID, last: Element?, index: Int) {
     self.id = id
     self.last = last
-    self.slot = slot
+    self.index = index
   }
 }
 
@@ -117,8 +73,10 @@ final class ElementGroup<S: State, Element: Identifiable & Equatable & Sendable>
 >
 where Element.ID: Sendable {
   @usableFromInline let keyPath: KeyPath<S, TrackedArray<Element>>
+  /// The subscribers' callbacks; their tokens release them from any thread.
+  @usableFromInline let table: SubscriberTable<Element>
   // Read and written on every dispatch; main-actor state that no access holds across a call to
-  // user code: a delivery copies what it compares and the slots it calls out of the bucket
+  // user code: a delivery copies what it compares and the indices it calls out of the bucket
   // first, and a write that replaces or removes an element keeps the old one alive until the
   // write is over (so its deinitializer runs outside). So the run-time exclusivity check only
   // costs time.
@@ -131,60 +89,80 @@ where Element.ID: Sendable {
   @exclusivity(unchecked) @usableFromInline var late: [LateSubscriber<Element>] = []
 
   @usableFromInline
-  init(keyPath: KeyPath<S, TrackedArray<Element>>, state: S) {
+  init(keyPath: KeyPath<S, TrackedArray<Element>>, state: S, table: SubscriberTable<Element>) {
     self.keyPath = keyPath
     self.lastStamp = state[keyPath: keyPath].currentStamp
+    self.table = table
     super.init(anyKeyPath: keyPath)
   }
 
-  // The tokens hold the slots, and may outlive the store: releasing the group (with its store)
+  // The tokens hold the table, and may outlive the store: releasing the group (with its store)
   // releases what the subscribers captured, as cancelling would.
   deinit {
-    for bucket in buckets.values {
-      for slot in bucket.slots { slot.clear() }
-    }
-    for subscriber in late { subscriber.slot.clear() }
+    table.releaseAll()
   }
 
   @inlinable
   override var isEmpty: Bool { buckets.isEmpty && late.isEmpty }
 
-  /// Drops cancelled subscribers; returns whether the group is now empty.
+  /// Drops cancelled subscribers and frees their indices; returns whether the group is now empty.
   ///
-  /// - Complexity: O(buckets + subscribers).
+  /// - Complexity: O(1) when every subscriber is cancelled (a list going away);
+  ///   otherwise O(buckets + subscribers).
   @inlinable
   func removeCancelledSlots() -> Bool {
     var emptied: [Element.ID] = []
-    var index = buckets.startIndex
-    while index != buckets.endIndex {
-      if buckets.values[index].slots.contains(where: { !$0.isActive }) {
-        // Changing a value in place keeps every index valid; removing keys waits for the end.
-        buckets.values[index].slots.removeAll { !$0.isActive }
-        if buckets.values[index].slots.isEmpty { emptied.append(buckets.keys[index]) }
+    // One lock for the whole sweep; nothing inside calls user code (the callbacks were released
+    // by their tokens, and the buckets' elements are released below, after the lock).
+    let isAbandoned = table.storage.withLock { storage in
+      if storage.live == 0 { return true }
+      var index = buckets.startIndex
+      while index != buckets.endIndex {
+        if buckets.values[index].subscribers.contains(where: { storage.callback(at: $0) == nil }) {
+          // Changing a value in place keeps every index valid; removing keys waits for the end.
+          buckets.values[index].subscribers.removeAll { subscriber in
+            guard storage.callback(at: subscriber) == nil else { return false }
+            storage.free.append(subscriber)
+            return true
+          }
+          if buckets.values[index].subscribers.isEmpty { emptied.append(buckets.keys[index]) }
+        }
+        buckets.formIndex(after: &index)
       }
-      buckets.formIndex(after: &index)
+      late.removeAll { subscriber in
+        guard storage.callback(at: subscriber.index) == nil else { return false }
+        storage.free.append(subscriber.index)
+        return true
+      }
+      return false
+    }
+    if isAbandoned {
+      // Taken out whole, so that the last elements are released after the writes.
+      let removed = (buckets, late)
+      buckets = [:]
+      late = []
+      return withExtendedLifetime(removed) { true }
     }
     // Taken out whole, so that their last elements are released after the writes.
     let removed = emptied.compactMap { buckets.removeValue(forKey: $0) }
-    late.removeAll { !$0.slot.isActive }
     return withExtendedLifetime(removed) { isEmpty }
   }
 
-  /// Adds a subscriber who has just been given `element`, the element `id` has in `array`.
+  /// Adds the subscriber at `subscriber` in ``table``, who has just been given `element`, the
+  /// element `id` has in `array`.
   @inlinable
   func add(
-    _ slot: ElementSlot<Element>, id: Element.ID, given element: Element?,
-    in array: TrackedArray<Element>
+    _ subscriber: Int, id: Element.ID, given element: Element?, in array: TrackedArray<Element>
   ) {
     guard array.currentStamp == lastStamp else {
-      late.append(LateSubscriber(id: id, last: element, slot: slot))
+      late.append(LateSubscriber(id: id, last: element, index: subscriber))
       return
     }
     // Caught up: every subscriber of the bucket was last told `element`.
     if let index = buckets.index(forKey: id) {
-      buckets.values[index].slots.append(slot)
+      buckets.values[index].subscribers.append(subscriber)
     } else {
-      buckets[id] = ElementBucket(last: element, slots: [slot])
+      buckets[id] = ElementBucket(last: element, subscribers: [subscriber])
     }
   }
 
@@ -211,10 +189,10 @@ where Element.ID: Sendable {
     let previous = buckets.values[index].last
     guard previous != element else { return }
     withExtendedLifetime(previous) { buckets.values[index].last = element }
-    // A copy of the slots: a callback may subscribe or cancel, changing the bucket.
-    let slots = buckets.values[index].slots
-    for slot in slots {
-      slot.callback?.call(element)
+    // A copy of the indices: a callback may subscribe or cancel, changing the bucket.
+    let subscribers = buckets.values[index].subscribers
+    for subscriber in subscribers {
+      table.callback(at: subscriber)?.call(element)
     }
   }
 
@@ -228,12 +206,12 @@ where Element.ID: Sendable {
       for subscriber in settling {
         let element = array[id: subscriber.id]
         if subscriber.last != element {
-          subscriber.slot.callback?.call(element)
+          table.callback(at: subscriber.index)?.call(element)
         }
         if let index = buckets.index(forKey: subscriber.id) {
-          buckets.values[index].slots.append(subscriber.slot)
+          buckets.values[index].subscribers.append(subscriber.index)
         } else {
-          buckets[subscriber.id] = ElementBucket(last: element, slots: [subscriber.slot])
+          buckets[subscriber.id] = ElementBucket(last: element, subscribers: [subscriber.index])
         }
       }
     }

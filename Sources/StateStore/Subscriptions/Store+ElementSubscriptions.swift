@@ -23,10 +23,10 @@ extension Store {
     let group = elementGroup(for: keyPath)
     let array = liveState[keyPath: keyPath]
     let current = array[id: id]
-    let slot = ElementSlot<Element>(onChange)
-    group.add(slot, id: id, given: current, in: array)
+    let subscriber = group.table.add(onChange)
+    group.add(subscriber, id: id, given: current, in: array)
     runAsStoreCallback { onChange(current) }
-    return Subscription(clearing: slot, noting: cancellationLog)
+    return Subscription(releasing: subscriber, from: group.table)
   }
 
   /// The group of `keyPath`'s subscribers, made on first use.
@@ -47,7 +47,9 @@ extension Store {
     if let existing = elementGroups[keyPath] as? ElementGroup<S, Element> {
       group = existing
     } else {
-      group = ElementGroup(keyPath: keyPath, state: liveState)
+      // Made here, in code specialised for the application, so that its tokens' releases are.
+      group = ElementGroup(
+        keyPath: keyPath, state: liveState, table: SubscriberTable(noting: cancellationLog))
       // `unowned(unsafe)` spares two atomic reference-count operations a call: each closure
       // lives only in the group itself, and the store calls it only through `elementOrder`,
       // which holds the group for the call, so the group outlives every call.

@@ -1,0 +1,166 @@
+import Synchronization
+
+/// What a row subscriber's token releases: its entry in its element group's table.
+///
+/// Not generic, so that a ``Subscription`` refers to it with one word; the table of one element
+/// type is its only subclass.
+// `@unchecked Sendable` because a non-final class cannot be checked: this base holds only a
+// `let` of a `Sendable` type, and its one subclass, `SubscriberTable` (final, internal to this
+// module), keeps every mutable field inside a `Mutex` and the rest in `let`s of `Sendable` types.
+// No other subclass can exist (the class is not `open`), so every access from any thread goes
+// through that lock.
+@usableFromInline
+class SubscriberTableBase: @unchecked Sendable {
+  /// The store's count of cancellations since its last sweep.
+  @usableFromInline let cancellations: CancellationLog
+  /// Releases an entry of the table it is given, which is always `self`.
+  ///
+  /// A closure rather than an overridden method: the subclass's initializer is inlined into
+  /// the application, where this closure is formed, so a token's release runs code specialised
+  /// for the element type; an override would run generic code with a metadata look-up per
+  /// release, as much as the rest of the release together.
+  @usableFromInline let releaseEntry: @Sendable (SubscriberTableBase, Int) -> Void
+
+  @usableFromInline
+  init(
+    noting cancellations: CancellationLog,
+    releaseEntry: @escaping @Sendable (SubscriberTableBase, Int) -> Void
+  ) {
+    self.cancellations = cancellations
+    self.releaseEntry = releaseEntry
+  }
+
+  /// Releases the callback at `index`, and what it captured, at once; safe from any thread.
+  @inlinable
+  final func release(_ index: Int) {
+    releaseEntry(self, index)
+  }
+}
+
+/// The callbacks of one element group's subscribers, each at a fixed index, behind one lock.
+///
+/// A row subscriber is its token and its entry here, nothing more: the token holds this table
+/// and the index, the group's buckets hold the index, and the table holds the callback. So the
+/// store reaches a subscriber without keeping its token alive, and releasing the token (on any
+/// thread) empties the entry under the lock, releasing the callback at once. The store never
+/// refers to a token at all, so no token can be touched after it is freed.
+///
+/// An emptied index is reused only after the group's sweep has removed it from every bucket and
+/// from the late subscribers, so an index in a bucket always names that bucket's subscriber or
+/// an emptied entry. The store sweeps only at the start of an update, never while one of the
+/// group's deliveries (which iterate a copy of a bucket) is under way.
+// `@unchecked Sendable` restates the base's conformance (see the proof there): every mutable
+// field is inside `storage`, a `Mutex`, and the rest is `let`s of `Sendable` types.
+@usableFromInline
+final class SubscriberTable<Element: Sendable>: SubscriberTableBase, @unchecked Sendable {
+  /// A subscriber's closure, in the form the subscriber gave it.
+  ///
+  /// Wrapped in a struct: a closure stored as a generic container's value is kept in its most
+  /// general form, and each read through `inout` wraps it in reabstraction thunks.
+  @usableFromInline
+  struct Callback: Sendable {
+    @usableFromInline let call: @MainActor (Element?) -> Void
+
+    @inlinable
+    init(_ call: @escaping @MainActor (Element?) -> Void) {
+      self.call = call
+    }
+  }
+
+  @usableFromInline
+  struct Storage: Sendable {
+    /// Fixed-size pages, so that a large group grows without copying what it holds.
+    @usableFromInline var pages: [[Callback?]] = []
+    /// Emptied indices that no bucket refers to any more.
+    @usableFromInline var free: [Int] = []
+    /// Entries holding a callback.
+    @usableFromInline var live = 0
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    static var pageSize: Int { 1024 }
+
+    @inlinable
+    func callback(at index: Int) -> Callback? {
+      let (page, slot) = index.quotientAndRemainder(dividingBy: Self.pageSize)
+      guard page < pages.count, slot < pages[page].count else { return nil }
+      return pages[page][slot]
+    }
+
+    @inlinable
+    mutating func add(_ callback: Callback) -> Int {
+      live += 1
+      if let index = free.popLast() {
+        let (page, slot) = index.quotientAndRemainder(dividingBy: Self.pageSize)
+        pages[page][slot] = callback
+        return index
+      }
+      if pages.isEmpty || pages[pages.count - 1].count == Self.pageSize {
+        var page: [Callback?] = []
+        // The first page grows with the group; a group that fills one will fill more.
+        if !pages.isEmpty { page.reserveCapacity(Self.pageSize) }
+        pages.append(page)
+      }
+      let last = pages.count - 1
+      pages[last].append(callback)
+      return last * Self.pageSize + pages[last].count - 1
+    }
+
+    @inlinable
+    mutating func take(_ index: Int) -> Callback? {
+      let (page, slot) = index.quotientAndRemainder(dividingBy: Self.pageSize)
+      guard page < pages.count, slot < pages[page].count, let callback = pages[page][slot]
+      else { return nil }
+      pages[page][slot] = nil
+      live -= 1
+      return callback
+    }
+  }
+
+  @usableFromInline let storage = Mutex(Storage())
+
+  @inlinable
+  init(noting cancellations: CancellationLog) {
+    // `releaseEntry` is only ever called by `release(_:)` with `self`, and this initializer
+    // sets it for this table alone, so the table it gets is a `SubscriberTable<Element>`: the
+    // cast cannot fail, and skips the dynamic cast's metadata look-up.
+    super.init(noting: cancellations) { table, index in
+      unsafeDowncast(table, to: SubscriberTable<Element>.self).releaseInPlace(index)
+    }
+  }
+
+  /// Holds `callback` until its index is released; returns the index.
+  @inlinable
+  func add(_ callback: @escaping @MainActor (Element?) -> Void) -> Int {
+    storage.withLock { $0.add(Callback(callback)) }
+  }
+
+  /// The callback at `index`, or `nil` once released; copying it out keeps it alive for the call.
+  @inlinable
+  func callback(at index: Int) -> Callback? {
+    storage.withLock { $0.callback(at: index) }
+  }
+
+  /// Releases the callback at `index`, and what it captured, at once; safe from any thread.
+  @inlinable
+  func releaseInPlace(_ index: Int) {
+    let released = storage.withLock { $0.take(index) }
+    guard released != nil else { return }
+    cancellations.note()
+    // Dropped here, outside the lock: the captures' deinitializers may run arbitrary code,
+    // cancelling other subscribers of this table among it.
+    _ = released
+  }
+
+  /// Releases every callback, as the group goes away with its store; tokens may outlive both.
+  @usableFromInline
+  func releaseAll() {
+    let released = storage.withLock { storage in
+      defer { storage = Storage() }
+      return storage.pages
+    }
+    _ = released
+  }
+}

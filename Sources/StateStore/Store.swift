@@ -301,7 +301,10 @@ public final class Store<S: State, Dependencies: Sendable> {
     _ dispatchable: any Dispatchable, cause: DispatchCause?,
     perform: (@MainActor (any Dispatchable) -> Bool)?
   ) {
-    if let updater = dispatchable as? any StateUpdater<S> {
+    // The plain conformance check first: casting to the constrained existential checks the
+    // same-type requirement through the runtime's demangler, microseconds that every side
+    // effect and navigation request ending here would pay for the answer "no".
+    if dispatchable is any StateUpdater, let updater = dispatchable as? any StateUpdater<S> {
       apply(updater, cause: cause)
     } else if let perform, perform(dispatchable) {
       return

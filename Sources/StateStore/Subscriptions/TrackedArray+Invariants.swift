@@ -15,8 +15,8 @@ extension TrackedArray {
       "TrackedArray: \(positions.count) indexed identifiers for \(storage.count) elements")
     for (index, element) in storage.enumerated() {
       precondition(
-        positions[element.id] == index,
-        "TrackedArray: the element at \(index) is indexed at \(String(describing: positions[element.id]))"
+        self.index(id: element.id) == index,
+        "TrackedArray: the element at \(index) is indexed at \(String(describing: self.index(id: element.id)))"
       )
     }
     precondition(

@@ -49,10 +49,10 @@ public final class EffectTask<Success: Sendable>: Sendable {
   ///
   /// - Throws: Whatever the effect threw, or ``EffectNotRunError`` when a returning effect did
   ///   not run.
-  // Awaited where the caller runs: a handle awaited on the main actor does not hop off it and
-  // back for each effect.
   nonisolated(nonsending) public var value: Success {
     get async throws {
+      // Awaited where the caller runs: a handle awaited on the main actor does not hop off it
+      // and back for each effect.
       switch await started() {
       case .running(let task): return try await task.value
       case .notRun(let result): return try result.get()

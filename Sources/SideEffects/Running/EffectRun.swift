@@ -7,8 +7,9 @@
 ///    "did not run" answer.
 /// 3. `startEffect` applies the cancellation policy, registers the run in the
 ///    ``EffectRegistry`` and starts the task.
-/// 4. `EffectExecution.run` runs the body off the main actor with its ``DispatchCause`` bound;
-///    what it dispatches comes back through ``SideEffectContext``.
+/// 4. The task binds the run's ``DispatchCause`` and identity on the main actor, and
+///    `EffectExecution.run` runs the body off it; what the body dispatches comes back through
+///    ``SideEffectContext``, and the run leaves the registry on the main actor.
 ///
 /// A ``SideEffect`` is a ``ReturningSideEffect`` whose value is `Void`; the two differ only in
 /// what a caller gets when the effect does not run, which the `ifNotRun` argument says.

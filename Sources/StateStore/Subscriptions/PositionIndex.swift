@@ -156,8 +156,10 @@ struct PositionIndex: Sendable {
     }
   }
 
-  /// Puts `position` in the first free slot of its probe run; `false` (and nothing stored)
-  /// if another element with the same identifier is indexed. The table has a free slot.
+  /// Puts `position` in the first free slot of its probe run.
+  ///
+  /// Returns `false`, storing nothing, if another element with the same identifier is indexed.
+  /// The table has a free slot.
   private mutating func insertUnchecked<Element: Identifiable>(
     _ position: Int, in storage: [Element]
   ) -> Bool {

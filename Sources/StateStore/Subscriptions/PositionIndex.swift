@@ -8,19 +8,26 @@
 /// one slot and a miss about two.
 ///
 /// Positions are stored plus one, so that an empty slot is zero. An array longer than
-/// `UInt32.max - 1` elements (tens of gigabytes) cannot be indexed this way: its lookups scan
-/// the elements instead.
+/// `UInt32.max - 1` elements (tens of gigabytes) cannot be indexed this way: it keeps no slots,
+/// and its lookups scan the elements instead.
+///
+/// The slots are all it stores, so that it takes no more room in the state than the dictionary
+/// did: the store's hot fields sit after the state, and a larger state moves them.
 @usableFromInline
 struct PositionIndex: Sendable {
-  /// Position plus one of an element, or 0; the count is zero or a power of two.
+  /// Position plus one of an element, or 0.
+  ///
+  /// The count is zero or a power of two at least twice the count of elements. No slots with
+  /// elements present means the array scans.
   @usableFromInline var slots: [UInt32] = []
-  /// How many elements are indexed.
-  @usableFromInline var count = 0
-  /// Whether the array outgrew what four-byte slots hold, so that lookups scan.
-  @usableFromInline var scans = false
 
   @usableFromInline
   init() {}
+
+  /// How many elements the slots index; for checks, as it reads every slot.
+  ///
+  /// - Complexity: O(slots).
+  var indexedCount: Int { slots.lazy.filter { $0 != 0 }.count }
 
   /// The largest count of elements the slots can hold.
   static var capacityLimit: Int { Int(UInt32.max) - 1 }
@@ -30,8 +37,7 @@ struct PositionIndex: Sendable {
   /// - Complexity: O(1) on average.
   @inlinable @inline(__always)
   func position<Element: Identifiable>(of id: Element.ID, in storage: [Element]) -> Int? {
-    if scans { return Self.scan(for: id, in: storage) }
-    guard count > 0 else { return nil }
+    if slots.isEmpty { return storage.isEmpty ? nil : Self.scan(for: id, in: storage) }
     let mask = slots.count &- 1
     var slot = id.hashValue & mask
     while true {
@@ -56,11 +62,8 @@ struct PositionIndex: Sendable {
   /// - Complexity: O(n).
   @usableFromInline
   mutating func rebuild<Element: Identifiable>(_ storage: [Element]) -> Bool {
-    count = 0
-    scans = storage.count > Self.capacityLimit
-    if scans {
+    if storage.count > Self.capacityLimit {
       slots = []
-      count = storage.count
       return Set(storage.lazy.map(\.id)).count == storage.count
     }
     let size = Self.slotCount(for: storage.count)
@@ -78,17 +81,12 @@ struct PositionIndex: Sendable {
   /// Indexes the element at `position`, whose identifier is not indexed yet; every other
   /// element must be indexed where it stands.
   ///
-  /// - Complexity: O(1) on average; O(n) when the table grows.
+  /// - Complexity: O(1) on average; O(n) when the table grows (doubling, so amortised O(1)).
   @usableFromInline
   mutating func insert<Element: Identifiable>(_ position: Int, in storage: [Element]) {
-    if scans || storage.count > Self.capacityLimit {
-      scans = true
-      slots = []
-      count = storage.count
+    if slots.isEmpty || storage.count * 2 > slots.count {
+      _ = rebuild(storage)
       return
-    }
-    if (count + 1) * 2 > slots.count {
-      grow(in: storage)
     }
     _ = insertUnchecked(position, in: storage)
   }
@@ -99,13 +97,9 @@ struct PositionIndex: Sendable {
   /// - Complexity: O(1) on average.
   @usableFromInline
   mutating func remove<Element: Identifiable>(_ position: Int, in storage: [Element]) {
-    if scans {
-      count -= 1
-      return
-    }
+    guard !slots.isEmpty else { return }
     let mask = slots.count &- 1
-    guard count > 0, var hole = slot(holding: position, in: storage, mask: mask) else { return }
-    count -= 1
+    guard var hole = slot(holding: position, in: storage, mask: mask) else { return }
     // Backward-shift deletion: move up every later entry of the probe run that may not be
     // skipped, so that no lookup stops at the hole before reaching its element.
     var next = hole
@@ -130,7 +124,7 @@ struct PositionIndex: Sendable {
   /// - Complexity: O(slots), with no hashing.
   @usableFromInline
   mutating func shiftPositions(from start: Int, by delta: Int) {
-    guard !scans, start < Self.capacityLimit else { return }
+    guard !slots.isEmpty, start < Self.capacityLimit else { return }
     let first = UInt32(start + 1)
     let step = UInt32(truncatingIfNeeded: delta)
     for slot in slots.indices where slots[slot] >= first {
@@ -145,15 +139,6 @@ struct PositionIndex: Sendable {
     var size = 8
     while size < count * 2 { size *= 2 }
     return size
-  }
-
-  private mutating func grow<Element: Identifiable>(in storage: [Element]) {
-    let old = slots
-    slots = Array(repeating: 0, count: Self.slotCount(for: count + 1))
-    count = 0
-    for entry in old where entry != 0 {
-      _ = insertUnchecked(Int(entry) - 1, in: storage)
-    }
   }
 
   /// Puts `position` in the first free slot of its probe run.
@@ -171,7 +156,6 @@ struct PositionIndex: Sendable {
       slot = (slot &+ 1) & mask
     }
     slots[slot] = UInt32(position + 1)
-    count += 1
     return true
   }
 

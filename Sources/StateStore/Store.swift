@@ -211,6 +211,12 @@ public final class Store<S: State, Dependencies: Sendable> {
     if !isDispatching { drainQueue() }
   }
 
+  /// Whether a dispatchable sent now would reach the end of the chain at once, unchanged: the
+  /// store has no interceptor, is no scope, and is not dispatching (so its queue is empty).
+  package var reachesEndAtOnce: Bool {
+    !queuesEveryDispatch && !isDispatching
+  }
+
   /// Sends `dispatchable` through the interceptors and hands what reaches the end to `perform`.
   ///
   /// This is the hook that awaited dispatches (side effects, navigation) use: the store applies

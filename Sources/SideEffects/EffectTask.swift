@@ -49,8 +49,10 @@ public final class EffectTask<Success: Sendable>: Sendable {
   ///
   /// - Throws: Whatever the effect threw, or ``EffectNotRunError`` when a returning effect did
   ///   not run.
-  public var value: Success {
+  nonisolated(nonsending) public var value: Success {
     get async throws {
+      // Awaited where the caller runs: a handle awaited on the main actor does not hop off it
+      // and back for each effect.
       switch await started() {
       case .running(let task): return try await task.value
       case .notRun(let result): return try result.get()
@@ -59,14 +61,14 @@ public final class EffectTask<Success: Sendable>: Sendable {
   }
 
   /// Waits for the effect and returns its outcome.
-  public var result: Result<Success, any Error> {
+  nonisolated(nonsending) public var result: Result<Success, any Error> {
     get async {
       do { return .success(try await value) } catch { return .failure(error) }
     }
   }
 
   /// Waits until the effect has finished, whatever its outcome.
-  public func finish() async {
+  nonisolated(nonsending) public func finish() async {
     _ = await result
   }
 
@@ -90,7 +92,7 @@ public final class EffectTask<Success: Sendable>: Sendable {
     for waiter in waiters { waiter.resume(returning: started) }
   }
 
-  private func started() async -> Started {
+  nonisolated(nonsending) private func started() async -> Started {
     await withCheckedContinuation { continuation in
       let started = phase.withLock { phase -> Started? in
         switch phase {

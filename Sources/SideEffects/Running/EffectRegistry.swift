@@ -26,6 +26,9 @@ final class EffectRegistry {
   /// Queued runs that have not had their turn yet.
   private var queued: Set<UInt64> = []
   private var finishObservers: [UInt64: @MainActor () -> Void] = [:]
+  /// The names of the effect types started so far: a type's name is demangled at run time,
+  /// which costs more than the rest of an effect's start.
+  private var typeNames: [ObjectIdentifier: String] = [:]
 
   /// The registry of `store`, created on first use.
   static func of<S, D>(_ store: Store<S, D>) -> EffectRegistry {
@@ -38,6 +41,15 @@ final class EffectRegistry {
 
   /// How many effects are running, queued ones included.
   var count: Int { running.count }
+
+  /// The name of the effect type `type`, as its updaters' cause records it.
+  func name(of type: any AnySideEffect.Type) -> String {
+    let key = ObjectIdentifier(type)
+    if let name = typeNames[key] { return name }
+    let name = String(describing: type)
+    typeNames[key] = name
+    return name
+  }
 
   /// A fresh token naming one run.
   func makeToken() -> UInt64 {
@@ -188,11 +200,16 @@ package struct EffectRunID: Sendable, Hashable {
   /// The run the current task executes, if it is an effect's.
   @TaskLocal package static var current: EffectRunID?
 
+  /// A hash of the current task, which ``task`` holds for the run's own task.
+  static var taskHash: Int {
+    withUnsafeCurrentTask { $0?.hashValue } ?? 0
+  }
+
   /// The run of the current task if the current task is that run's own task: not a child task
   /// (`async let`, a task group) nor a `Task {}` started inside the effect, which inherit the
   /// identity but whose waits do not stop the effect itself.
   package static var currentTaskRun: EffectRunID? {
-    guard let current, withUnsafeCurrentTask(body: { $0?.hashValue }) == current.task else {
+    guard let current, taskHash == current.task else {
       return nil
     }
     return current

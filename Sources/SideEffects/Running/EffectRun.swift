@@ -7,8 +7,9 @@
 ///    "did not run" answer.
 /// 3. `startEffect` applies the cancellation policy, registers the run in the
 ///    ``EffectRegistry`` and starts the task.
-/// 4. `EffectExecution.run` runs the body off the main actor with its ``DispatchCause`` bound;
-///    what it dispatches comes back through ``SideEffectContext``.
+/// 4. The task binds the run's ``DispatchCause`` and identity on the main actor, and
+///    `EffectExecution.run` runs the body off it; what the body dispatches comes back through
+///    ``SideEffectContext``, and the run leaves the registry on the main actor.
 ///
 /// A ``SideEffect`` is a ``ReturningSideEffect`` whose value is `Void`; the two differ only in
 /// what a caller gets when the effect does not run, which the `ifNotRun` argument says.
@@ -99,17 +100,23 @@ extension Store {
       }
     }
     let token = registry.makeToken()
-    let cause = DispatchCause(Self.causeName(of: E.self))
+    let cause = DispatchCause(Self.causeName(registry.name(of: E.self)))
     let context = SideEffectContext(store: self)
     let registryID = ObjectIdentifier(registry)
     let task = Task {
       let result: Result<E.ReturnValue, any Error>
       do {
         if let turn { try await registry.waitForTurn(token, id: turn) }
+        let identity = EffectRunID(registry: registryID, token: token, task: EffectRunID.taskHash)
+        // The bindings are made and unmade here, on the main actor, around the hop off it: an
+        // effect that ends with a dispatch then returns without hopping back to the global
+        // executor only to unbind them, and leaves the registry where it already is.
         result = .success(
-          try await EffectExecution.run(
-            { try await effect.sideEffect($0) }, in: context, cause: cause,
-            run: (registryID, token)))
+          try await EffectRunID.$current.withValue(identity) {
+            try await DispatchCause.$current.withValue(cause) {
+              try await EffectExecution.run({ try await effect.sideEffect($0) }, in: context)
+            }
+          })
       } catch {
         result = .failure(error)
       }
@@ -125,10 +132,9 @@ extension Store {
     return (task, token)
   }
 
-  /// The cause recorded with the updaters of an effect of type `type`: its name, after the
+  /// The cause recorded with the updaters of an effect named `name`: its name, after the
   /// cause of whatever started it (`"Outer › Inner"`).
-  static func causeName(of type: Any.Type) -> String {
-    let name = String(describing: type)
+  static func causeName(_ name: String) -> String {
     guard let outer = DispatchCause.current else { return name }
     return "\(outer.name) › \(name)"
   }
@@ -136,21 +142,13 @@ extension Store {
 
 /// Where effect bodies run: off the main actor, on the global concurrent executor.
 enum EffectExecution {
-  /// Runs `body` off the main actor with `cause` bound for every updater it dispatches, and
-  /// the run's identity bound for test tools.
+  /// Runs `body` off the main actor; the caller binds the run's cause and identity.
   @concurrent
   static func run<S, D, R: Sendable>(
     _ body: @Sendable (SideEffectContext<S, D>) async throws -> R,
-    in context: SideEffectContext<S, D>, cause: DispatchCause,
-    run: (registry: ObjectIdentifier, token: UInt64)
+    in context: SideEffectContext<S, D>
   ) async throws -> R {
-    let task = withUnsafeCurrentTask { $0?.hashValue } ?? 0
-    let identity = EffectRunID(registry: run.registry, token: run.token, task: task)
-    return try await EffectRunID.$current.withValue(identity) {
-      try await DispatchCause.$current.withValue(cause) {
-        try await body(context)
-      }
-    }
+    try await body(context)
   }
 }
 

@@ -22,6 +22,15 @@ extension Store {
     expecting recognise: @escaping @MainActor (any Dispatchable) -> Final?,
     deliver: @escaping @MainActor @Sendable (InterceptOutcome<Final>) -> Void
   ) {
+    // Nothing can drop, replace or delay it: deliver it without a queued dispatch and a
+    // resolver, which cost a launched effect more than its task does. (An updater, even one
+    // that is also an effect, is applied by the store, as the end of the chain does.)
+    if reachesEndAtOnce, !(dispatchable is any StateUpdater),
+      let recognised = recognise(dispatchable)
+    {
+      deliver(.reached(recognised))
+      return
+    }
     let resolver = ResolveOnce<InterceptOutcome<Final>>(whenReleased: .dropped, deliver)
     intercept(dispatchable) { final in
       if let recognised = recognise(final) {

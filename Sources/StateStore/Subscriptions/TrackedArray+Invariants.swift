@@ -10,13 +10,15 @@ extension TrackedArray {
   /// - Complexity: O(n + journal capacity).
   @usableFromInline
   func _checkInvariants() {
+    // An array too long for the index keeps no slots and scans; every other one indexes all.
     precondition(
-      positions.count == storage.count,
-      "TrackedArray: \(positions.count) indexed identifiers for \(storage.count) elements")
+      (positions.slots.isEmpty && storage.count > PositionIndex.capacityLimit)
+        || positions.indexedCount == storage.count,
+      "TrackedArray: \(positions.indexedCount) indexed identifiers for \(storage.count) elements")
     for (index, element) in storage.enumerated() {
       precondition(
-        positions[element.id] == index,
-        "TrackedArray: the element at \(index) is indexed at \(String(describing: positions[element.id]))"
+        self.index(id: element.id) == index,
+        "TrackedArray: the element at \(index) is indexed at \(String(describing: self.index(id: element.id)))"
       )
     }
     precondition(

@@ -26,7 +26,7 @@ where Element.ID: Sendable {
   @usableFromInline static var journalCapacity: Int { 32 }
 
   @usableFromInline var storage: [Element]
-  @usableFromInline var positions: [Element.ID: Int]
+  @usableFromInline var positions: PositionIndex
   /// The stamps and identifiers of the most recent mutations, oldest first, as a ring.
   @usableFromInline var journal: [(stamp: UInt64, id: Element.ID)]
   @usableFromInline var journalStart = 0
@@ -41,7 +41,7 @@ where Element.ID: Sendable {
   /// Creates an empty array.
   public init() {
     storage = []
-    positions = [:]
+    positions = PositionIndex()
     journal = []
     stamp = mutationStamps.add(1, ordering: .relaxed).newValue
     journalBase = stamp
@@ -68,10 +68,12 @@ where Element.ID: Sendable {
   public var ids: [Element.ID] { storage.map(\.id) }
 
   /// Whether an element with `id` is present.
-  public func contains(id: Element.ID) -> Bool { positions[id] != nil }
+  @inlinable
+  public func contains(id: Element.ID) -> Bool { index(id: id) != nil }
 
   /// The position of the element with `id`, if present.
-  public func index(id: Element.ID) -> Int? { positions[id] }
+  @inlinable
+  public func index(id: Element.ID) -> Int? { positions.position(of: id, in: storage) }
 
   /// The element with `id`; setting `nil` removes it, setting a value replaces or appends it.
   ///
@@ -81,7 +83,7 @@ where Element.ID: Sendable {
   @inlinable
   public subscript(id id: Element.ID) -> Element? {
     get {
-      guard let position = positions[id] else { return nil }
+      guard let position = positions.position(of: id, in: storage) else { return nil }
       lookupHint.position.store(position, ordering: .relaxed)
       return storage[position]
     }
@@ -89,7 +91,7 @@ where Element.ID: Sendable {
     // coroutine whose frame holds an `Element?` is allocated on the heap on every mutation
     // (still so with Swift 6.3, even when forced inline).
     set {
-      guard let position = hintedPosition(of: id) ?? positions[id] else {
+      guard let position = hintedPosition(of: id) ?? index(id: id) else {
         if let newValue { upsert(newValue) }
         return
       }
@@ -150,13 +152,13 @@ where Element.ID: Sendable {
         _checkInvariants()
       #endif
     }
-    if let position = positions[element.id] {
+    if let position = index(id: element.id) {
       storage[position] = element
       noteChange(of: element.id)
       return false
     }
-    positions[element.id] = storage.count
     storage.append(element)
+    positions.insert(storage.count - 1, in: storage)
     noteChange(of: element.id)
     return true
   }
@@ -166,7 +168,7 @@ where Element.ID: Sendable {
   /// - Returns: `true` if the element was appended.
   @discardableResult
   public mutating func append(_ element: Element) -> Bool {
-    guard positions[element.id] == nil else { return false }
+    guard !contains(id: element.id) else { return false }
     return upsert(element)
   }
 
@@ -176,10 +178,11 @@ where Element.ID: Sendable {
   /// - Complexity: O(n).
   @discardableResult
   public mutating func insert(_ element: Element, at position: Int) -> Bool {
-    guard positions[element.id] == nil else { return false }
+    guard !contains(id: element.id) else { return false }
     let position = Swift.min(Swift.max(position, 0), storage.count)
     storage.insert(element, at: position)
-    rebuildPositions(from: position)
+    positions.shiftPositions(from: position, by: 1)
+    positions.insert(position, in: storage)
     noteChange(of: element.id)
     #if DEBUG
       _checkInvariants()
@@ -192,7 +195,7 @@ where Element.ID: Sendable {
   /// - Complexity: O(n).
   @discardableResult
   public mutating func remove(id: Element.ID) -> Element? {
-    guard let position = positions[id] else { return nil }
+    guard let position = index(id: id) else { return nil }
     return remove(at: position)
   }
 
@@ -201,9 +204,9 @@ where Element.ID: Sendable {
   /// - Complexity: O(n).
   @discardableResult
   public mutating func remove(at position: Int) -> Element {
+    positions.remove(position, in: storage)
     let element = storage.remove(at: position)
-    positions[element.id] = nil
-    rebuildPositions(from: position)
+    positions.shiftPositions(from: position + 1, by: -1)
     noteChange(of: element.id)
     #if DEBUG
       _checkInvariants()
@@ -262,25 +265,24 @@ where Element.ID: Sendable {
   ///
   /// - Complexity: O(n).
   public mutating func move(id: Element.ID, to position: Int) {
-    guard let from = positions[id] else { return }
+    guard let from = index(id: id) else { return }
+    positions.remove(from, in: storage)
     let element = storage.remove(at: from)
+    positions.shiftPositions(from: from + 1, by: -1)
     let target = Swift.min(Swift.max(position, 0), storage.count)
     storage.insert(element, at: target)
-    rebuildPositions(from: Swift.min(from, target))
+    positions.shiftPositions(from: target, by: 1)
+    positions.insert(target, in: storage)
     #if DEBUG
       _checkInvariants()
     #endif
   }
 
-  @usableFromInline
-  mutating func rebuildPositions(from start: Int = 0) {
-    if start == 0 { positions.removeAll(keepingCapacity: true) }
-    var index = start
-    while index < storage.count {
-      positions[storage[index].id] = index
-      index += 1
-    }
-    if positions.count != storage.count { deduplicate() }
+  /// Indexes every element anew, keeping one element per identifier.
+  ///
+  /// - Complexity: O(n).
+  mutating func rebuildPositions() {
+    if !positions.rebuild(storage) { deduplicate() }
   }
 
   /// Keeps the last element of each identifier, in the position of the first.
@@ -291,8 +293,7 @@ where Element.ID: Sendable {
     storage = storage.compactMap { element in
       seen.insert(element.id).inserted ? latest[element.id] : nil
     }
-    positions.removeAll(keepingCapacity: true)
-    for (index, element) in storage.enumerated() { positions[element.id] = index }
+    _ = positions.rebuild(storage)
   }
 
   @inlinable

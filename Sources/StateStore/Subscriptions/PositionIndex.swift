@@ -1,0 +1,174 @@
+/// Where each element of a `TrackedArray` stands, by identifier.
+///
+/// An open-addressing hash table (linear probing) whose slots hold only positions, four bytes
+/// each: the identifier a slot stands for is read from the elements themselves, which a lookup
+/// reads anyway. A `[ID: Int]` dictionary keeps keys and values in two further arrays, so on a
+/// large array (100,000 elements) a lookup missed the cache twice at random places, and the
+/// index took four times the memory. The table stays at most half full, so a lookup probes about
+/// one slot and a miss about two.
+///
+/// Positions are stored plus one, so that an empty slot is zero. An array longer than
+/// `UInt32.max - 1` elements (tens of gigabytes) cannot be indexed this way: it keeps no slots,
+/// and its lookups scan the elements instead.
+///
+/// The slots are all it stores, so that it takes no more room in the state than the dictionary
+/// did: the store's hot fields sit after the state, and a larger state moves them.
+@usableFromInline
+struct PositionIndex: Sendable {
+  /// Position plus one of an element, or 0.
+  ///
+  /// The count is zero or a power of two at least twice the count of elements. No slots with
+  /// elements present means the array scans.
+  @usableFromInline var slots: [UInt32] = []
+
+  @usableFromInline
+  init() {}
+
+  /// How many elements the slots index; for checks, as it reads every slot.
+  ///
+  /// - Complexity: O(slots).
+  var indexedCount: Int { slots.lazy.filter { $0 != 0 }.count }
+
+  /// The largest count of elements the slots can hold.
+  static var capacityLimit: Int { Int(UInt32.max) - 1 }
+
+  /// The position of the element with `id` in `storage`, if present.
+  ///
+  /// - Complexity: O(1) on average.
+  @inlinable @inline(__always)
+  func position<Element: Identifiable>(of id: Element.ID, in storage: [Element]) -> Int? {
+    if slots.isEmpty { return storage.isEmpty ? nil : Self.scan(for: id, in: storage) }
+    let mask = slots.count &- 1
+    var slot = id.hashValue & mask
+    while true {
+      let entry = slots[slot]
+      if entry == 0 { return nil }
+      let position = Int(entry) &- 1
+      if storage[position].id == id { return position }
+      slot = (slot &+ 1) & mask
+    }
+  }
+
+  /// The position of the element with `id`, found by reading every element: only for an array
+  /// longer than the slots can index.
+  @usableFromInline @inline(never)
+  static func scan<Element: Identifiable>(for id: Element.ID, in storage: [Element]) -> Int? {
+    storage.firstIndex { $0.id == id }
+  }
+
+  /// Indexes every element of `storage` anew.
+  ///
+  /// - Returns: `false` if two elements share an identifier (the index is then incomplete).
+  /// - Complexity: O(n).
+  @usableFromInline
+  mutating func rebuild<Element: Identifiable>(_ storage: [Element]) -> Bool {
+    if storage.count > Self.capacityLimit {
+      slots = []
+      return Set(storage.lazy.map(\.id)).count == storage.count
+    }
+    let size = Self.slotCount(for: storage.count)
+    if slots.count == size {
+      for slot in slots.indices { slots[slot] = 0 }
+    } else {
+      slots = Array(repeating: 0, count: size)
+    }
+    for position in storage.indices {
+      guard insertUnchecked(position, in: storage) else { return false }
+    }
+    return true
+  }
+
+  /// Indexes the element at `position`, whose identifier is not indexed yet; every other
+  /// element must be indexed where it stands.
+  ///
+  /// - Complexity: O(1) on average; O(n) when the table grows (doubling, so amortised O(1)).
+  @usableFromInline
+  mutating func insert<Element: Identifiable>(_ position: Int, in storage: [Element]) {
+    if slots.isEmpty || storage.count * 2 > slots.count {
+      _ = rebuild(storage)
+      return
+    }
+    _ = insertUnchecked(position, in: storage)
+  }
+
+  /// Forgets the element at `position`, which `storage` still holds there; the positions of
+  /// the others are unchanged.
+  ///
+  /// - Complexity: O(1) on average.
+  @usableFromInline
+  mutating func remove<Element: Identifiable>(_ position: Int, in storage: [Element]) {
+    guard !slots.isEmpty else { return }
+    let mask = slots.count &- 1
+    guard var hole = slot(holding: position, in: storage, mask: mask) else { return }
+    // Backward-shift deletion: move up every later entry of the probe run that may not be
+    // skipped, so that no lookup stops at the hole before reaching its element.
+    var next = hole
+    while true {
+      next = (next &+ 1) & mask
+      let entry = slots[next]
+      if entry == 0 { break }
+      let home = storage[Int(entry) &- 1].id.hashValue & mask
+      // The entry stays when its home lies cyclically in (hole, next].
+      let stays = hole <= next ? (hole < home && home <= next) : (hole < home || home <= next)
+      if !stays {
+        slots[hole] = entry
+        hole = next
+      }
+    }
+    slots[hole] = 0
+  }
+
+  /// Adds `delta` to every indexed position at or after `start`, after elements were inserted
+  /// or removed before them.
+  ///
+  /// - Complexity: O(slots), with no hashing.
+  @usableFromInline
+  mutating func shiftPositions(from start: Int, by delta: Int) {
+    guard !slots.isEmpty, start < Self.capacityLimit else { return }
+    let first = UInt32(start + 1)
+    let step = UInt32(truncatingIfNeeded: delta)
+    for slot in slots.indices where slots[slot] >= first {
+      // Wrapping addition of a negative delta's two's complement is the subtraction; every
+      // shifted position stays in range because the elements did move by `delta`.
+      slots[slot] &+= step
+    }
+  }
+
+  /// The slot count for `count` elements: a power of two, at least twice `count`.
+  private static func slotCount(for count: Int) -> Int {
+    var size = 8
+    while size < count * 2 { size *= 2 }
+    return size
+  }
+
+  /// Puts `position` in the first free slot of its probe run.
+  ///
+  /// Returns `false`, storing nothing, if another element with the same identifier is indexed.
+  /// The table has a free slot.
+  private mutating func insertUnchecked<Element: Identifiable>(
+    _ position: Int, in storage: [Element]
+  ) -> Bool {
+    let id = storage[position].id
+    let mask = slots.count &- 1
+    var slot = id.hashValue & mask
+    while slots[slot] != 0 {
+      if storage[Int(slots[slot]) - 1].id == id { return false }
+      slot = (slot &+ 1) & mask
+    }
+    slots[slot] = UInt32(position + 1)
+    return true
+  }
+
+  private func slot<Element: Identifiable>(
+    holding position: Int, in storage: [Element], mask: Int
+  ) -> Int? {
+    let target = UInt32(position + 1)
+    var slot = storage[position].id.hashValue & mask
+    while true {
+      let entry = slots[slot]
+      if entry == 0 { return nil }
+      if entry == target { return slot }
+      slot = (slot &+ 1) & mask
+    }
+  }
+}

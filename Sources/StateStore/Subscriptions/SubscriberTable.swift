@@ -119,6 +119,10 @@ final class SubscriberTable<Element: Sendable>: SubscriberTableBase, @unchecked 
     }
   }
 
+  // When a token is released on another thread while the store delivers, the two contend for
+  // this lock; on Linux a contended `Mutex` is handed over inside the kernel (a priority-
+  // inheriting futex), which ThreadSanitizer does not see, so it reports the two `withLock`
+  // bodies as racing although the lock orders them.
   @usableFromInline let storage = Mutex(Storage())
 
   @inlinable

@@ -3,7 +3,9 @@ import Synchronization
 /// A token that keeps a listener or subscriber alive; cancelling or releasing it stops delivery.
 ///
 /// Delivery stops at once: a listener cancelled in the middle of a notification round is not
-/// called for the rest of that round. `cancel()` may be called from any thread.
+/// called for the rest of that round. `cancel()` may be called from any thread; from another
+/// thread than the store's, a call the store had already begun when `cancel()` ran may still
+/// finish, and none begins after `cancel()` has returned.
 public final class Subscription: Hashable, Sendable {
   // What cancelling does, until it is done; `nil` once cancelled.
   //

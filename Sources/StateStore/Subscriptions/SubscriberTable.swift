@@ -6,7 +6,7 @@ import Synchronization
 /// type is its only subclass.
 // `@unchecked Sendable` because a non-final class cannot be checked: this base holds only a
 // `let` of a `Sendable` type, and its one subclass, `SubscriberTable` (final, internal to this
-// module), keeps every mutable field inside a `Mutex` and the rest in `let`s of `Sendable` types.
+// module), keeps every mutable field inside a `SpinLocked` and the rest in `let`s of `Sendable` types.
 // No other subclass can exist (the class is not `open`), so every access from any thread goes
 // through that lock.
 @usableFromInline
@@ -50,7 +50,7 @@ class SubscriberTableBase: @unchecked Sendable {
 /// an emptied entry. The store sweeps only at the start of an update, never while one of the
 /// group's deliveries (which iterate a copy of a bucket) is under way.
 // `@unchecked Sendable` restates the base's conformance (see the proof there): every mutable
-// field is inside `storage`, a `Mutex`, and the rest is `let`s of `Sendable` types.
+// field is inside `storage`, a `SpinLocked`, and the rest is `let`s of `Sendable` types.
 @usableFromInline
 final class SubscriberTable<Element: Sendable>: SubscriberTableBase, @unchecked Sendable {
   /// A subscriber's closure, in the form the subscriber gave it.
@@ -119,11 +119,7 @@ final class SubscriberTable<Element: Sendable>: SubscriberTableBase, @unchecked 
     }
   }
 
-  // When a token is released on another thread while the store delivers, the two contend for
-  // this lock; on Linux a contended `Mutex` is handed over inside the kernel (a priority-
-  // inheriting futex), which ThreadSanitizer does not see, so it reports the two `withLock`
-  // bodies as racing although the lock orders them.
-  @usableFromInline let storage = Mutex(Storage())
+  @usableFromInline let storage = SpinLocked(Storage())
 
   @inlinable
   init(noting cancellations: CancellationLog) {

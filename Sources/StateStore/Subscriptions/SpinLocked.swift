@@ -1,0 +1,47 @@
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A value behind a lock of one atomic flag, for the short sections that a row subscriber's
+/// table runs: filing a callback, copying one out, emptying an entry, sweeping.
+///
+/// Not `Mutex`: on Linux a contended `Mutex` hands the lock over inside the kernel, which
+/// ThreadSanitizer cannot see, so a token released on another thread during a delivery was
+/// reported as a race that the lock prevents. Every step of this lock is an atomic operation in
+/// this module, which ThreadSanitizer follows. A waiter yields its thread between attempts, so a
+/// holder preempted mid-section is not starved by it.
+@usableFromInline
+final class SpinLocked<Value: Sendable>: Sendable {
+  @usableFromInline let isLocked = Atomic<Bool>(false)
+  // `nonisolated(unsafe)`, proof: `value` is reached only inside `withLock`, after a successful
+  // acquiring compare-exchange of `isLocked` from `false` to `true` and before the releasing
+  // store of `false`, so at most one thread at a time touches it, and each holder sees every
+  // write of the one before. `body` gets it `inout`, which cannot escape the call; a `body`
+  // that called `withLock` again would spin forever rather than overlap an access, and no
+  // caller in this module does (the bodies are plain array and integer work, and release what
+  // they take only after the lock is released). The type is internal, so no other code can
+  // reach `value`. The run-time exclusivity check is redundant with the lock and is skipped.
+  @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var value: Value
+
+  @inlinable
+  init(_ value: Value) {
+    self.value = value
+  }
+
+  /// Runs `body` with the value while holding the lock.
+  @inlinable
+  func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
+    while !isLocked.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged
+    {
+      while isLocked.load(ordering: .relaxed) { sched_yield() }
+    }
+    defer { isLocked.store(false, ordering: .releasing) }
+    return body(&value)
+  }
+}

@@ -76,9 +76,12 @@ public final class TestStore<S: State, Dependencies: Sendable> {
   /// naming the test and what they waited for.
   ///
   /// A backstop against hangs, not a pace: a passing test never waits for it, and a wait on the
-  /// clock fails at once without it. One minute by default, to stay clear of a loaded CI
-  /// machine; a test that expects a wait never to end sets it small.
-  public var timeout: Duration = .seconds(60)
+  /// clock fails at once without it. Four minutes by default: a whole suite run under
+  /// ThreadSanitizer on two cores kept the main actor busy for more than one minute while an
+  /// effect's dispatch waited its turn, and four minutes still fail before a five-minute
+  /// `.timeLimit` cuts the test off without saying what it waited for. A test that expects a
+  /// wait never to end sets it small.
+  public var timeout: Duration = .seconds(240)
 
   /// How strict the store is; ``Exhaustivity/on`` unless set.
   public var exhaustivity: Exhaustivity = .on {

@@ -32,6 +32,36 @@ struct SnapshotCodecTests {
     }
   }
 
+  @Test(
+    "Tags and titles outside ASCII round-trip, and broken UTF-8 is reported even with a good checksum"
+  )
+  func utf8() throws {
+    var state = AppState()
+    AddTodo(id: 1, title: "Café crème", tags: ["ménage", "été"]).updateState(&state)
+    AddTodo(id: 2, title: "plain", tags: ["ascii"]).updateState(&state)
+    let snapshot = Snapshot(state: state, seq: 7, offset: 0)
+    let bytes = SnapshotCodec.encode(snapshot)
+    #expect(try SnapshotCodec.decode(bytes, path: "s") == snapshot)
+
+    // "plain" becomes "pl\u{FF}in": one byte that is never valid UTF-8, under a checksum that
+    // matches, so only the text's own validation can catch it.
+    guard let checksumLine = bytes.ranges(of: Array("\nchecksum ".utf8)).last?.lowerBound,
+      let at = bytes.firstRange(of: Array("plain".utf8))?.lowerBound
+    else {
+      Issue.record("no title in \(String(decoding: bytes, as: UTF8.self))")
+      return
+    }
+    var damaged = Array(bytes[...checksumLine])
+    damaged[at + 2] = 0xFF
+    let sum = String(SnapshotCodec.fnv1a(damaged[...]), radix: 16)
+    damaged += Array("checksum \(String(repeating: "0", count: 16 - sum.count))\(sum)\n".utf8)
+    #expect {
+      try SnapshotCodec.decode(damaged, path: "/x/snapshot")
+    } throws: { error in
+      (error as? StorageError)?.description.contains("unreadable todo") == true
+    }
+  }
+
   @Test("A cut-short snapshot is reported")
   func truncated() {
     let bytes = SnapshotCodec.encode(Self.snapshot())

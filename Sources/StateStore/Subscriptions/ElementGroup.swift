@@ -39,10 +39,10 @@ class ElementGroupBase<S: State> {
 struct ElementBucket<Element: Equatable & Sendable>: Sendable {
   @usableFromInline var last: Element?
   /// The subscribers' indices in the group's ``SubscriberTable``.
-  @usableFromInline var subscribers: [Int]
+  @usableFromInline var subscribers: [SubscriberIndex]
 
   @inlinable
-  init(last: Element?, subscribers: [Int]) {
+  init(last: Element?, subscribers: [SubscriberIndex]) {
     self.last = last
     self.subscribers = subscribers
   }
@@ -56,10 +56,10 @@ where Element.ID: Sendable {
   @usableFromInline let id: Element.ID
   @usableFromInline let last: Element?
   /// The subscriber's index in the group's ``SubscriberTable``.
-  @usableFromInline let index: Int
+  @usableFromInline let index: SubscriberIndex
 
   @inlinable
-  init(id: Element.ID, last: Element?, index: Int) {
+  init(id: Element.ID, last: Element?, index: SubscriberIndex) {
     self.id = id
     self.last = last
     self.index = index
@@ -72,7 +72,8 @@ final class ElementGroup<S: State, Element: Identifiable & Equatable & Sendable>
   S
 >
 where Element.ID: Sendable {
-  @usableFromInline let keyPath: KeyPath<S, TrackedArray<Element>>
+  /// Reads the group's array out of the state.
+  @usableFromInline let array: StoredProjection<S, TrackedArray<Element>>
   /// The subscribers' callbacks; their tokens release them from any thread.
   @usableFromInline let table: SubscriberTable<Element>
   // Read and written on every dispatch; main-actor state that no access holds across a call to
@@ -90,7 +91,7 @@ where Element.ID: Sendable {
 
   @usableFromInline
   init(keyPath: KeyPath<S, TrackedArray<Element>>, state: S, table: SubscriberTable<Element>) {
-    self.keyPath = keyPath
+    self.array = StoredProjection(keyPath)
     self.lastStamp = state[keyPath: keyPath].currentStamp
     self.table = table
     super.init(anyKeyPath: keyPath)
@@ -152,7 +153,8 @@ where Element.ID: Sendable {
   /// element `id` has in `array`.
   @inlinable
   func add(
-    _ subscriber: Int, id: Element.ID, given element: Element?, in array: TrackedArray<Element>
+    _ subscriber: SubscriberIndex, id: Element.ID, given element: Element?,
+    in array: TrackedArray<Element>
   ) {
     guard array.currentStamp == lastStamp else {
       late.append(LateSubscriber(id: id, last: element, index: subscriber))
@@ -168,7 +170,7 @@ where Element.ID: Sendable {
 
   @inlinable
   func deliverChanges(in state: S) {
-    let array = state[keyPath: keyPath]
+    let array = self.array.value(in: state)
     guard array.currentStamp != lastStamp else { return }
     let known = array.visitChanges(since: lastStamp) { id in
       deliver(from: array, toBucketOf: id)

@@ -2,7 +2,7 @@ import Synchronization
 
 /// A row subscriber's place in its group's ``SubscriberTable``.
 ///
-/// 32 bits, so that the group's buckets of indices take half the memory: reaching 2³² live
+/// 32 bits, so that the group's chain of links takes half the memory: reaching 2³² live
 /// subscribers in one group would take more than 200 GiB of tokens alone.
 @usableFromInline
 typealias SubscriberIndex = UInt32
@@ -47,7 +47,7 @@ class SubscriberTableBase: @unchecked Sendable {
 /// The callbacks of one element group's subscribers, each at a fixed index, behind one lock.
 ///
 /// A row subscriber is its token and its entry here, nothing more: the token holds this table
-/// and the index, the group's buckets hold the index, and the table holds the callback. So the
+/// and the index, the group's buckets chain the index, and the table holds the callback. So the
 /// store reaches a subscriber without keeping its token alive, and releasing the token (on any
 /// thread) empties the entry under the lock, releasing the callback at once. The store never
 /// refers to a token at all, so no token can be touched after it is freed.
@@ -55,7 +55,7 @@ class SubscriberTableBase: @unchecked Sendable {
 /// An emptied index is reused only after the group's sweep has removed it from every bucket and
 /// from the late subscribers, so an index in a bucket always names that bucket's subscriber or
 /// an emptied entry. The store sweeps only at the start of an update, never while one of the
-/// group's deliveries (which iterate a copy of a bucket) is under way.
+/// group's deliveries (which walk a bucket's chain) is under way.
 // `@unchecked Sendable` restates the base's conformance (see the proof there): every mutable
 // field is inside `storage`, a `SpinLocked`, and the rest is `let`s of `Sendable` types.
 @usableFromInline

@@ -28,8 +28,10 @@ public final class Store<S: State, Dependencies: Sendable> {
   // The state skips the run-time exclusivity check, which would otherwise cost more than the
   // whole dispatch. Why no two accesses can overlap:
   // - It is only accessed on the main actor, so never from two threads at once.
-  // - The only modifying access is the updater's `inout` in `runUpdater(_:)`. Another modify
-  //   cannot nest inside it: every path to `runUpdater` goes through `dispatch`/`drainQueue`,
+  // - The only modifying access is the updater's `inout` in `runUpdater(_:)` (a row
+  //   subscription also reads the state in place through an `inout` pointer, after the check
+  //   below and without running user code; see `array(of:)`). Another modify cannot nest
+  //   inside it: every path to `runUpdater` goes through `dispatch`/`drainQueue`,
   //   which queue instead of applying while `isDispatching` is set, and it is set for the whole
   //   updater.
   // - A read cannot nest inside it either, even from hostile code (an updater that captured
@@ -95,7 +97,12 @@ public final class Store<S: State, Dependencies: Sendable> {
   /// Not on the dispatch path. Held strongly and forgotten by the sweep that drops the group: a
   /// weak reference would give the group a side table, and every retain and release of the
   /// group on the dispatch path would then take the runtime's slow path.
-  @usableFromInline var recentElementGroup: ElementGroupBase<S>?
+  // Read on every row subscription; skips the run-time exclusivity check (as much as the rest
+  // of the group look-up) because no access to it can overlap another: it is read by copy and
+  // written by assignment, and an assignment never releases the last reference to a group (the
+  // group it replaces is still in `elementOrder`, and the sweep that clears it keeps the old
+  // `elementOrder` alive until after the write), so no deinitializer runs inside an access.
+  @exclusivity(unchecked) @usableFromInline var recentElementGroup: ElementGroupBase<S>?
   @exclusivity(unchecked) @usableFromInline var updateObservers: [UpdateObserverEntry<S>] = []
 
   /// Tokens cancelled since the last sweep; tokens may be cancelled on any thread.

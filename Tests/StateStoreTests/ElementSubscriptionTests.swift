@@ -145,4 +145,54 @@ struct ElementSubscriptionTests {
     #expect(received == [nil, "mine"])
     _ = token
   }
+
+  @Test("a bucket calls its subscribers in the order they joined, across sweeps and reused indices")
+  func bucketOrderAcrossSweeps() {
+    let store = Store<ListState, Void>(initialState: ListState(todos: makeTodos(3)))
+    var calls: [Int] = []
+    var tokens: [Int: Subscription] = [:]
+    for k in 0..<6 {
+      tokens[k] = store.subscribe(to: \.todos, id: 1) { _ in calls.append(k) }
+    }
+    calls = []
+    store.dispatch(Toggle(id: 1))
+    #expect(calls == [0, 1, 2, 3, 4, 5])
+    for k in [0, 3, 5] { tokens[k]?.cancel() }
+    store.dispatch(Toggle(id: 2))
+    #expect(calls == [0, 1, 2, 3, 4, 5], "the sweep calls nobody")
+    calls = []
+    for k in 6..<9 {
+      tokens[k] = store.subscribe(to: \.todos, id: 1) { _ in calls.append(k) }
+    }
+    #expect(calls == [6, 7, 8], "each new subscriber gets its first value, in the swept indices")
+    calls = []
+    store.dispatch(Toggle(id: 1))
+    #expect(calls == [1, 2, 4, 6, 7, 8])
+    withExtendedLifetime(tokens) {}
+  }
+
+  @Test(
+    "a subscriber added by a callback of its bucket is not called again that round, then comes last"
+  )
+  func joinDuringDelivery() {
+    let store = Store<ListState, Void>(initialState: ListState(todos: makeTodos(3)))
+    var calls: [String] = []
+    var rounds = 0
+    var added: Subscription?
+    let first = store.subscribe(to: \.todos, id: 1) { _ in
+      calls.append("first")
+      rounds += 1
+      // Its first value is round 1; the first change, round 2, adds a subscriber.
+      guard rounds == 2 else { return }
+      added = store.subscribe(to: \.todos, id: 1) { _ in calls.append("added") }
+    }
+    let second = store.subscribe(to: \.todos, id: 1) { _ in calls.append("second") }
+    calls = []
+    store.dispatch(Toggle(id: 1))
+    #expect(calls == ["first", "added", "second"], "the new one hears its first value only")
+    calls = []
+    store.dispatch(Toggle(id: 1))
+    #expect(calls == ["first", "second", "added"])
+    withExtendedLifetime((first, second, added)) {}
+  }
 }

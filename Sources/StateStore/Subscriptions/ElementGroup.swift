@@ -34,17 +34,23 @@ class ElementGroupBase<S: State> {
 ///
 /// The last element is kept once per bucket rather than once per subscriber: every subscriber in
 /// a bucket has been told the same element (see `ElementGroup.late`), which is what lets a
-/// subscriber cost its token and its entry in the group's table and nothing more.
+/// subscriber cost its token, its entry in the group's table and its link, and nothing more.
+///
+/// The subscribers are a chain, in the order they joined, from `first` to `latest` through the
+/// group's `links`: a bucket has no array of its own to grow, copy and free.
 @usableFromInline
 struct ElementBucket<Element: Equatable & Sendable>: Sendable {
   @usableFromInline var last: Element?
-  /// The subscribers' indices in the group's ``SubscriberTable``.
-  @usableFromInline var subscribers: [Int]
+  /// The first subscriber's index in the group's ``SubscriberTable``.
+  @usableFromInline var first: SubscriberIndex
+  /// The index of the subscriber that joined last: the end of the chain.
+  @usableFromInline var latest: SubscriberIndex
 
   @inlinable
-  init(last: Element?, subscribers: [Int]) {
+  init(last: Element?, subscriber: SubscriberIndex) {
     self.last = last
-    self.subscribers = subscribers
+    self.first = subscriber
+    self.latest = subscriber
   }
 }
 
@@ -56,10 +62,10 @@ where Element.ID: Sendable {
   @usableFromInline let id: Element.ID
   @usableFromInline let last: Element?
   /// The subscriber's index in the group's ``SubscriberTable``.
-  @usableFromInline let index: Int
+  @usableFromInline let index: SubscriberIndex
 
   @inlinable
-  init(id: Element.ID, last: Element?, index: Int) {
+  init(id: Element.ID, last: Element?, index: SubscriberIndex) {
     self.id = id
     self.last = last
     self.index = index
@@ -72,7 +78,8 @@ final class ElementGroup<S: State, Element: Identifiable & Equatable & Sendable>
   S
 >
 where Element.ID: Sendable {
-  @usableFromInline let keyPath: KeyPath<S, TrackedArray<Element>>
+  /// Reads the group's array out of the state.
+  @usableFromInline let array: StoredProjection<S, TrackedArray<Element>>
   /// The subscribers' callbacks; their tokens release them from any thread.
   @usableFromInline let table: SubscriberTable<Element>
   // Read and written on every dispatch; main-actor state that no access holds across a call to
@@ -82,6 +89,12 @@ where Element.ID: Sendable {
   // costs time.
   @exclusivity(unchecked) @usableFromInline var buckets: [Element.ID: ElementBucket<Element>] =
     [:]
+  /// The next subscriber of the same bucket, by index in ``table``.
+  ///
+  /// The link of a bucket's `latest` subscriber is never read. Holds every index the table has
+  /// handed out. Written only by filing a subscriber and by the sweep, neither of which calls
+  /// user code, and read by copying one link.
+  @exclusivity(unchecked) @usableFromInline var links: [SubscriberIndex] = []
   @exclusivity(unchecked) @usableFromInline var lastStamp: UInt64
   /// Subscribers that joined while the group was behind the state (from a listener, or from
   /// another subscriber during this group's delivery): they were given an element the rest of
@@ -90,7 +103,7 @@ where Element.ID: Sendable {
 
   @usableFromInline
   init(keyPath: KeyPath<S, TrackedArray<Element>>, state: S, table: SubscriberTable<Element>) {
-    self.keyPath = keyPath
+    self.array = StoredProjection(keyPath)
     self.lastStamp = state[keyPath: keyPath].currentStamp
     self.table = table
     super.init(anyKeyPath: keyPath)
@@ -118,14 +131,28 @@ where Element.ID: Sendable {
       if storage.live == 0 { return true }
       var index = buckets.startIndex
       while index != buckets.endIndex {
-        if buckets.values[index].subscribers.contains(where: { storage.callback(at: $0) == nil }) {
-          // Changing a value in place keeps every index valid; removing keys waits for the end.
-          buckets.values[index].subscribers.removeAll { subscriber in
-            guard storage.callback(at: subscriber) == nil else { return false }
+        // Rechains the live subscribers in order; changing a value in place keeps every index
+        // valid, and removing keys waits for the end.
+        var subscriber = buckets.values[index].first
+        let latest = buckets.values[index].latest
+        var first: SubscriberIndex?
+        var kept = subscriber
+        while true {
+          let next = links[Int(subscriber)]
+          if storage.callback(at: subscriber) == nil {
             storage.free.append(subscriber)
-            return true
+          } else {
+            if first == nil { first = subscriber } else { links[Int(kept)] = subscriber }
+            kept = subscriber
           }
-          if buckets.values[index].subscribers.isEmpty { emptied.append(buckets.keys[index]) }
+          if subscriber == latest { break }
+          subscriber = next
+        }
+        if let first {
+          buckets.values[index].first = first
+          buckets.values[index].latest = kept
+        } else {
+          emptied.append(buckets.keys[index])
         }
         buckets.formIndex(after: &index)
       }
@@ -141,6 +168,7 @@ where Element.ID: Sendable {
       let removed = (buckets, late)
       buckets = [:]
       late = []
+      links = []
       return withExtendedLifetime(removed) { true }
     }
     // Taken out whole, so that their last elements are released after the writes.
@@ -152,23 +180,35 @@ where Element.ID: Sendable {
   /// element `id` has in `array`.
   @inlinable
   func add(
-    _ subscriber: Int, id: Element.ID, given element: Element?, in array: TrackedArray<Element>
+    _ subscriber: SubscriberIndex, id: Element.ID, given element: Element?,
+    in array: TrackedArray<Element>
   ) {
     guard array.currentStamp == lastStamp else {
       late.append(LateSubscriber(id: id, last: element, index: subscriber))
       return
     }
     // Caught up: every subscriber of the bucket was last told `element`.
+    file(subscriber, inBucketOf: id, holding: element)
+  }
+
+  /// Chains `subscriber` at the end of `id`'s bucket, or makes the bucket, which then holds
+  /// `element`.
+  @inlinable
+  func file(_ subscriber: SubscriberIndex, inBucketOf id: Element.ID, holding element: Element?) {
+    // The table hands out indices densely, so this appends one link at most.
+    while links.count <= Int(subscriber) { links.append(subscriber) }
     if let index = buckets.index(forKey: id) {
-      buckets.values[index].subscribers.append(subscriber)
+      let latest = buckets.values[index].latest
+      links[Int(latest)] = subscriber
+      buckets.values[index].latest = subscriber
     } else {
-      buckets[id] = ElementBucket(last: element, subscribers: [subscriber])
+      buckets[id] = ElementBucket(last: element, subscriber: subscriber)
     }
   }
 
   @inlinable
   func deliverChanges(in state: S) {
-    let array = state[keyPath: keyPath]
+    let array = self.array.value(in: state)
     guard array.currentStamp != lastStamp else { return }
     let known = array.visitChanges(since: lastStamp) { id in
       deliver(from: array, toBucketOf: id)
@@ -189,10 +229,16 @@ where Element.ID: Sendable {
     let previous = buckets.values[index].last
     guard previous != element else { return }
     withExtendedLifetime(previous) { buckets.values[index].last = element }
-    // A copy of the indices: a callback may subscribe or cancel, changing the bucket.
-    let subscribers = buckets.values[index].subscribers
-    for subscriber in subscribers {
+    // The ends are read first: a callback may subscribe (joining the late subscribers, as the
+    // group is behind the state until this delivery ends) or cancel (which empties a table entry
+    // and leaves the chain to the next sweep, at the start of an update), so the chain from
+    // `first` to `latest` stays as it is until the loop ends.
+    var subscriber = buckets.values[index].first
+    let latest = buckets.values[index].latest
+    while true {
       table.callback(at: subscriber)?.call(element)
+      if subscriber == latest { break }
+      subscriber = links[Int(subscriber)]
     }
   }
 
@@ -208,11 +254,7 @@ where Element.ID: Sendable {
         if subscriber.last != element {
           table.callback(at: subscriber.index)?.call(element)
         }
-        if let index = buckets.index(forKey: subscriber.id) {
-          buckets.values[index].subscribers.append(subscriber.index)
-        } else {
-          buckets[subscriber.id] = ElementBucket(last: element, subscribers: [subscriber.index])
-        }
+        file(subscriber.index, inBucketOf: subscriber.id, holding: element)
       }
     }
   }

@@ -1,5 +1,12 @@
 import Synchronization
 
+/// A row subscriber's place in its group's ``SubscriberTable``.
+///
+/// 32 bits, so that the group's chain of links takes half the memory: reaching 2³² live
+/// subscribers in one group would take more than 200 GiB of tokens alone.
+@usableFromInline
+typealias SubscriberIndex = UInt32
+
 /// What a row subscriber's token releases: its entry in its element group's table.
 ///
 /// Not generic, so that a ``Subscription`` refers to it with one word; the table of one element
@@ -19,12 +26,12 @@ class SubscriberTableBase: @unchecked Sendable {
   /// the application, where this closure is formed, so a token's release runs code specialised
   /// for the element type; an override would run generic code with a metadata look-up per
   /// release, as much as the rest of the release together.
-  @usableFromInline let releaseEntry: @Sendable (SubscriberTableBase, Int) -> Void
+  @usableFromInline let releaseEntry: @Sendable (SubscriberTableBase, SubscriberIndex) -> Void
 
   @usableFromInline
   init(
     noting cancellations: CancellationLog,
-    releaseEntry: @escaping @Sendable (SubscriberTableBase, Int) -> Void
+    releaseEntry: @escaping @Sendable (SubscriberTableBase, SubscriberIndex) -> Void
   ) {
     self.cancellations = cancellations
     self.releaseEntry = releaseEntry
@@ -32,7 +39,7 @@ class SubscriberTableBase: @unchecked Sendable {
 
   /// Releases the callback at `index`, and what it captured, at once; safe from any thread.
   @inlinable
-  final func release(_ index: Int) {
+  final func release(_ index: SubscriberIndex) {
     releaseEntry(self, index)
   }
 }
@@ -40,7 +47,7 @@ class SubscriberTableBase: @unchecked Sendable {
 /// The callbacks of one element group's subscribers, each at a fixed index, behind one lock.
 ///
 /// A row subscriber is its token and its entry here, nothing more: the token holds this table
-/// and the index, the group's buckets hold the index, and the table holds the callback. So the
+/// and the index, the group's buckets chain the index, and the table holds the callback. So the
 /// store reaches a subscriber without keeping its token alive, and releasing the token (on any
 /// thread) empties the entry under the lock, releasing the callback at once. The store never
 /// refers to a token at all, so no token can be touched after it is freed.
@@ -48,7 +55,7 @@ class SubscriberTableBase: @unchecked Sendable {
 /// An emptied index is reused only after the group's sweep has removed it from every bucket and
 /// from the late subscribers, so an index in a bucket always names that bucket's subscriber or
 /// an emptied entry. The store sweeps only at the start of an update, never while one of the
-/// group's deliveries (which iterate a copy of a bucket) is under way.
+/// group's deliveries (which walk a bucket's chain) is under way.
 // `@unchecked Sendable` restates the base's conformance (see the proof there): every mutable
 // field is inside `storage`, a `SpinLocked`, and the rest is `let`s of `Sendable` types.
 @usableFromInline
@@ -72,7 +79,7 @@ final class SubscriberTable<Element: Sendable>: SubscriberTableBase, @unchecked 
     /// Fixed-size pages, so that a large group grows without copying what it holds.
     @usableFromInline var pages: [[Callback?]] = []
     /// Emptied indices that no bucket refers to any more.
-    @usableFromInline var free: [Int] = []
+    @usableFromInline var free: [SubscriberIndex] = []
     /// Entries holding a callback.
     @usableFromInline var live = 0
 
@@ -82,18 +89,25 @@ final class SubscriberTable<Element: Sendable>: SubscriberTableBase, @unchecked 
     @inlinable
     static var pageSize: Int { 1024 }
 
+    /// The page and the slot in it of `index`.
     @inlinable
-    func callback(at index: Int) -> Callback? {
-      let (page, slot) = index.quotientAndRemainder(dividingBy: Self.pageSize)
+    static func location(of index: SubscriberIndex) -> (page: Int, slot: Int) {
+      let (page, slot) = index.quotientAndRemainder(dividingBy: SubscriberIndex(pageSize))
+      return (Int(page), Int(slot))
+    }
+
+    @inlinable
+    func callback(at index: SubscriberIndex) -> Callback? {
+      let (page, slot) = Self.location(of: index)
       guard page < pages.count, slot < pages[page].count else { return nil }
       return pages[page][slot]
     }
 
     @inlinable
-    mutating func add(_ callback: Callback) -> Int {
+    mutating func add(_ callback: Callback) -> SubscriberIndex {
       live += 1
       if let index = free.popLast() {
-        let (page, slot) = index.quotientAndRemainder(dividingBy: Self.pageSize)
+        let (page, slot) = Self.location(of: index)
         pages[page][slot] = callback
         return index
       }
@@ -105,12 +119,12 @@ final class SubscriberTable<Element: Sendable>: SubscriberTableBase, @unchecked 
       }
       let last = pages.count - 1
       pages[last].append(callback)
-      return last * Self.pageSize + pages[last].count - 1
+      return SubscriberIndex(last * Self.pageSize + pages[last].count - 1)
     }
 
     @inlinable
-    mutating func take(_ index: Int) -> Callback? {
-      let (page, slot) = index.quotientAndRemainder(dividingBy: Self.pageSize)
+    mutating func take(_ index: SubscriberIndex) -> Callback? {
+      let (page, slot) = Self.location(of: index)
       guard page < pages.count, slot < pages[page].count, let callback = pages[page][slot]
       else { return nil }
       pages[page][slot] = nil
@@ -133,19 +147,19 @@ final class SubscriberTable<Element: Sendable>: SubscriberTableBase, @unchecked 
 
   /// Holds `callback` until its index is released; returns the index.
   @inlinable
-  func add(_ callback: @escaping @MainActor (Element?) -> Void) -> Int {
+  func add(_ callback: @escaping @MainActor (Element?) -> Void) -> SubscriberIndex {
     storage.withLock { $0.add(Callback(callback)) }
   }
 
   /// The callback at `index`, or `nil` once released; copying it out keeps it alive for the call.
   @inlinable
-  func callback(at index: Int) -> Callback? {
+  func callback(at index: SubscriberIndex) -> Callback? {
     storage.withLock { $0.callback(at: index) }
   }
 
   /// Releases the callback at `index`, and what it captured, at once; safe from any thread.
   @inlinable
-  func releaseInPlace(_ index: Int) {
+  func releaseInPlace(_ index: SubscriberIndex) {
     let released = storage.withLock { $0.take(index) }
     guard released != nil else { return }
     cancellations.note()

@@ -36,7 +36,7 @@ public final class Subscription: Hashable, Sendable {
   /// subscribers use this instead of a closure, so that a subscriber costs this token and its
   /// entry in the table, and neither a closure context nor an object of its own.
   @usableFromInline
-  init(releasing index: Int, from table: SubscriberTableBase) {
+  init(releasing index: SubscriberIndex, from table: SubscriberTableBase) {
     self.action = .release(index, table)
   }
 
@@ -89,7 +89,7 @@ public final class Subscription: Hashable, Sendable {
 @usableFromInline
 enum CancelAction: Sendable {
   case run(@Sendable () -> Void)
-  case release(Int, SubscriberTableBase)
+  case release(SubscriberIndex, SubscriberTableBase)
 }
 
 /// Counts the tokens of one store cancelled since its last sweep; tokens may be cancelled on any

@@ -1,0 +1,44 @@
+/// A key path from the state to a value, read at a fixed offset when the key path names a
+/// stored property reached through structs alone.
+///
+/// Applying a `KeyPath` runs generic code in the runtime (a metadata look-up and a copy of the
+/// whole root), about as much as the rest of a row subscription: subscribing and every dispatch
+/// to an element group read the group's array, so the offset is worked out once, when the group
+/// is made, and each read copies the array alone.
+@usableFromInline
+struct StoredProjection<Root, Value> {
+  @usableFromInline let keyPath: KeyPath<Root, Value>
+  /// Where the value sits inside the root, or `nil` when the key path is computed or crosses a
+  /// reference, and must be applied.
+  @usableFromInline let offset: Int?
+
+  @inlinable
+  init(_ keyPath: KeyPath<Root, Value>) {
+    self.keyPath = keyPath
+    self.offset = MemoryLayout<Root>.offset(of: keyPath)
+  }
+
+  /// The value in the root at `root`.
+  ///
+  /// The only work done while `root` is read is a copy of the value itself, which runs no code
+  /// of the application's (a copy retains, it calls nothing), so the root cannot change during
+  /// the read. A key path without an offset may run a getter of the application's, so it is
+  /// applied to a copy of the root.
+  @inlinable
+  func value(at root: UnsafePointer<Root>) -> Value {
+    guard let offset else {
+      let copy = root.pointee
+      return copy[keyPath: keyPath]
+    }
+    // `MemoryLayout.offset(of:)` promises that the value the key path reads sits at this
+    // offset from the root's address, in memory bound to `Value`.
+    return UnsafeRawPointer(root).advanced(by: offset).assumingMemoryBound(to: Value.self).pointee
+  }
+
+  /// The value in `root`.
+  @inlinable
+  func value(in root: Root) -> Value {
+    guard offset != nil else { return root[keyPath: keyPath] }
+    return withUnsafePointer(to: root, value(at:))
+  }
+}

@@ -3,11 +3,15 @@ import Foundation
 /// Peak memory of W3 and E2, measured in fresh processes so that nothing freed earlier in the
 /// run hides what a runner needs.
 ///
-/// `store-bench --memory-probe store` (or `floor`) resets the kernel's peak-RSS mark, builds
-/// W3's store with its 10,000 subscribers (or the indexed floor with its 10,000 closures), runs
-/// a full cycle of 1,000 toggles, and prints how far the peak resident set (`VmHWM` in
-/// `/proc/self/status`) rose above the resident set before building. Both sides hold the same
-/// 1,000 todos, so the difference between them is the cost of the subscriptions.
+/// `store-bench --memory-probe store` (or `floor`) first warms its side up: it builds the same
+/// runner with 10 subscribers, runs it once and drops it, so that the code it runs is paged in
+/// and the runtime's type metadata made, as in an application that has run for a while. Then
+/// it resets the kernel's peak-RSS mark, builds W3's store with its 10,000 subscribers (or the
+/// indexed floor with its 10,000 closures), runs a full cycle of 1,000 toggles, and prints how
+/// far the peak resident set (`VmHWM` in `/proc/self/status`) rose above the resident set
+/// before building. Both sides hold the same 1,000 todos, so the difference between them is the
+/// cost of the subscriptions. `store-cold` and `floor-cold` skip the warm-up, so they also count
+/// what a process pays once, the first time it runs the code.
 /// `launched-effects` and `launched-tasks` do the same around one E2 operation: 10,000 effects
 /// (or plain tasks) in flight at once, then awaited.
 enum MemoryProbe {
@@ -15,6 +19,8 @@ enum MemoryProbe {
   enum Side: String, CaseIterable {
     case store
     case floor
+    case storeCold = "store-cold"
+    case floorCold = "floor-cold"
     case launchedEffects = "launched-effects"
     case launchedTasks = "launched-tasks"
   }
@@ -23,21 +29,32 @@ enum MemoryProbe {
   /// this system has no `/proc/self/status`.
   @MainActor
   static func measure(_ side: Side) async -> Int? {
+    switch side {
+    case .store: await warmUp(ToggleStoreRunner(subscribers: 10))
+    case .floor: await warmUp(IndexedFloor(subscribers: 10))
+    case .storeCold, .floorCold, .launchedEffects, .launchedTasks: break
+    }
     try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
     guard let before = residentBytes() else { return nil }
     let runner: any Runner =
       switch side {
-      case .store: ToggleStoreRunner(subscribers: 10_000)
-      case .floor: IndexedFloor(subscribers: 10_000)
+      case .store, .storeCold: ToggleStoreRunner(subscribers: 10_000)
+      case .floor, .floorCold: IndexedFloor(subscribers: 10_000)
       case .launchedEffects: LaunchedEffectsRunner()
       case .launchedTasks: LaunchedTasksFloor()
       }
     switch side {
-    case .store, .floor: await runner.perform(todoCount)
+    case .store, .floor, .storeCold, .floorCold: await runner.perform(todoCount)
     case .launchedEffects, .launchedTasks: await runner.perform(1)
     }
     guard let after = residentBytes() else { return nil }
     return withExtendedLifetime(runner) { Swift.max(after.peak - before.current, 0) }
+  }
+
+  /// Runs `runner` through a full cycle of toggles, then drops it.
+  @MainActor
+  private static func warmUp(_ runner: some Runner) async {
+    await runner.perform(todoCount)
   }
 
   /// Runs in the parent: starts this executable as a probe for `side` and reads its answer.

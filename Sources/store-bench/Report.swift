@@ -31,6 +31,10 @@ struct WorkloadResult: Encodable {
   let peakMemoryBytes: Int?
   let floorPeakMemoryBytes: Int?
   let memoryRatio: Double?
+  /// The same growths and ratio measured without a warm-up (W3 only; see ``MemoryProbe``).
+  let coldPeakMemoryBytes: Int?
+  let coldFloorPeakMemoryBytes: Int?
+  let coldMemoryRatio: Double?
   /// For G1: how the plain mutation floor grows with the todos (its median per-repetition
   /// ratio to the same floor on 1,000 todos).
   let floorGrowth: Double?
@@ -60,6 +64,9 @@ struct WorkloadResult: Encodable {
     case peakMemoryBytes = "peak_memory_bytes"
     case floorPeakMemoryBytes = "floor_peak_memory_bytes"
     case memoryRatio = "memory_ratio"
+    case coldPeakMemoryBytes = "cold_peak_memory_bytes"
+    case coldFloorPeakMemoryBytes = "cold_floor_peak_memory_bytes"
+    case coldMemoryRatio = "cold_memory_ratio"
     case floorGrowth = "floor_growth"
     case summary
   }
@@ -139,6 +146,14 @@ func printTable(_ results: [WorkloadResult], mode: Options.Mode, run: RunInfo) {
         "\(result.workload): peak memory growth of the store side \(kibibytes(bytes)), "
           + "of the \(result.floor) \(kibibytes(floorBytes)): \(format(memoryRatio))×"
           + (result.workload == "W3" ? " (target ≤2×)" : ""))
+    }
+    if let bytes = result.coldPeakMemoryBytes, let floorBytes = result.coldFloorPeakMemoryBytes,
+      let memoryRatio = result.coldMemoryRatio
+    {
+      print(
+        "\(result.workload): the same in cold processes (code paged in and type metadata made "
+          + "on first use counted too): \(kibibytes(bytes)) and \(kibibytes(floorBytes)): "
+          + "\(format(memoryRatio))×")
     }
     if let growth = result.floorGrowth {
       print(

@@ -54,6 +54,12 @@ private func run(_ workload: Workload, schedule: Schedule) async -> WorkloadResu
   let memoryRatio = peakMemoryBytes.flatMap { bytes in
     floorPeakMemoryBytes.map { Double(bytes) / Double(Swift.max($0, 1)) }
   }
+  let measuresCold = workload.measuresMemory && probes.store == .store
+  let coldPeakMemoryBytes = measuresCold ? MemoryProbe.spawn(.storeCold) : nil
+  let coldFloorPeakMemoryBytes = measuresCold ? MemoryProbe.spawn(.floorCold) : nil
+  let coldMemoryRatio = coldPeakMemoryBytes.flatMap { bytes in
+    coldFloorPeakMemoryBytes.map { Double(bytes) / Double(Swift.max($0, 1)) }
+  }
   return WorkloadResult(
     workload: workload.name,
     medianNanoseconds: store.median, minNanoseconds: store.min, maxNanoseconds: store.max,
@@ -69,6 +75,8 @@ private func run(_ workload: Workload, schedule: Schedule) async -> WorkloadResu
     repetitions: schedule.repetitions,
     correct: measurement.failures.isEmpty, failures: measurement.failures,
     peakMemoryBytes: peakMemoryBytes, floorPeakMemoryBytes: floorPeakMemoryBytes,
-    memoryRatio: memoryRatio, floorGrowth: floorGrowth,
+    memoryRatio: memoryRatio, coldPeakMemoryBytes: coldPeakMemoryBytes,
+    coldFloorPeakMemoryBytes: coldFloorPeakMemoryBytes, coldMemoryRatio: coldMemoryRatio,
+    floorGrowth: floorGrowth,
     summary: workload.summary)
 }

@@ -22,6 +22,8 @@ private struct Row: Decodable {
   let failures: [String]
   let peakMemoryBytes: Int?
   let floorPeakMemoryBytes: Int?
+  let coldPeakMemoryBytes: Int?
+  let coldFloorPeakMemoryBytes: Int?
   let rootStoreMedianNs: Double?
 }
 
@@ -70,6 +72,9 @@ struct StoreBenchSmokeTests {
     #expect(w3.floor == "indexed floor")
     #expect((w3.peakMemoryBytes ?? 0) > 0)
     #expect((w3.floorPeakMemoryBytes ?? 0) > 0)
+    #expect((w3.coldPeakMemoryBytes ?? 0) > 0)
+    #expect((w3.coldFloorPeakMemoryBytes ?? 0) > 0)
+    #expect(e2.coldPeakMemoryBytes == nil, "E2's probes take no warm-up, so they have no cold twin")
     #expect(rows.first { $0.workload == "V1" }?.floor == "subscribe floor")
     #expect(rows.first { $0.workload == "O1" }?.floor == "subscribe floor")
     #expect(rows.first { $0.workload == "V2" }?.floor == "W2 store")

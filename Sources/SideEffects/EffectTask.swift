@@ -20,12 +20,26 @@ public final class EffectTask<Success: Sendable>: Sendable {
     case notRun(Result<Success, any Error>)
   }
 
-  private let phase = Mutex<Phase>(.pending([]))
+  private let phase: Mutex<Phase>
   private let cancelled = Atomic<Bool>(false)
   /// The run's token in its store's effect registry, once it has started; 0 before.
   private let runToken = Atomic<UInt64>(0)
+  /// A hash of the run's own task, which the task stores as its first step; 0 before.
+  private let ownTask = Atomic<Int>(0)
 
-  init() {}
+  /// The run's entry in its store's ``EffectRegistry``: the handle is the registry's record of
+  /// the run too, so that a run costs one object besides its task.
+  @MainActor var entry = EffectRunEntry()
+
+  /// A handle whose effect is still on its way through the interceptors.
+  init() {
+    phase = Mutex(.pending([]))
+  }
+
+  /// A handle on an effect that did not run.
+  init(notRun result: Result<Success, any Error>) {
+    phase = Mutex(.started(.notRun(result)))
+  }
 
   /// Whether ``cancel()`` has been called.
   public var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
@@ -36,11 +50,7 @@ public final class EffectTask<Success: Sendable>: Sendable {
   /// now on are ignored.
   public func cancel() {
     cancelled.store(true, ordering: .releasing)
-    let started = phase.withLock { phase -> Started? in
-      if case .started(let started) = phase { return started }
-      return nil
-    }
-    if case .running(let task)? = started { task.cancel() }
+    runningTask?.cancel()
   }
 
   /// Waits for the effect and returns its value.
@@ -79,6 +89,14 @@ public final class EffectTask<Success: Sendable>: Sendable {
     return token == 0 ? nil : token
   }
 
+  /// The run's task, once it has started.
+  private var runningTask: Task<Success, any Error>? {
+    phase.withLock { phase in
+      if case .started(.running(let task)) = phase { return task }
+      return nil
+    }
+  }
+
   /// Records how the effect started, once its trip through the interceptors is over; `token`
   /// names the run when it runs.
   func attach(_ started: Started, token: UInt64? = nil) {
@@ -92,8 +110,19 @@ public final class EffectTask<Success: Sendable>: Sendable {
     for waiter in waiters { waiter.resume(returning: started) }
   }
 
+  /// Records, from the run's own task, which task that is.
+  func recordOwnTask() {
+    ownTask.store(EffectRunID.taskHash, ordering: .releasing)
+  }
+
   nonisolated(nonsending) private func started() async -> Started {
-    await withCheckedContinuation { continuation in
+    // Started already, as a handle almost always is by the time it is awaited: no continuation.
+    let known = phase.withLock { phase -> Started? in
+      if case .started(let started) = phase { return started }
+      return nil
+    }
+    if let known { return known }
+    return await withCheckedContinuation { continuation in
       let started = phase.withLock { phase -> Started? in
         switch phase {
         case .started(let started): return started
@@ -105,5 +134,15 @@ public final class EffectTask<Success: Sendable>: Sendable {
       }
       if let started { continuation.resume(returning: started) }
     }
+  }
+}
+
+extension EffectTask: EffectRun {
+  func cancelRun() {
+    runningTask?.cancel()
+  }
+
+  var ownTaskHash: Int {
+    ownTask.load(ordering: .acquiring)
   }
 }

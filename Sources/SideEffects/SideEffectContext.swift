@@ -20,7 +20,7 @@ public struct SideEffectContext<S: State, D: Sendable>: Sendable {
 
   /// The store's current state: it includes every updater this effect has already dispatched.
   public func getState() async -> S {
-    await store.state
+    await store.stateForEffect()
   }
 
   /// Applies `updater` on the store and returns once listeners and subscribers have seen it.
@@ -57,10 +57,19 @@ public struct SideEffectContext<S: State, D: Sendable>: Sendable {
   }
 }
 
+// The context's calls reach the store through `async` methods on the main actor, which hop
+// there themselves. Calling a synchronous main-actor method from the effect's code instead
+// makes the caller hop there and back: the hop back off the main actor is one more turn of the
+// global executor per call, even when the effect has nothing left to do but return.
 extension Store {
   /// Dispatches `updater` unless the current task, the effect's, has been cancelled.
-  func dispatchUnlessCancelled<U: StateUpdater>(_ updater: U) where U.StateType == S {
+  func dispatchUnlessCancelled<U: StateUpdater>(_ updater: U) async where U.StateType == S {
     guard !Task.isCancelled else { return }
     dispatch(updater)
+  }
+
+  /// The state, as an effect reads it.
+  func stateForEffect() async -> S {
+    state
   }
 }

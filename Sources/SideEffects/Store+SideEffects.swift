@@ -11,7 +11,7 @@ extension Store {
   /// there means "use `launch`, or `await` the dispatch".
   ///
   /// - Throws: Whatever the effect throws.
-  public func dispatch<E: SideEffect>(_ effect: E) async throws
+  nonisolated(nonsending) public func dispatch<E: SideEffect>(_ effect: E) async throws
   where E.StateType == S, E.Dependencies == Dependencies {
     try await awaitEffect(effect, ifNotRun: { _ in .success(()) })
   }
@@ -24,7 +24,8 @@ extension Store {
   /// - Throws: Whatever the effect throws, or ``EffectNotRunError`` if an interceptor dropped or
   ///   replaced it, or if another effect with the same identifier kept it from running.
   @discardableResult
-  public func dispatch<E: ReturningSideEffect>(_ effect: E) async throws -> E.ReturnValue
+  nonisolated(nonsending) public func dispatch<E: ReturningSideEffect>(_ effect: E) async throws
+    -> E.ReturnValue
   where E.StateType == S, E.Dependencies == Dependencies {
     try await awaitEffect(effect, ifNotRun: { .failure($0) })
   }

@@ -88,13 +88,10 @@ final class EffectRegistry {
     queued isQueued: Bool
   ) -> UInt64 {
     let token = makeToken()
-    run.entry.token = token
-    run.entry.id = id
-    run.entry.type = type
-    run.entry.awaitedBy = awaitedBy
-    run.entry.isQueued = isQueued
-    run.entry.isRunning = true
-    run.entry.older = newest
+    // One write through the run's accessor, not one per field.
+    run.entry = EffectRunEntry(
+      token: token, id: id, type: type, awaitedBy: awaitedBy, isQueued: isQueued, turn: nil,
+      isRunning: true, older: newest, newer: nil)
     if let newest { newest.entry.newer = run } else { oldest = run }
     newest = run
     count += 1
@@ -129,17 +126,14 @@ final class EffectRegistry {
   /// Records a finished effect, gives the next queued run of its lane its turn, and tells the
   /// observers.
   func end(_ run: any EffectRun) {
-    guard run.entry.isRunning else { return }
-    let older = run.entry.older
-    let newer = run.entry.newer
-    if let older { older.entry.newer = newer } else { oldest = newer }
-    if let newer { newer.entry.older = older } else { newest = older }
-    run.entry.older = nil
-    run.entry.newer = nil
-    run.entry.isRunning = false
-    run.entry.isQueued = false
+    // Read once: each read through the run's accessor copies the whole entry.
+    let entry = run.entry
+    guard entry.isRunning else { return }
+    if let older = entry.older { older.entry.newer = entry.newer } else { oldest = entry.newer }
+    if let newer = entry.newer { newer.entry.older = entry.older } else { newest = entry.older }
+    run.entry = EffectRunEntry()
     count -= 1
-    if let id = run.entry.id, var lane = lanes[id] {
+    if let id = entry.id, var lane = lanes[id] {
       lane.removeAll { $0 === run }
       lanes[id] = lane.isEmpty ? nil : lane
       if let next = lane.first, let turn = next.entry.turn {

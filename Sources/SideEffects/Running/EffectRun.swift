@@ -20,26 +20,51 @@ extension Store {
 
   /// Runs `effect` through the interceptors and awaits it; cancelling the awaiting task cancels
   /// the effect.
-  func awaitEffect<E: ReturningSideEffect>(
+  ///
+  /// The start is on the main actor; the wait is where the caller runs, so that a caller off
+  /// the main actor is resumed there when the effect ends, without a turn of the main actor.
+  nonisolated(nonsending) func awaitEffect<E: ReturningSideEffect>(
     _ effect: E, ifNotRun: NotRunAnswer<E.ReturnValue>
   ) async throws -> E.ReturnValue where E.StateType == S, E.Dependencies == Dependencies {
+    switch await startAwaitedEffect(effect, ifNotRun: ifNotRun) {
+    case .notRun(let answer):
+      return try answer.get()
+    case .running(let run):
+      return try await withTaskCancellationHandler {
+        try await run.value
+      } onCancel: {
+        run.cancelRun()
+      }
+    }
+  }
+
+  /// What became of an awaited effect sent to the store.
+  enum AwaitedStart<Value: Sendable>: Sendable {
+    case running(EffectTask<Value>)
+    case notRun(Result<Value, any Error>)
+  }
+
+  /// Sends `effect` through the interceptors and starts it, naming the effect run whose own
+  /// task awaits it.
+  ///
+  /// `async` although it starts the effect without suspending: a caller off the main actor
+  /// then hops here by itself.
+  func startAwaitedEffect<E: ReturningSideEffect>(
+    _ effect: E, ifNotRun: NotRunAnswer<E.ReturnValue>
+  ) async -> AwaitedStart<E.ReturnValue> where E.StateType == S, E.Dependencies == Dependencies {
     let final: E
     switch await passThroughInterceptors(effect) {
     case .reached(let reached): final = reached
     case .dropped:
-      return try ifNotRun(EffectNotRunError(effect, .droppedByInterceptor)).get()
+      return .notRun(ifNotRun(EffectNotRunError(effect, .droppedByInterceptor)))
     case .replaced(let other):
-      return try ifNotRun(EffectNotRunError(effect, .replacedByInterceptor(with: other))).get()
+      return .notRun(ifNotRun(EffectNotRunError(effect, .replacedByInterceptor(with: other))))
     }
     let awaiter = EffectRunID.currentTaskRun.map(\.token)
     guard let run = startEffect(final, reportsErrors: false, awaitedBy: awaiter) else {
-      return try ifNotRun(EffectNotRunError(effect, .alreadyInFlight)).get()
+      return .notRun(ifNotRun(EffectNotRunError(effect, .alreadyInFlight)))
     }
-    return try await withTaskCancellationHandler {
-      try await run.value
-    } onCancel: {
-      run.cancelRun()
-    }
+    return .running(run)
   }
 
   /// Sends `effect` through the interceptors and starts it without awaiting it; errors go to

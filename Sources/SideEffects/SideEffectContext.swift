@@ -5,7 +5,7 @@
 /// updaters of one effect apply in the order it dispatched them.
 public struct SideEffectContext<S: State, D: Sendable>: Sendable {
   /// The store the effect runs on, for modules that extend effects (such as navigation).
-  package let store: Store<S, D>
+  @usableFromInline package let store: Store<S, D>
 
   /// The dependencies of the store: clients, clocks, file systems.
   ///
@@ -27,6 +27,10 @@ public struct SideEffectContext<S: State, D: Sendable>: Sendable {
   ///
   /// The updater is ignored if this effect has been cancelled, so that a cancelled search, for
   /// example, never overwrites the results of the newer one.
+  ///
+  /// Inlinable, so that the store applies the updater through code specialised for its type,
+  /// as a `dispatch` made on the main actor does.
+  @inlinable
   public func dispatch<U: StateUpdater>(_ updater: U) async where U.StateType == S {
     await store.dispatchUnlessCancelled(updater)
   }
@@ -63,6 +67,7 @@ public struct SideEffectContext<S: State, D: Sendable>: Sendable {
 // global executor per call, even when the effect has nothing left to do but return.
 extension Store {
   /// Dispatches `updater` unless the current task, the effect's, has been cancelled.
+  @inlinable
   func dispatchUnlessCancelled<U: StateUpdater>(_ updater: U) async where U.StateType == S {
     guard !Task.isCancelled else { return }
     dispatch(updater)

@@ -13,7 +13,7 @@ public struct SideEffectContext<S: State, D: Sendable>: Sendable {
   public let dependencies: D
 
   /// Creates the context of an effect running on `store`.
-  @MainActor init(store: Store<S, D>) {
+  @MainActor @inlinable init(store: Store<S, D>) {
     self.store = store
     self.dependencies = store.dependencies
   }

@@ -4,6 +4,7 @@ import StateStore
 /// One effect run as its store's ``EffectRegistry`` keeps it: the run's ``EffectTask``, which
 /// holds the registry's entry itself, so that the registry needs no table of its own for a run
 /// and a run costs one object besides its task.
+@usableFromInline
 protocol EffectRun: AnyObject, Sendable {
   /// The registry's record of the run.
   @MainActor var entry: EffectRunEntry { get set }
@@ -16,6 +17,7 @@ protocol EffectRun: AnyObject, Sendable {
 /// What the registry knows of one run: which it is, what it waits for, and its place among the
 /// running effects (a list linked through the runs, oldest first, so that starting and ending
 /// a run costs no hashing).
+@usableFromInline
 struct EffectRunEntry {
   /// The run's token; 0 until it starts.
   var token: UInt64 = 0
@@ -37,7 +39,7 @@ struct EffectRunEntry {
 /// turn it is among effects queued under one identifier, and who wants to hear when one finishes.
 ///
 /// Kept in the store's extension storage, so it lives and dies with the store.
-@MainActor
+@MainActor @usableFromInline
 final class EffectRegistry {
   private var nextToken: UInt64 = 0
   /// The running effects, oldest first, linked through their entries.
@@ -53,15 +55,25 @@ final class EffectRegistry {
   private var typeNames: [ObjectIdentifier: String] = [:]
 
   /// The registry of `store`, created on first use.
+  @inlinable
   static func of<S, D>(_ store: Store<S, D>) -> EffectRegistry {
     let key = ObjectIdentifier(EffectRegistry.self)
     if let registry = store.extensionStorage[key] as? EffectRegistry { return registry }
+    return make(in: &store.extensionStorage, at: key)
+  }
+
+  /// A new registry, stored in a store's extension storage at `key`.
+  @usableFromInline
+  static func make(in storage: inout [ObjectIdentifier: AnyObject], at key: ObjectIdentifier)
+    -> EffectRegistry
+  {
     let registry = EffectRegistry()
-    store.extensionStorage[key] = registry
+    storage[key] = registry
     return registry
   }
 
   /// The name of the effect type `type`, as its updaters' cause records it.
+  @usableFromInline
   func name(of type: any AnySideEffect.Type) -> String {
     let key = ObjectIdentifier(type)
     if let name = typeNames[key] { return name }
@@ -77,12 +89,14 @@ final class EffectRegistry {
   }
 
   /// Whether any effect with identifier `id` is running or queued.
+  @usableFromInline
   func isHeld(_ id: AnyHashable) -> Bool {
     lanes[id]?.isEmpty == false
   }
 
   /// Records a started effect and returns its token; a queued one (`queued`) waits in
   /// ``waitForTurn(_:)``.
+  @usableFromInline
   func begin(
     _ run: any EffectRun, id: AnyHashable?, type: Any.Type, awaitedBy: UInt64?,
     queued isQueued: Bool
@@ -103,6 +117,7 @@ final class EffectRegistry {
   ///
   /// - Throws: `CancellationError` at once when the run is cancelled before its turn, so that
   ///   whoever awaits it is resumed without waiting for the runs ahead.
+  @usableFromInline
   func waitForTurn(_ run: any EffectRun) async throws {
     try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation {
@@ -125,6 +140,7 @@ final class EffectRegistry {
 
   /// Records a finished effect, gives the next queued run of its lane its turn, and tells the
   /// observers.
+  @usableFromInline
   func end(_ run: any EffectRun) {
     // Read once: each read through the run's accessor copies the whole entry.
     let entry = run.entry
@@ -149,6 +165,7 @@ final class EffectRegistry {
   /// Cancels every effect, running or queued, whose identifier is `id`.
   ///
   /// - Complexity: O(effects holding `id`).
+  @usableFromInline
   func cancel(identifiedBy id: AnyHashable) {
     for run in lanes[id] ?? [] { run.cancelRun() }
   }
@@ -237,15 +254,17 @@ package struct RunningEffect: Sendable, Hashable {
 
 /// Which effect run the current task belongs to, so that test tools (a test clock) can tell which
 /// effect is asleep, and a nested dispatch which effect awaits it.
+@usableFromInline
 package struct EffectRunID: Sendable, Hashable {
   /// The registry (one per store) the run is recorded in.
   package let registry: ObjectIdentifier
   /// The run's token in that registry.
-  package let token: UInt64
+  @usableFromInline package let token: UInt64
   /// The run, which knows its own task: a child task (`async let`) inherits the identity but
   /// is another task, and does not block the run by awaiting.
   let run: any EffectRun
 
+  @usableFromInline
   init(registry: ObjectIdentifier, token: UInt64, run: any EffectRun) {
     self.registry = registry
     self.token = token
@@ -255,6 +274,15 @@ package struct EffectRunID: Sendable, Hashable {
   /// The run the current task executes, if it is an effect's.
   @TaskLocal package static var current: EffectRunID?
 
+  /// Runs `body` with `identity` as the current run and `cause` as the current cause: a task
+  /// that `body` creates starts with both.
+  @usableFromInline
+  static func binding<R>(_ identity: EffectRunID, cause: DispatchCause, _ body: () -> R) -> R {
+    $current.withValue(identity) {
+      DispatchCause.$current.withValue(cause, operation: body)
+    }
+  }
+
   /// A hash of the current task, which the run records for its own task.
   static var taskHash: Int {
     withUnsafeCurrentTask { $0?.hashValue } ?? 0
@@ -263,6 +291,7 @@ package struct EffectRunID: Sendable, Hashable {
   /// The run of the current task if the current task is that run's own task: not a child task
   /// (`async let`, a task group) nor a `Task {}` started inside the effect, which inherit the
   /// identity but whose waits do not stop the effect itself.
+  @usableFromInline
   package static var currentTaskRun: EffectRunID? {
     guard let current, taskHash == current.run.ownTaskHash else {
       return nil
@@ -270,10 +299,12 @@ package struct EffectRunID: Sendable, Hashable {
     return current
   }
 
+  @usableFromInline
   package static func == (lhs: EffectRunID, rhs: EffectRunID) -> Bool {
     lhs.registry == rhs.registry && lhs.token == rhs.token
   }
 
+  @usableFromInline
   package func hash(into hasher: inout Hasher) {
     hasher.combine(registry)
     hasher.combine(token)

@@ -15,7 +15,7 @@
 extension Store {
   /// What a caller gets when an effect did not run: a value (a plain effect just returns) or the
   /// error (a returning effect has no value to give).
-  typealias NotRunAnswer<Value: Sendable> =
+  @usableFromInline typealias NotRunAnswer<Value: Sendable> =
     @Sendable (EffectNotRunError) -> Result<Value, any Error>
 
   /// Runs `effect` through the interceptors and awaits it; cancelling the awaiting task cancels
@@ -23,6 +23,7 @@ extension Store {
   ///
   /// The start is on the main actor; the wait is where the caller runs, so that a caller off
   /// the main actor is resumed there when the effect ends, without a turn of the main actor.
+  @inlinable
   nonisolated(nonsending) func awaitEffect<E: ReturningSideEffect>(
     _ effect: E, ifNotRun: NotRunAnswer<E.ReturnValue>
   ) async throws -> E.ReturnValue where E.StateType == S, E.Dependencies == Dependencies {
@@ -39,6 +40,7 @@ extension Store {
   }
 
   /// What became of an awaited effect sent to the store.
+  @usableFromInline
   enum AwaitedStart<Value: Sendable>: Sendable {
     case running(EffectTask<Value>)
     case notRun(Result<Value, any Error>)
@@ -49,11 +51,16 @@ extension Store {
   ///
   /// `async` although it starts the effect without suspending: a caller off the main actor
   /// then hops here by itself.
+  @inlinable
   func startAwaitedEffect<E: ReturningSideEffect>(
     _ effect: E, ifNotRun: NotRunAnswer<E.ReturnValue>
   ) async -> AwaitedStart<E.ReturnValue> where E.StateType == S, E.Dependencies == Dependencies {
     let final: E
-    switch await passThroughInterceptors(effect) {
+    // As for a launch, an effect that nothing can drop, replace or delay starts at once.
+    let outcome =
+      reachesEndAtOnce && !(effect is any StateUpdater)
+      ? .reached(effect) : await passThroughInterceptors(effect)
+    switch outcome {
     case .reached(let reached): final = reached
     case .dropped:
       return .notRun(ifNotRun(EffectNotRunError(effect, .droppedByInterceptor)))
@@ -69,6 +76,10 @@ extension Store {
 
   /// Sends `effect` through the interceptors and starts it without awaiting it; errors go to
   /// `Store.onUnhandledError` and to whoever awaits the handle.
+  ///
+  /// Inlinable, as the start it leads to: a launch is specialised for the effect's type where
+  /// the application launches it, instead of looking up generic metadata at run time.
+  @inlinable
   func launchEffect<E: ReturningSideEffect>(
     _ effect: E, ifNotRun: @escaping NotRunAnswer<E.ReturnValue>
   ) -> EffectTask<E.ReturnValue> where E.StateType == S, E.Dependencies == Dependencies {
@@ -78,6 +89,15 @@ extension Store {
       return startEffect(effect, reportsErrors: true, awaitedBy: nil)
         ?? EffectTask(notRun: ifNotRun(EffectNotRunError(effect, .alreadyInFlight)))
     }
+    return launchThroughInterceptors(effect, ifNotRun: ifNotRun)
+  }
+
+  /// Launches `effect` through the interceptors: queued behind a dispatch in progress, or
+  /// watched by interceptors that may drop or replace it.
+  @usableFromInline
+  func launchThroughInterceptors<E: ReturningSideEffect>(
+    _ effect: E, ifNotRun: @escaping NotRunAnswer<E.ReturnValue>
+  ) -> EffectTask<E.ReturnValue> where E.StateType == S, E.Dependencies == Dependencies {
     let handle = EffectTask<E.ReturnValue>()
     sendThroughInterceptors(effect, expecting: { $0 as? E }) { [weak self] outcome in
       let final: E
@@ -118,7 +138,7 @@ extension Store {
   ///     `Store.onUnhandledError`; true when nobody awaits the effect.
   ///   - awaitedBy: The effect run whose own task awaits this one, if any.
   ///   - handle: The handle a launch already returned, if any; a fresh one otherwise.
-  @discardableResult
+  @discardableResult @inlinable
   func startEffect<E: ReturningSideEffect>(
     _ effect: E, reportsErrors: Bool, awaitedBy: UInt64?,
     as handle: EffectTask<E.ReturnValue>? = nil
@@ -141,23 +161,21 @@ extension Store {
     let cause = DispatchCause(Self.causeName(registry.name(of: E.self)))
     let identity = EffectRunID(registry: ObjectIdentifier(registry), token: token, run: run)
     let context = SideEffectContext(store: self)
-    let task = EffectRunID.$current.withValue(identity) {
-      DispatchCause.$current.withValue(cause) {
-        Task { @concurrent in
-          run.recordOwnTask()
-          // An effect whose last step was a dispatch returns on the main actor, and `endEffect`,
-          // itself async on the main actor, then ends it there. Nothing may come between the
-          // two awaits: any code there (unspecialised generic code calls the runtime) would
-          // hop back off the main actor first, and the end would hop onto it again.
-          do {
-            return await self.endEffect(
-              run, in: registry,
-              returning: try await EffectExecution.run(
-                effect, in: context, after: queued ? registry : nil, run: run))
-          } catch {
-            throw await self.endEffect(
-              run, in: registry, failure: error, reportingErrorsOf: reportsErrors ? effect : nil)
-          }
+    let task = EffectRunID.binding(identity, cause: cause) {
+      Task { @concurrent in
+        run.recordOwnTask()
+        // An effect whose last step was a dispatch returns on the main actor, and `endEffect`,
+        // itself async on the main actor, then ends it there. Nothing may come between the
+        // two awaits: any code there (unspecialised generic code calls the runtime) would
+        // hop back off the main actor first, and the end would hop onto it again.
+        do {
+          return await self.endEffect(
+            run, in: registry,
+            returning: try await EffectExecution.run(
+              effect, in: context, after: queued ? registry : nil, run: run))
+        } catch {
+          throw await self.endEffect(
+            run, in: registry, failure: error, reportingErrorsOf: reportsErrors ? effect : nil)
         }
       }
     }
@@ -169,6 +187,7 @@ extension Store {
   ///
   /// `async` although it never suspends: its caller, off the main actor, then hops onto the
   /// main actor only if it is not there already.
+  @inlinable
   func endEffect<R>(_ run: any EffectRun, in registry: EffectRegistry, returning value: R) async
     -> R
   {
@@ -178,6 +197,7 @@ extension Store {
 
   /// Takes a run that threw `error` out of the registry, reports the error when nobody awaits
   /// the effect (`effect` is then the effect), and hands the error to its task.
+  @usableFromInline
   func endEffect(
     _ run: any EffectRun, in registry: EffectRegistry, failure error: any Error,
     reportingErrorsOf effect: (any AnySideEffect)?
@@ -191,6 +211,7 @@ extension Store {
 
   /// The cause recorded with the updaters of an effect named `name`: its name, after the
   /// cause of whatever started it (`"Outer › Inner"`).
+  @usableFromInline
   static func causeName(_ name: String) -> String {
     guard let outer = DispatchCause.current else { return name }
     return "\(outer.name) › \(name)"
@@ -198,13 +219,14 @@ extension Store {
 }
 
 /// Where effect bodies run: off the main actor, on the global concurrent executor.
+@usableFromInline
 enum EffectExecution {
   /// Runs the body of `effect` off the main actor, once its turn has come if it waits in the
   /// lanes of `registry`; the caller binds the run's cause and identity.
   ///
   /// The body's call is the last thing here, so that returning from it does not hop back to
   /// the global executor.
-  @concurrent
+  @concurrent @inlinable
   static func run<E: ReturningSideEffect>(
     _ effect: E, in context: SideEffectContext<E.StateType, E.Dependencies>,
     after registry: EffectRegistry?, run: any EffectRun
@@ -215,6 +237,7 @@ enum EffectExecution {
 }
 
 extension EffectNotRunError {
+  @usableFromInline
   init(_ effect: some AnySideEffect, _ reason: Reason) {
     self.init(effectType: String(reflecting: type(of: effect)), reason: reason)
   }

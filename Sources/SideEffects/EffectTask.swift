@@ -29,7 +29,7 @@ public final class EffectTask<Success: Sendable>: Sendable {
   /// A hash of the run's own task, which the task stores as its first step; 0 before.
   private let ownTask = Atomic<Int>(0)
 
-  /// The run's entry in its store's ``EffectRegistry``: the handle is the registry's record of
+  /// The run's entry in its store's `EffectRegistry`: the handle is the registry's record of
   /// the run too, so that a run costs one object besides its task.
   @usableFromInline @MainActor var entry = EffectRunEntry()
 

@@ -9,25 +9,44 @@ import Synchronization
 /// task.cancel()
 /// ```
 public final class EffectTask<Success: Sendable>: Sendable {
-  private enum Phase {
+  @usableFromInline
+  enum Phase {
     /// Still in the interceptors (queued behind a running dispatch).
     case pending([CheckedContinuation<Started, Never>])
     case started(Started)
   }
 
+  @usableFromInline
   enum Started: Sendable {
     case running(Task<Success, any Error>)
     case notRun(Result<Success, any Error>)
   }
 
-  private let phase = Mutex<Phase>(.pending([]))
-  private let cancelled = Atomic<Bool>(false)
+  @usableFromInline let phase: Mutex<Phase>
+  @usableFromInline let cancelled = Atomic<Bool>(false)
   /// The run's token in its store's effect registry, once it has started; 0 before.
-  private let runToken = Atomic<UInt64>(0)
+  @usableFromInline let runToken = Atomic<UInt64>(0)
+  /// A hash of the run's own task, which the task stores as its first step; 0 before.
+  private let ownTask = Atomic<Int>(0)
 
-  init() {}
+  /// The run's entry in its store's `EffectRegistry`: the handle is the registry's record of
+  /// the run too, so that a run costs one object besides its task.
+  @usableFromInline @MainActor var entry = EffectRunEntry()
+
+  /// A handle whose effect is still on its way through the interceptors.
+  @inlinable
+  init() {
+    phase = Mutex(.pending([]))
+  }
+
+  /// A handle on an effect that did not run.
+  @usableFromInline
+  init(notRun result: Result<Success, any Error>) {
+    phase = Mutex(.started(.notRun(result)))
+  }
 
   /// Whether ``cancel()`` has been called.
+  @inlinable
   public var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
 
   /// Cancels the effect; calling it again does nothing.
@@ -36,11 +55,7 @@ public final class EffectTask<Success: Sendable>: Sendable {
   /// now on are ignored.
   public func cancel() {
     cancelled.store(true, ordering: .releasing)
-    let started = phase.withLock { phase -> Started? in
-      if case .started(let started) = phase { return started }
-      return nil
-    }
-    if case .running(let task)? = started { task.cancel() }
+    runningTask?.cancel()
   }
 
   /// Waits for the effect and returns its value.
@@ -49,6 +64,7 @@ public final class EffectTask<Success: Sendable>: Sendable {
   ///
   /// - Throws: Whatever the effect threw, or ``EffectNotRunError`` when a returning effect did
   ///   not run.
+  @inlinable
   nonisolated(nonsending) public var value: Success {
     get async throws {
       // Awaited where the caller runs: a handle awaited on the main actor does not hop off it
@@ -61,6 +77,7 @@ public final class EffectTask<Success: Sendable>: Sendable {
   }
 
   /// Waits for the effect and returns its outcome.
+  @inlinable
   nonisolated(nonsending) public var result: Result<Success, any Error> {
     get async {
       do { return .success(try await value) } catch { return .failure(error) }
@@ -79,8 +96,17 @@ public final class EffectTask<Success: Sendable>: Sendable {
     return token == 0 ? nil : token
   }
 
+  /// The run's task, once it has started.
+  private var runningTask: Task<Success, any Error>? {
+    phase.withLock { phase in
+      if case .started(.running(let task)) = phase { return task }
+      return nil
+    }
+  }
+
   /// Records how the effect started, once its trip through the interceptors is over; `token`
   /// names the run when it runs.
+  @inlinable
   func attach(_ started: Started, token: UInt64? = nil) {
     if let token { runToken.store(token, ordering: .releasing) }
     let waiters = phase.withLock { phase -> [CheckedContinuation<Started, Never>] in
@@ -92,8 +118,21 @@ public final class EffectTask<Success: Sendable>: Sendable {
     for waiter in waiters { waiter.resume(returning: started) }
   }
 
-  nonisolated(nonsending) private func started() async -> Started {
-    await withCheckedContinuation { continuation in
+  /// Records, from the run's own task, which task that is.
+  @usableFromInline
+  func recordOwnTask() {
+    ownTask.store(EffectRunID.taskHash, ordering: .releasing)
+  }
+
+  @inlinable
+  nonisolated(nonsending) func started() async -> Started {
+    // Started already, as a handle almost always is by the time it is awaited: no continuation.
+    let known = phase.withLock { phase -> Started? in
+      if case .started(let started) = phase { return started }
+      return nil
+    }
+    if let known { return known }
+    return await withCheckedContinuation { continuation in
       let started = phase.withLock { phase -> Started? in
         switch phase {
         case .started(let started): return started
@@ -105,5 +144,17 @@ public final class EffectTask<Success: Sendable>: Sendable {
       }
       if let started { continuation.resume(returning: started) }
     }
+  }
+}
+
+extension EffectTask: EffectRun {
+  @usableFromInline
+  func cancelRun() {
+    runningTask?.cancel()
+  }
+
+  @usableFromInline
+  var ownTaskHash: Int {
+    ownTask.load(ordering: .acquiring)
   }
 }

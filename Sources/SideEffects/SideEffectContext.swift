@@ -5,7 +5,7 @@
 /// updaters of one effect apply in the order it dispatched them.
 public struct SideEffectContext<S: State, D: Sendable>: Sendable {
   /// The store the effect runs on, for modules that extend effects (such as navigation).
-  package let store: Store<S, D>
+  @usableFromInline package let store: Store<S, D>
 
   /// The dependencies of the store: clients, clocks, file systems.
   ///
@@ -13,20 +13,24 @@ public struct SideEffectContext<S: State, D: Sendable>: Sendable {
   public let dependencies: D
 
   /// Creates the context of an effect running on `store`.
-  @MainActor init(store: Store<S, D>) {
+  @MainActor @inlinable init(store: Store<S, D>) {
     self.store = store
     self.dependencies = store.dependencies
   }
 
   /// The store's current state: it includes every updater this effect has already dispatched.
   public func getState() async -> S {
-    await store.state
+    await store.stateForEffect()
   }
 
   /// Applies `updater` on the store and returns once listeners and subscribers have seen it.
   ///
   /// The updater is ignored if this effect has been cancelled, so that a cancelled search, for
   /// example, never overwrites the results of the newer one.
+  ///
+  /// Inlinable, so that the store applies the updater through code specialised for its type,
+  /// as a `dispatch` made on the main actor does.
+  @inlinable
   public func dispatch<U: StateUpdater>(_ updater: U) async where U.StateType == S {
     await store.dispatchUnlessCancelled(updater)
   }
@@ -57,10 +61,20 @@ public struct SideEffectContext<S: State, D: Sendable>: Sendable {
   }
 }
 
+// The context's calls reach the store through `async` methods on the main actor, which hop
+// there themselves. Calling a synchronous main-actor method from the effect's code instead
+// makes the caller hop there and back: the hop back off the main actor is one more turn of the
+// global executor per call, even when the effect has nothing left to do but return.
 extension Store {
   /// Dispatches `updater` unless the current task, the effect's, has been cancelled.
-  func dispatchUnlessCancelled<U: StateUpdater>(_ updater: U) where U.StateType == S {
+  @inlinable
+  func dispatchUnlessCancelled<U: StateUpdater>(_ updater: U) async where U.StateType == S {
     guard !Task.isCancelled else { return }
     dispatch(updater)
+  }
+
+  /// The state, as an effect reads it.
+  func stateForEffect() async -> S {
+    state
   }
 }

@@ -11,7 +11,8 @@ extension Store {
   /// there means "use `launch`, or `await` the dispatch".
   ///
   /// - Throws: Whatever the effect throws.
-  public func dispatch<E: SideEffect>(_ effect: E) async throws
+  @inlinable
+  nonisolated(nonsending) public func dispatch<E: SideEffect>(_ effect: E) async throws
   where E.StateType == S, E.Dependencies == Dependencies {
     try await awaitEffect(effect, ifNotRun: { _ in .success(()) })
   }
@@ -23,8 +24,9 @@ extension Store {
   ///
   /// - Throws: Whatever the effect throws, or ``EffectNotRunError`` if an interceptor dropped or
   ///   replaced it, or if another effect with the same identifier kept it from running.
-  @discardableResult
-  public func dispatch<E: ReturningSideEffect>(_ effect: E) async throws -> E.ReturnValue
+  @discardableResult @inlinable
+  nonisolated(nonsending) public func dispatch<E: ReturningSideEffect>(_ effect: E) async throws
+    -> E.ReturnValue
   where E.StateType == S, E.Dependencies == Dependencies {
     try await awaitEffect(effect, ifNotRun: { .failure($0) })
   }
@@ -38,7 +40,7 @@ extension Store {
   /// let search = store.launch(Search(query: text))
   /// search.cancel()
   /// ```
-  @discardableResult
+  @discardableResult @inlinable
   public func launch<E: SideEffect>(_ effect: E) -> EffectTask<Void>
   where E.StateType == S, E.Dependencies == Dependencies {
     launchEffect(effect, ifNotRun: { _ in .success(()) })
@@ -48,7 +50,7 @@ extension Store {
   ///
   /// The effect goes through the interceptors in dispatch order, then runs off the main actor.
   /// Its errors go to `Store.onUnhandledError` and to whoever awaits the handle.
-  @discardableResult
+  @discardableResult @inlinable
   public func launch<E: ReturningSideEffect>(_ effect: E) -> EffectTask<E.ReturnValue>
   where E.StateType == S, E.Dependencies == Dependencies {
     launchEffect(effect, ifNotRun: { .failure($0) })

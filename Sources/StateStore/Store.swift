@@ -127,7 +127,7 @@ public final class Store<S: State, Dependencies: Sendable> {
   /// Storage for modules that extend the store (side-effect cancellation, navigation).
   ///
   /// Keyed by the extending type; not meant for application code.
-  package var extensionStorage: [ObjectIdentifier: AnyObject] = [:]
+  @usableFromInline package var extensionStorage: [ObjectIdentifier: AnyObject] = [:]
 
   /// Creates a store.
   ///
@@ -220,7 +220,7 @@ public final class Store<S: State, Dependencies: Sendable> {
 
   /// Whether a dispatchable sent now would reach the end of the chain at once, unchanged: the
   /// store has no interceptor, is no scope, and is not dispatching (so its queue is empty).
-  package var reachesEndAtOnce: Bool {
+  @usableFromInline package var reachesEndAtOnce: Bool {
     !queuesEveryDispatch && !isDispatching
   }
 

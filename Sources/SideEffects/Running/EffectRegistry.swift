@@ -1,48 +1,79 @@
 import Foundation
 import StateStore
 
+/// One effect run as its store's ``EffectRegistry`` keeps it: the run's ``EffectTask``, which
+/// holds the registry's entry itself, so that the registry needs no table of its own for a run
+/// and a run costs one object besides its task.
+@usableFromInline
+protocol EffectRun: AnyObject, Sendable {
+  /// The registry's record of the run.
+  @MainActor var entry: EffectRunEntry { get set }
+  /// Cancels the run's task, leaving the handle's own ``EffectTask/isCancelled`` as it is.
+  func cancelRun()
+  /// The hash of the run's own task, once the task has started; 0 before.
+  var ownTaskHash: Int { get }
+}
+
+/// What the registry knows of one run: which it is, what it waits for, and its place among the
+/// running effects (a list linked through the runs, oldest first, so that starting and ending
+/// a run costs no hashing).
+@usableFromInline
+struct EffectRunEntry {
+  /// The run's token; 0 until it starts.
+  var token: UInt64 = 0
+  var id: AnyHashable?
+  /// The effect's type, named only when a test tool asks (naming costs more than a start).
+  var type: Any.Type = Void.self
+  /// The effect whose own task awaits this one (a nested `context.dispatch`), if any.
+  var awaitedBy: UInt64?
+  /// Whether the run is queued (``CancellationPolicy/enqueue``) and has not had its turn yet.
+  var isQueued = false
+  /// The queued run's suspension until its turn.
+  var turn: CheckedContinuation<Void, any Error>?
+  var isRunning = false
+  var older: (any EffectRun)?
+  var newer: (any EffectRun)?
+}
+
 /// The running effects of one store: what cancels them, which identifier each one holds, whose
 /// turn it is among effects queued under one identifier, and who wants to hear when one finishes.
 ///
 /// Kept in the store's extension storage, so it lives and dies with the store.
-@MainActor
+@MainActor @usableFromInline
 final class EffectRegistry {
-  private struct Running {
-    let id: AnyHashable?
-    /// The effect's type, named only when a test tool asks (naming costs more than a start).
-    let type: Any.Type
-    /// The effect whose own task awaits this one (a nested `context.dispatch`), if any.
-    let awaitedBy: UInt64?
-    let cancel: @Sendable () -> Void
-  }
-
   private var nextToken: UInt64 = 0
-  private var running: [UInt64: Running] = [:]
+  /// The running effects, oldest first, linked through their entries.
+  private var oldest: (any EffectRun)?
+  private var newest: (any EffectRun)?
+  /// How many effects are running, queued ones included.
+  private(set) var count = 0
   /// Per identifier, the runs holding it, in dispatch order: the oldest first.
-  private var lanes: [AnyHashable: [UInt64]] = [:]
-  /// Queued runs (``CancellationPolicy/enqueue``) suspended until every run before them in
-  /// their lane has ended.
-  private var turns: [UInt64: CheckedContinuation<Void, any Error>] = [:]
-  /// Queued runs that have not had their turn yet.
-  private var queued: Set<UInt64> = []
+  private var lanes: [AnyHashable: [any EffectRun]] = [:]
   private var finishObservers: [UInt64: @MainActor () -> Void] = [:]
   /// The names of the effect types started so far: a type's name is demangled at run time,
   /// which costs more than the rest of an effect's start.
   private var typeNames: [ObjectIdentifier: String] = [:]
 
   /// The registry of `store`, created on first use.
+  @inlinable
   static func of<S, D>(_ store: Store<S, D>) -> EffectRegistry {
     let key = ObjectIdentifier(EffectRegistry.self)
     if let registry = store.extensionStorage[key] as? EffectRegistry { return registry }
+    return make(in: &store.extensionStorage, at: key)
+  }
+
+  /// A new registry, stored in a store's extension storage at `key`.
+  @usableFromInline
+  static func make(in storage: inout [ObjectIdentifier: AnyObject], at key: ObjectIdentifier)
+    -> EffectRegistry
+  {
     let registry = EffectRegistry()
-    store.extensionStorage[key] = registry
+    storage[key] = registry
     return registry
   }
 
-  /// How many effects are running, queued ones included.
-  var count: Int { running.count }
-
   /// The name of the effect type `type`, as its updaters' cause records it.
+  @usableFromInline
   func name(of type: any AnySideEffect.Type) -> String {
     let key = ObjectIdentifier(type)
     if let name = typeNames[key] { return name }
@@ -51,83 +82,113 @@ final class EffectRegistry {
     return name
   }
 
-  /// A fresh token naming one run.
-  func makeToken() -> UInt64 {
+  /// A fresh token naming one run or one observer.
+  private func makeToken() -> UInt64 {
     nextToken &+= 1
     return nextToken
   }
 
   /// Whether any effect with identifier `id` is running or queued.
+  @usableFromInline
   func isHeld(_ id: AnyHashable) -> Bool {
     lanes[id]?.isEmpty == false
   }
 
-  /// Records a started effect; a queued one (`queued`) waits in ``waitForTurn(_:id:)``.
+  /// Records a started effect and returns its token; a queued one (`queued`) waits in
+  /// ``waitForTurn(_:)``.
+  @usableFromInline
   func begin(
-    _ token: UInt64, id: AnyHashable?, type: Any.Type, awaitedBy: UInt64?, queued isQueued: Bool,
-    cancel: @escaping @Sendable () -> Void
-  ) {
-    running[token] = Running(id: id, type: type, awaitedBy: awaitedBy, cancel: cancel)
-    if let id { lanes[id, default: []].append(token) }
-    if isQueued { queued.insert(token) }
+    _ run: any EffectRun, id: AnyHashable?, type: Any.Type, awaitedBy: UInt64?,
+    queued isQueued: Bool
+  ) -> UInt64 {
+    let token = makeToken()
+    // One write through the run's accessor, not one per field.
+    run.entry = EffectRunEntry(
+      token: token, id: id, type: type, awaitedBy: awaitedBy, isQueued: isQueued, turn: nil,
+      isRunning: true, older: newest, newer: nil)
+    if let newest { newest.entry.newer = run } else { oldest = run }
+    newest = run
+    count += 1
+    if let id { lanes[id, default: []].append(run) }
+    return token
   }
 
-  /// Suspends a queued run until every run before it in the lane of `id` has ended.
+  /// Suspends a queued run until every run before it in its lane has ended.
   ///
   /// - Throws: `CancellationError` at once when the run is cancelled before its turn, so that
   ///   whoever awaits it is resumed without waiting for the runs ahead.
-  func waitForTurn(_ token: UInt64, id: AnyHashable) async throws {
+  @usableFromInline
+  func waitForTurn(_ run: any EffectRun) async throws {
     try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation {
         (continuation: CheckedContinuation<Void, any Error>) in
         if Task.isCancelled {
           continuation.resume(throwing: CancellationError())
-        } else if lanes[id]?.first == token {
+        } else if let id = run.entry.id, lanes[id]?.first === run {
           continuation.resume()
         } else {
-          turns[token] = continuation
+          run.entry.turn = continuation
         }
       }
     } onCancel: {
-      Task { @MainActor in self.abandonTurn(token) }
+      Task { @MainActor in self.abandonTurn(run) }
     }
     // Cancelled as the turn came: the effect never starts.
     try Task.checkCancellation()
-    queued.remove(token)
+    run.entry.isQueued = false
   }
 
   /// Records a finished effect, gives the next queued run of its lane its turn, and tells the
   /// observers.
-  func end(_ token: UInt64) {
-    queued.remove(token)
-    guard let entry = running.removeValue(forKey: token) else { return }
+  @usableFromInline
+  func end(_ run: any EffectRun) {
+    // Read once: each read through the run's accessor copies the whole entry.
+    let entry = run.entry
+    guard entry.isRunning else { return }
+    if let older = entry.older { older.entry.newer = entry.newer } else { oldest = entry.newer }
+    if let newer = entry.newer { newer.entry.older = entry.older } else { newest = entry.older }
+    run.entry = EffectRunEntry()
+    count -= 1
     if let id = entry.id, var lane = lanes[id] {
-      lane.removeAll { $0 == token }
+      lane.removeAll { $0 === run }
       lanes[id] = lane.isEmpty ? nil : lane
-      if let next = lane.first, let turn = turns.removeValue(forKey: next) {
+      if let next = lane.first, let turn = next.entry.turn {
+        next.entry.turn = nil
         turn.resume()
       }
     }
-    for observer in finishObservers.values { observer() }
-  }
-
-  /// Cancels the effect run named `token`; it stays registered until its body returns.
-  func cancel(_ token: UInt64) {
-    running[token]?.cancel()
+    if !finishObservers.isEmpty {
+      for observer in finishObservers.values { observer() }
+    }
   }
 
   /// Cancels every effect, running or queued, whose identifier is `id`.
   ///
   /// - Complexity: O(effects holding `id`).
+  @usableFromInline
   func cancel(identifiedBy id: AnyHashable) {
-    for token in lanes[id] ?? [] { cancel(token) }
+    for run in lanes[id] ?? [] { run.cancelRun() }
   }
 
   /// Cancels every running effect.
   ///
   /// - Complexity: O(running effects).
   func cancelAll() {
-    for entry in running.values { entry.cancel() }
+    for run in runs { run.cancelRun() }
+  }
+
+  /// The running effects, oldest first.
+  ///
+  /// - Complexity: O(running effects).
+  private var runs: [any EffectRun] {
+    var runs: [any EffectRun] = []
+    runs.reserveCapacity(count)
+    var next = oldest
+    while let run = next {
+      runs.append(run)
+      next = run.entry.newer
+    }
+    return runs
   }
 
   /// Calls `observer` each time an effect finishes, until the token is cancelled.
@@ -146,30 +207,35 @@ final class EffectRegistry {
 
   /// What each running effect is and what it waits for, oldest first.
   ///
-  /// - Complexity: O(running effects × log running effects).
+  /// - Complexity: O(running effects).
   var snapshot: [RunningEffect] {
+    let runs = runs
+    let running = Set(runs.map(\.entry.token))
     var awaited: [UInt64: [UInt64]] = [:]
-    for (token, entry) in running {
-      if let parent = entry.awaitedBy, running[parent] != nil {
-        awaited[parent, default: []].append(token)
+    for run in runs {
+      if let parent = run.entry.awaitedBy, running.contains(parent) {
+        awaited[parent, default: []].append(run.entry.token)
       }
     }
-    return running.keys.sorted().compactMap { token in
-      guard let entry = running[token] else { return nil }
-      let isQueued = queued.contains(token)
+    return runs.map { run in
+      let entry = run.entry
       var ahead: [UInt64] = []
-      if isQueued, let id = entry.id, let lane = lanes[id], let index = lane.firstIndex(of: token) {
-        ahead = Array(lane[..<index])
+      if entry.isQueued, let id = entry.id, let lane = lanes[id],
+        let index = lane.firstIndex(where: { $0 === run })
+      {
+        ahead = lane[..<index].map(\.entry.token)
       }
       return RunningEffect(
-        token: token, name: String(describing: entry.type), awaits: (awaited[token] ?? []).sorted(),
-        queuedBehind: ahead)
+        token: entry.token, name: String(describing: entry.type),
+        awaits: (awaited[entry.token] ?? []).sorted(), queuedBehind: ahead)
     }
   }
 
   /// Resumes a queued run cancelled before its turn.
-  private func abandonTurn(_ token: UInt64) {
-    turns.removeValue(forKey: token)?.resume(throwing: CancellationError())
+  private func abandonTurn(_ run: any EffectRun) {
+    guard let turn = run.entry.turn else { return }
+    run.entry.turn = nil
+    turn.resume(throwing: CancellationError())
   }
 }
 
@@ -188,19 +254,36 @@ package struct RunningEffect: Sendable, Hashable {
 
 /// Which effect run the current task belongs to, so that test tools (a test clock) can tell which
 /// effect is asleep, and a nested dispatch which effect awaits it.
+@usableFromInline
 package struct EffectRunID: Sendable, Hashable {
   /// The registry (one per store) the run is recorded in.
   package let registry: ObjectIdentifier
   /// The run's token in that registry.
-  package let token: UInt64
-  /// A hash of the run's own task: a child task (`async let`) inherits the identity but is
-  /// another task, and does not block the run by awaiting.
-  let task: Int
+  @usableFromInline package let token: UInt64
+  /// The run, which knows its own task: a child task (`async let`) inherits the identity but
+  /// is another task, and does not block the run by awaiting.
+  let run: any EffectRun
+
+  @usableFromInline
+  init(registry: ObjectIdentifier, token: UInt64, run: any EffectRun) {
+    self.registry = registry
+    self.token = token
+    self.run = run
+  }
 
   /// The run the current task executes, if it is an effect's.
   @TaskLocal package static var current: EffectRunID?
 
-  /// A hash of the current task, which ``task`` holds for the run's own task.
+  /// Runs `body` with `identity` as the current run and `cause` as the current cause: a task
+  /// that `body` creates starts with both.
+  @usableFromInline
+  static func binding<R>(_ identity: EffectRunID, cause: DispatchCause, _ body: () -> R) -> R {
+    $current.withValue(identity) {
+      DispatchCause.$current.withValue(cause, operation: body)
+    }
+  }
+
+  /// A hash of the current task, which the run records for its own task.
   static var taskHash: Int {
     withUnsafeCurrentTask { $0?.hashValue } ?? 0
   }
@@ -208,10 +291,22 @@ package struct EffectRunID: Sendable, Hashable {
   /// The run of the current task if the current task is that run's own task: not a child task
   /// (`async let`, a task group) nor a `Task {}` started inside the effect, which inherit the
   /// identity but whose waits do not stop the effect itself.
+  @usableFromInline
   package static var currentTaskRun: EffectRunID? {
-    guard let current, taskHash == current.task else {
+    guard let current, taskHash == current.run.ownTaskHash else {
       return nil
     }
     return current
+  }
+
+  @usableFromInline
+  package static func == (lhs: EffectRunID, rhs: EffectRunID) -> Bool {
+    lhs.registry == rhs.registry && lhs.token == rhs.token
+  }
+
+  @usableFromInline
+  package func hash(into hasher: inout Hasher) {
+    hasher.combine(registry)
+    hasher.combine(token)
   }
 }

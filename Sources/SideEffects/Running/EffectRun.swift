@@ -5,10 +5,9 @@
 ///    store's interceptor chain, queued behind any dispatch in progress.
 /// 2. `awaitEffect` or `launchEffect` below turns the outcome into a started task or a
 ///    "did not run" answer.
-/// 3. `startEffect` applies the cancellation policy, registers the run in the
-///    ``EffectRegistry`` and starts the task.
-/// 4. The task binds the run's ``DispatchCause`` and identity on the main actor, and
-///    `EffectExecution.run` runs the body off it; what the body dispatches comes back through
+/// 3. `startEffect` applies the cancellation policy, registers the run (its ``EffectTask``) in
+///    the ``EffectRegistry`` and starts the task off the main actor, with the run's
+///    ``DispatchCause`` and identity bound; what the body dispatches comes back through
 ///    ``SideEffectContext``, and the run leaves the registry on the main actor.
 ///
 /// A ``SideEffect`` is a ``ReturningSideEffect`` whose value is `Void`; the two differ only in
@@ -16,36 +15,87 @@
 extension Store {
   /// What a caller gets when an effect did not run: a value (a plain effect just returns) or the
   /// error (a returning effect has no value to give).
-  typealias NotRunAnswer<Value: Sendable> =
+  @usableFromInline typealias NotRunAnswer<Value: Sendable> =
     @Sendable (EffectNotRunError) -> Result<Value, any Error>
 
   /// Runs `effect` through the interceptors and awaits it; cancelling the awaiting task cancels
   /// the effect.
-  func awaitEffect<E: ReturningSideEffect>(
+  ///
+  /// The start is on the main actor; the wait is where the caller runs, so that a caller off
+  /// the main actor is resumed there when the effect ends, without a turn of the main actor.
+  @inlinable
+  nonisolated(nonsending) func awaitEffect<E: ReturningSideEffect>(
     _ effect: E, ifNotRun: NotRunAnswer<E.ReturnValue>
   ) async throws -> E.ReturnValue where E.StateType == S, E.Dependencies == Dependencies {
+    switch await startAwaitedEffect(effect, ifNotRun: ifNotRun) {
+    case .notRun(let answer):
+      return try answer.get()
+    case .running(let run):
+      return try await withTaskCancellationHandler {
+        try await run.value
+      } onCancel: {
+        run.cancelRun()
+      }
+    }
+  }
+
+  /// What became of an awaited effect sent to the store.
+  @usableFromInline
+  enum AwaitedStart<Value: Sendable>: Sendable {
+    case running(EffectTask<Value>)
+    case notRun(Result<Value, any Error>)
+  }
+
+  /// Sends `effect` through the interceptors and starts it, naming the effect run whose own
+  /// task awaits it.
+  ///
+  /// `async` although it starts the effect without suspending: a caller off the main actor
+  /// then hops here by itself.
+  @inlinable
+  func startAwaitedEffect<E: ReturningSideEffect>(
+    _ effect: E, ifNotRun: NotRunAnswer<E.ReturnValue>
+  ) async -> AwaitedStart<E.ReturnValue> where E.StateType == S, E.Dependencies == Dependencies {
     let final: E
-    switch await passThroughInterceptors(effect) {
+    // As for a launch, an effect that nothing can drop, replace or delay starts at once.
+    let outcome =
+      reachesEndAtOnce && !(effect is any StateUpdater)
+      ? .reached(effect) : await passThroughInterceptors(effect)
+    switch outcome {
     case .reached(let reached): final = reached
     case .dropped:
-      return try ifNotRun(EffectNotRunError(effect, .droppedByInterceptor)).get()
+      return .notRun(ifNotRun(EffectNotRunError(effect, .droppedByInterceptor)))
     case .replaced(let other):
-      return try ifNotRun(EffectNotRunError(effect, .replacedByInterceptor(with: other))).get()
+      return .notRun(ifNotRun(EffectNotRunError(effect, .replacedByInterceptor(with: other))))
     }
     let awaiter = EffectRunID.currentTaskRun.map(\.token)
-    guard let task = startEffect(final, reportsErrors: false, awaitedBy: awaiter)?.task else {
-      return try ifNotRun(EffectNotRunError(effect, .alreadyInFlight)).get()
+    guard let run = startEffect(final, reportsErrors: false, awaitedBy: awaiter) else {
+      return .notRun(ifNotRun(EffectNotRunError(effect, .alreadyInFlight)))
     }
-    return try await withTaskCancellationHandler {
-      try await task.value
-    } onCancel: {
-      task.cancel()
-    }
+    return .running(run)
   }
 
   /// Sends `effect` through the interceptors and starts it without awaiting it; errors go to
   /// `Store.onUnhandledError` and to whoever awaits the handle.
+  ///
+  /// Inlinable, as the start it leads to: a launch is specialised for the effect's type where
+  /// the application launches it, instead of looking up generic metadata at run time.
+  @inlinable
   func launchEffect<E: ReturningSideEffect>(
+    _ effect: E, ifNotRun: @escaping NotRunAnswer<E.ReturnValue>
+  ) -> EffectTask<E.ReturnValue> where E.StateType == S, E.Dependencies == Dependencies {
+    // Nothing can drop, replace or delay it (see `sendThroughInterceptors`): start it at once,
+    // and let its run be its handle.
+    if reachesEndAtOnce, !(effect is any StateUpdater) {
+      return startEffect(effect, reportsErrors: true, awaitedBy: nil)
+        ?? EffectTask(notRun: ifNotRun(EffectNotRunError(effect, .alreadyInFlight)))
+    }
+    return launchThroughInterceptors(effect, ifNotRun: ifNotRun)
+  }
+
+  /// Launches `effect` through the interceptors: queued behind a dispatch in progress, or
+  /// watched by interceptors that may drop or replace it.
+  @usableFromInline
+  func launchThroughInterceptors<E: ReturningSideEffect>(
     _ effect: E, ifNotRun: @escaping NotRunAnswer<E.ReturnValue>
   ) -> EffectTask<E.ReturnValue> where E.StateType == S, E.Dependencies == Dependencies {
     let handle = EffectTask<E.ReturnValue>()
@@ -65,75 +115,103 @@ extension Store {
         handle.attach(.notRun(ifNotRun(EffectNotRunError(effect, .cancelledBeforeStart))))
         return
       }
-      if let started = self.startEffect(final, reportsErrors: true, awaitedBy: nil) {
-        handle.attach(.running(started.task), token: started.token)
-      } else {
+      if self.startEffect(final, reportsErrors: true, awaitedBy: nil, as: handle) == nil {
         handle.attach(.notRun(ifNotRun(EffectNotRunError(effect, .alreadyInFlight))))
       }
     }
     return handle
   }
 
-  /// Starts `effect`, which has already been through the interceptors, and returns its task
-  /// and the run's token in the ``EffectRegistry``.
+  /// Starts `effect`, which has already been through the interceptors, and returns its run:
+  /// the handle that awaits or cancels it, and its entry in the ``EffectRegistry``.
   ///
   /// Synchronous, so that the effect counts as running (and its cancellation identifier takes
   /// effect) before the caller's next statement. Returns `nil` when the effect's policy keeps
   /// another effect with the same identifier in flight.
   ///
+  /// The run's task starts off the main actor, with the run's cause and identity copied into it
+  /// from bindings made here: starting it on the main actor to bind them there would cost each
+  /// effect one more turn of the main actor than a plain task takes.
+  ///
   /// - Parameters:
   ///   - reportsErrors: Whether a thrown error (other than a cancellation) goes to
   ///     `Store.onUnhandledError`; true when nobody awaits the effect.
   ///   - awaitedBy: The effect run whose own task awaits this one, if any.
+  ///   - handle: The handle a launch already returned, if any; a fresh one otherwise.
+  @discardableResult @inlinable
   func startEffect<E: ReturningSideEffect>(
-    _ effect: E, reportsErrors: Bool, awaitedBy: UInt64?
-  ) -> (task: Task<E.ReturnValue, any Error>, token: UInt64)?
+    _ effect: E, reportsErrors: Bool, awaitedBy: UInt64?,
+    as handle: EffectTask<E.ReturnValue>? = nil
+  ) -> EffectTask<E.ReturnValue>?
   where E.StateType == S, E.Dependencies == Dependencies {
     let registry = EffectRegistry.of(self)
     let id = effect.cancellationID.map { AnyHashable($0) }
-    var turn: AnyHashable?
+    var waitsForTurn = false
     if let id, registry.isHeld(id) {
       switch effect.cancellationPolicy {
       case .cancelInFlight: registry.cancel(identifiedBy: id)
       case .keepInFlight: return nil
-      case .enqueue: turn = id
+      case .enqueue: waitsForTurn = true
       }
     }
-    let token = registry.makeToken()
+    let queued = waitsForTurn
+    let run = handle ?? EffectTask<E.ReturnValue>()
+    let token = registry.begin(
+      run, id: id, type: E.self, awaitedBy: awaitedBy, queued: queued)
     let cause = DispatchCause(Self.causeName(registry.name(of: E.self)))
+    let identity = EffectRunID(registry: ObjectIdentifier(registry), token: token, run: run)
     let context = SideEffectContext(store: self)
-    let registryID = ObjectIdentifier(registry)
-    let task = Task {
-      let result: Result<E.ReturnValue, any Error>
-      do {
-        if let turn { try await registry.waitForTurn(token, id: turn) }
-        let identity = EffectRunID(registry: registryID, token: token, task: EffectRunID.taskHash)
-        // The bindings are made and unmade here, on the main actor, around the hop off it: an
-        // effect that ends with a dispatch then returns without hopping back to the global
-        // executor only to unbind them, and leaves the registry where it already is.
-        result = .success(
-          try await EffectRunID.$current.withValue(identity) {
-            try await DispatchCause.$current.withValue(cause) {
-              try await EffectExecution.run({ try await effect.sideEffect($0) }, in: context)
-            }
-          })
-      } catch {
-        result = .failure(error)
+    let task = EffectRunID.binding(identity, cause: cause) {
+      Task { @concurrent in
+        run.recordOwnTask()
+        // An effect whose last step was a dispatch returns on the main actor, and `endEffect`,
+        // itself async on the main actor, then ends it there. Nothing may come between the
+        // two awaits: any code there (unspecialised generic code calls the runtime) would
+        // hop back off the main actor first, and the end would hop onto it again.
+        do {
+          return await self.endEffect(
+            run, in: registry,
+            returning: try await EffectExecution.run(
+              effect, in: context, after: queued ? registry : nil, run: run))
+        } catch {
+          throw await self.endEffect(
+            run, in: registry, failure: error, reportingErrorsOf: reportsErrors ? effect : nil)
+        }
       }
-      registry.end(token)
-      if reportsErrors, case .failure(let error) = result, !(error is CancellationError) {
-        onUnhandledError(error, effect)
-      }
-      return try result.get()
     }
-    registry.begin(
-      token, id: id, type: E.self, awaitedBy: awaitedBy,
-      queued: turn != nil, cancel: { task.cancel() })
-    return (task, token)
+    run.attach(.running(task), token: token)
+    return run
+  }
+
+  /// Takes a run that returned `value` out of the registry and hands the value to its task.
+  ///
+  /// `async` although it never suspends: its caller, off the main actor, then hops onto the
+  /// main actor only if it is not there already.
+  @inlinable
+  func endEffect<R>(_ run: any EffectRun, in registry: EffectRegistry, returning value: R) async
+    -> R
+  {
+    registry.end(run)
+    return value
+  }
+
+  /// Takes a run that threw `error` out of the registry, reports the error when nobody awaits
+  /// the effect (`effect` is then the effect), and hands the error to its task.
+  @usableFromInline
+  func endEffect(
+    _ run: any EffectRun, in registry: EffectRegistry, failure error: any Error,
+    reportingErrorsOf effect: (any AnySideEffect)?
+  ) async -> any Error {
+    registry.end(run)
+    if let effect, !(error is CancellationError) {
+      onUnhandledError(error, effect)
+    }
+    return error
   }
 
   /// The cause recorded with the updaters of an effect named `name`: its name, after the
   /// cause of whatever started it (`"Outer › Inner"`).
+  @usableFromInline
   static func causeName(_ name: String) -> String {
     guard let outer = DispatchCause.current else { return name }
     return "\(outer.name) › \(name)"
@@ -141,18 +219,25 @@ extension Store {
 }
 
 /// Where effect bodies run: off the main actor, on the global concurrent executor.
+@usableFromInline
 enum EffectExecution {
-  /// Runs `body` off the main actor; the caller binds the run's cause and identity.
-  @concurrent
-  static func run<S, D, R: Sendable>(
-    _ body: @Sendable (SideEffectContext<S, D>) async throws -> R,
-    in context: SideEffectContext<S, D>
-  ) async throws -> R {
-    try await body(context)
+  /// Runs the body of `effect` off the main actor, once its turn has come if it waits in the
+  /// lanes of `registry`; the caller binds the run's cause and identity.
+  ///
+  /// The body's call is the last thing here, so that returning from it does not hop back to
+  /// the global executor.
+  @concurrent @inlinable
+  static func run<E: ReturningSideEffect>(
+    _ effect: E, in context: SideEffectContext<E.StateType, E.Dependencies>,
+    after registry: EffectRegistry?, run: any EffectRun
+  ) async throws -> E.ReturnValue {
+    if let registry { try await registry.waitForTurn(run) }
+    return try await effect.sideEffect(context)
   }
 }
 
 extension EffectNotRunError {
+  @usableFromInline
   init(_ effect: some AnySideEffect, _ reason: Reason) {
     self.init(effectType: String(reflecting: type(of: effect)), reason: reason)
   }

@@ -1,4 +1,5 @@
 /// What became of a dispatchable sent through the interceptors.
+@usableFromInline
 package enum InterceptOutcome<Final: Sendable>: Sendable {
   /// It reached the end of the chain as this value (possibly replaced by one of the kind the
   /// sender expects).
@@ -43,6 +44,7 @@ extension Store {
   }
 
   /// Awaits the trip of `effect` through the interceptors.
+  @usableFromInline
   func passThroughInterceptors<E: AnySideEffect>(_ effect: E) async -> InterceptOutcome<E> {
     await withCheckedContinuation { continuation in
       sendThroughInterceptors(effect, expecting: { $0 as? E }) { outcome in

@@ -177,13 +177,12 @@ where Element.ID: Sendable {
   }
 
   /// Adds the subscriber at `subscriber` in ``table``, who has just been given `element`, the
-  /// element `id` has in `array`.
+  /// element `id` has in the array when its stamp is `stamp`.
   @inlinable
   func add(
-    _ subscriber: SubscriberIndex, id: Element.ID, given element: Element?,
-    in array: TrackedArray<Element>
+    _ subscriber: SubscriberIndex, id: Element.ID, given element: Element?, stamp: UInt64
   ) {
-    guard array.currentStamp == lastStamp else {
+    guard stamp == lastStamp else {
       late.append(LateSubscriber(id: id, last: element, index: subscriber))
       return
     }

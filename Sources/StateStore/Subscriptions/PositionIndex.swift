@@ -38,8 +38,20 @@ struct PositionIndex: Sendable {
   @inlinable @inline(__always)
   func position<Element: Identifiable>(of id: Element.ID, in storage: [Element]) -> Int? {
     if slots.isEmpty { return storage.isEmpty ? nil : Self.scan(for: id, in: storage) }
+    return position(of: id, hashValue: id.hashValue, in: storage)
+  }
+
+  /// The position of the element with `id`, whose `hashValue` the caller computed (to use it
+  /// for another table as well), if present.
+  ///
+  /// - Complexity: O(1) on average.
+  @inlinable @inline(__always)
+  func position<Element: Identifiable>(
+    of id: Element.ID, hashValue: Int, in storage: [Element]
+  ) -> Int? {
+    if slots.isEmpty { return storage.isEmpty ? nil : Self.scan(for: id, in: storage) }
     let mask = slots.count &- 1
-    var slot = id.hashValue & mask
+    var slot = hashValue & mask
     while true {
       let entry = slots[slot]
       if entry == 0 { return nil }

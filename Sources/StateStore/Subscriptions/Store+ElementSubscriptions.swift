@@ -22,9 +22,11 @@ extension Store {
     checkNotInsideUpdater("subscribe")
     let group = elementGroup(for: keyPath)
     let elements = lookupTable(of: group)
-    let current = elements[id: id]
+    // Hashed once, for the array's index and the group's buckets.
+    let hashValue = id.hashValue
+    let current = elements[id: id, hashValue: hashValue]
     let subscriber = group.table.add(onChange)
-    group.add(subscriber, id: id, given: current, stamp: elements.stamp)
+    group.add(subscriber, id: id, hashValue: hashValue, given: current, stamp: elements.stamp)
     runAsStoreCallback { onChange(current) }
     return Subscription(releasing: subscriber, from: group.table)
   }

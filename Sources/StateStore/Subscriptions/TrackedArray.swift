@@ -366,12 +366,22 @@ where Element.ID: Sendable {
       self.stamp = stamp
     }
 
-    /// The element with `id`, as the array's `subscript(id:)` reads it, without noting a hint.
+    /// The element with `id`, whose `hashValue` is `hashValue`, as the array's
+    /// `subscript(id:)` reads it, without noting a hint.
     @inlinable
-    subscript(id id: Element.ID) -> Element? {
-      guard let position = positions.position(of: id, in: storage) else { return nil }
+    subscript(id id: Element.ID, hashValue hashValue: Int) -> Element? {
+      guard let position = positions.position(of: id, hashValue: hashValue, in: storage)
+      else { return nil }
       return storage[position]
     }
+  }
+
+  /// The element with `id`, whose `hashValue` is `hashValue`, without noting a hint.
+  @inlinable
+  subscript(id id: Element.ID, hashValue hashValue: Int) -> Element? {
+    guard let position = positions.position(of: id, hashValue: hashValue, in: storage)
+    else { return nil }
+    return storage[position]
   }
 }
 

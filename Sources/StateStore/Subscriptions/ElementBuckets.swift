@@ -65,11 +65,13 @@ where Element.ID: Sendable {
   /// - Complexity: O(1) on average.
   @usableFromInline
   mutating func remove(at place: Int) -> ElementBucket<Element> {
-    let mask = slots.count &- 1
-    clearSlot(holding: place, mask: mask)
     let last = entries.count - 1
-    if place != last, let moved = slot(holding: last, mask: mask) {
-      slots[moved] = UInt32(place + 1)
+    if !slots.isEmpty {
+      let mask = slots.count &- 1
+      clearSlot(holding: place, mask: mask)
+      if place != last, let moved = slot(holding: last, mask: mask) {
+        slots[moved] = UInt32(place + 1)
+      }
     }
     entries.swapAt(place, last)
     return entries.removeLast()

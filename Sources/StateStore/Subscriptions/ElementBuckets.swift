@@ -77,13 +77,6 @@ where Element.ID: Sendable {
     return entries.removeLast()
   }
 
-  /// Removes every bucket.
-  @usableFromInline
-  mutating func removeAll() {
-    slots = []
-    entries = []
-  }
-
   /// Indexes every entry anew in a table twice their count (at least eight slots).
   @usableFromInline
   mutating func rebuildSlots() {
@@ -120,9 +113,7 @@ where Element.ID: Sendable {
       let entry = slots[next]
       if entry == 0 { break }
       let home = entries[Int(entry) &- 1].id.hashValue & mask
-      // The entry stays when its home lies cyclically in (hole, next].
-      let stays = hole <= next ? (hole < home && home <= next) : (hole < home || home <= next)
-      if !stays {
+      if !PositionIndex.entry(at: next, homed: home, staysPast: hole) {
         slots[hole] = entry
         hole = next
       }

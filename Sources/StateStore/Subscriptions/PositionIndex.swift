@@ -120,14 +120,20 @@ struct PositionIndex: Sendable {
       let entry = slots[next]
       if entry == 0 { break }
       let home = storage[Int(entry) &- 1].id.hashValue & mask
-      // The entry stays when its home lies cyclically in (hole, next].
-      let stays = hole <= next ? (hole < home && home <= next) : (hole < home || home <= next)
-      if !stays {
+      if !Self.entry(at: next, homed: home, staysPast: hole) {
         slots[hole] = entry
         hole = next
       }
     }
     slots[hole] = 0
+  }
+
+  /// Whether the entry in slot `next`, homed at `home`, stays when `hole` before it is emptied.
+  ///
+  /// A lookup still reaches it when its home lies cyclically in (hole, next]. Backward-shift
+  /// deletion here and in the element groups' bucket table.
+  static func entry(at next: Int, homed home: Int, staysPast hole: Int) -> Bool {
+    hole <= next ? (hole < home && home <= next) : (hole < home || home <= next)
   }
 
   /// Adds `delta` to every indexed position at or after `start`, after elements were inserted

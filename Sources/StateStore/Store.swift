@@ -30,7 +30,7 @@ public final class Store<S: State, Dependencies: Sendable> {
   // - It is only accessed on the main actor, so never from two threads at once.
   // - The only modifying access is the updater's `inout` in `runUpdater(_:)` (a row
   //   subscription also reads the state in place through an `inout` pointer, after the check
-  //   below and without running user code; see `array(of:)`). Another modify cannot nest
+  //   below and without running user code; see `lookupTable(of:)`). Another modify cannot nest
   //   inside it: every path to `runUpdater` goes through `dispatch`/`drainQueue`,
   //   which queue instead of applying while `isDispatching` is set, and it is set for the whole
   //   updater.

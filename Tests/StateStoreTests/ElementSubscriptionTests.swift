@@ -171,6 +171,28 @@ struct ElementSubscriptionTests {
     withExtendedLifetime(tokens) {}
   }
 
+  @Test("a sweep that empties some buckets leaves every other bucket reachable by its element")
+  func sweepRemovesSomeBuckets() {
+    let store = Store<ListState, Void>(initialState: ListState(todos: makeTodos(300)))
+    var calls: [Int] = []
+    var tokens: [Int: Subscription] = [:]
+    for id in 0..<200 {
+      tokens[id] = store.subscribe(to: \.todos, id: id) { todo in calls.append(todo?.id ?? -1) }
+    }
+    for id in stride(from: 0, to: 200, by: 3) { tokens[id]?.cancel() }
+    store.dispatch(Toggle(id: 250))
+    calls = []
+    for id in 0..<200 { store.dispatch(Toggle(id: id)) }
+    #expect(calls == (0..<200).filter { $0 % 3 != 0 }, "each live row once, no cancelled one")
+    for id in stride(from: 0, to: 200, by: 3) {
+      tokens[id] = store.subscribe(to: \.todos, id: id) { todo in calls.append(todo?.id ?? -1) }
+    }
+    calls = []
+    for id in 0..<200 { store.dispatch(Toggle(id: id)) }
+    #expect(calls == Array(0..<200), "a bucket made again after its removal is found")
+    withExtendedLifetime(tokens) {}
+  }
+
   @Test(
     "a subscriber added by a callback of its bucket is not called again that round, then comes last"
   )

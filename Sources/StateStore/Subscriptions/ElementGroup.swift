@@ -39,7 +39,10 @@ class ElementGroupBase<S: State> {
 /// The subscribers are a chain, in the order they joined, from `first` to `latest` through the
 /// group's `links`: a bucket has no array of its own to grow, copy and free.
 @usableFromInline
-struct ElementBucket<Element: Equatable & Sendable>: Sendable {
+struct ElementBucket<Element: Identifiable & Equatable & Sendable>: Sendable
+where Element.ID: Sendable {
+  /// The identifier of the element, which finds the bucket in ``ElementBuckets``.
+  @usableFromInline let id: Element.ID
   @usableFromInline var last: Element?
   /// The first subscriber's index in the group's ``SubscriberTable``.
   @usableFromInline var first: SubscriberIndex
@@ -47,7 +50,8 @@ struct ElementBucket<Element: Equatable & Sendable>: Sendable {
   @usableFromInline var latest: SubscriberIndex
 
   @inlinable
-  init(last: Element?, subscriber: SubscriberIndex) {
+  init(id: Element.ID, last: Element?, subscriber: SubscriberIndex) {
+    self.id = id
     self.last = last
     self.first = subscriber
     self.latest = subscriber
@@ -87,8 +91,7 @@ where Element.ID: Sendable {
   // first, and a write that replaces or removes an element keeps the old one alive until the
   // write is over (so its deinitializer runs outside). So the run-time exclusivity check only
   // costs time.
-  @exclusivity(unchecked) @usableFromInline var buckets: [Element.ID: ElementBucket<Element>] =
-    [:]
+  @exclusivity(unchecked) @usableFromInline var buckets = ElementBuckets<Element>()
   /// The next subscriber of the same bucket, by index in ``table``.
   ///
   /// The link of a bucket's `latest` subscriber is never read. Holds every index the table has
@@ -124,17 +127,17 @@ where Element.ID: Sendable {
   ///   otherwise O(buckets + subscribers).
   @inlinable
   func removeCancelledSlots() -> Bool {
-    var emptied: [Element.ID] = []
+    var emptied: [Int] = []
     // One lock for the whole sweep; nothing inside calls user code (the callbacks were released
     // by their tokens, and the buckets' elements are released below, after the lock).
     let isAbandoned = table.storage.withLock { storage in
       if storage.live == 0 { return true }
-      var index = buckets.startIndex
-      while index != buckets.endIndex {
-        // Rechains the live subscribers in order; changing a value in place keeps every index
-        // valid, and removing keys waits for the end.
-        var subscriber = buckets.values[index].first
-        let latest = buckets.values[index].latest
+      var place = 0
+      while place < buckets.entries.count {
+        // Rechains the live subscribers in order; changing a bucket in place keeps every place
+        // valid, and removing buckets waits for the end.
+        var subscriber = buckets.entries[place].first
+        let latest = buckets.entries[place].latest
         var first: SubscriberIndex?
         var kept = subscriber
         while true {
@@ -149,12 +152,12 @@ where Element.ID: Sendable {
           subscriber = next
         }
         if let first {
-          buckets.values[index].first = first
-          buckets.values[index].latest = kept
+          buckets.entries[place].first = first
+          buckets.entries[place].latest = kept
         } else {
-          emptied.append(buckets.keys[index])
+          emptied.append(place)
         }
-        buckets.formIndex(after: &index)
+        place += 1
       }
       late.removeAll { subscriber in
         guard storage.callback(at: subscriber.index) == nil else { return false }
@@ -166,43 +169,49 @@ where Element.ID: Sendable {
     if isAbandoned {
       // Taken out whole, so that the last elements are released after the writes.
       let removed = (buckets, late)
-      buckets = [:]
+      buckets = ElementBuckets()
       late = []
       links = []
       return withExtendedLifetime(removed) { true }
     }
-    // Taken out whole, so that their last elements are released after the writes.
-    let removed = emptied.compactMap { buckets.removeValue(forKey: $0) }
+    // Taken out whole, so that their last elements are released after the writes. Last place
+    // first: removing a bucket moves the last one into its place, which is then never one still
+    // to remove.
+    let removed = emptied.reversed().map { buckets.remove(at: $0) }
     return withExtendedLifetime(removed) { isEmpty }
   }
 
   /// Adds the subscriber at `subscriber` in ``table``, who has just been given `element`, the
-  /// element `id` has in `array`.
+  /// element `id` (whose `hashValue` is `hashValue`) has in the array when its stamp is `stamp`.
   @inlinable
   func add(
-    _ subscriber: SubscriberIndex, id: Element.ID, given element: Element?,
-    in array: TrackedArray<Element>
+    _ subscriber: SubscriberIndex, id: Element.ID, hashValue: Int, given element: Element?,
+    stamp: UInt64
   ) {
-    guard array.currentStamp == lastStamp else {
+    guard stamp == lastStamp else {
       late.append(LateSubscriber(id: id, last: element, index: subscriber))
       return
     }
     // Caught up: every subscriber of the bucket was last told `element`.
-    file(subscriber, inBucketOf: id, holding: element)
+    file(subscriber, inBucketOf: id, hashValue: hashValue, holding: element)
   }
 
-  /// Chains `subscriber` at the end of `id`'s bucket, or makes the bucket, which then holds
-  /// `element`.
+  /// Chains `subscriber` at the end of the bucket of `id` (whose `hashValue` is `hashValue`),
+  /// or makes the bucket, which then holds `element`.
   @inlinable
-  func file(_ subscriber: SubscriberIndex, inBucketOf id: Element.ID, holding element: Element?) {
+  func file(
+    _ subscriber: SubscriberIndex, inBucketOf id: Element.ID, hashValue: Int,
+    holding element: Element?
+  ) {
     // The table hands out indices densely, so this appends one link at most.
     while links.count <= Int(subscriber) { links.append(subscriber) }
-    if let index = buckets.index(forKey: id) {
-      let latest = buckets.values[index].latest
+    if let place = buckets.place(of: id, hashValue: hashValue) {
+      let latest = buckets.entries[place].latest
       links[Int(latest)] = subscriber
-      buckets.values[index].latest = subscriber
+      buckets.entries[place].latest = subscriber
     } else {
-      buckets[id] = ElementBucket(last: element, subscriber: subscriber)
+      buckets.append(
+        ElementBucket(id: id, last: element, subscriber: subscriber), hashValue: hashValue)
     }
   }
 
@@ -214,7 +223,7 @@ where Element.ID: Sendable {
       deliver(from: array, toBucketOf: id)
     }
     if !known {
-      for id in Array(buckets.keys) { deliver(from: array, toBucketOf: id) }
+      for id in buckets.entries.map(\.id) { deliver(from: array, toBucketOf: id) }
     }
     lastStamp = array.currentStamp
     if !late.isEmpty { settleLateSubscribers(in: array) }
@@ -222,19 +231,22 @@ where Element.ID: Sendable {
 
   @inlinable
   func deliver(from array: TrackedArray<Element>, toBucketOf id: Element.ID) {
-    guard let index = buckets.index(forKey: id) else { return }
-    let element = array[id: id]
+    // Hashed once, for the group's buckets and the array's index.
+    let hashValue = id.hashValue
+    guard let place = buckets.place(of: id, hashValue: hashValue) else { return }
+    let element = array[id: id, hashValue: hashValue]
     // Copied out, so that neither the element's `==` nor the deinitializer of the value it
-    // replaces (user code either way) runs while `buckets` is being accessed.
-    let previous = buckets.values[index].last
+    // replaces (user code either way) runs while `buckets` is being accessed. The place stays
+    // the bucket's: only the sweep, at the start of an update, removes or moves buckets.
+    let previous = buckets.entries[place].last
     guard previous != element else { return }
-    withExtendedLifetime(previous) { buckets.values[index].last = element }
+    withExtendedLifetime(previous) { buckets.entries[place].last = element }
     // The ends are read first: a callback may subscribe (joining the late subscribers, as the
     // group is behind the state until this delivery ends) or cancel (which empties a table entry
     // and leaves the chain to the next sweep, at the start of an update), so the chain from
     // `first` to `latest` stays as it is until the loop ends.
-    var subscriber = buckets.values[index].first
-    let latest = buckets.values[index].latest
+    var subscriber = buckets.entries[place].first
+    let latest = buckets.entries[place].latest
     while true {
       table.callback(at: subscriber)?.call(element)
       if subscriber == latest { break }
@@ -250,11 +262,12 @@ where Element.ID: Sendable {
       let settling = late
       late = []
       for subscriber in settling {
-        let element = array[id: subscriber.id]
+        let hashValue = subscriber.id.hashValue
+        let element = array[id: subscriber.id, hashValue: hashValue]
         if subscriber.last != element {
           table.callback(at: subscriber.index)?.call(element)
         }
-        file(subscriber.index, inBucketOf: subscriber.id, holding: element)
+        file(subscriber.index, inBucketOf: subscriber.id, hashValue: hashValue, holding: element)
       }
     }
   }

@@ -38,8 +38,20 @@ struct PositionIndex: Sendable {
   @inlinable @inline(__always)
   func position<Element: Identifiable>(of id: Element.ID, in storage: [Element]) -> Int? {
     if slots.isEmpty { return storage.isEmpty ? nil : Self.scan(for: id, in: storage) }
+    return position(of: id, hashValue: id.hashValue, in: storage)
+  }
+
+  /// The position of the element with `id`, whose `hashValue` the caller computed (to use it
+  /// for another table as well), if present.
+  ///
+  /// - Complexity: O(1) on average.
+  @inlinable @inline(__always)
+  func position<Element: Identifiable>(
+    of id: Element.ID, hashValue: Int, in storage: [Element]
+  ) -> Int? {
+    if slots.isEmpty { return storage.isEmpty ? nil : Self.scan(for: id, in: storage) }
     let mask = slots.count &- 1
-    var slot = id.hashValue & mask
+    var slot = hashValue & mask
     while true {
       let entry = slots[slot]
       if entry == 0 { return nil }
@@ -108,14 +120,20 @@ struct PositionIndex: Sendable {
       let entry = slots[next]
       if entry == 0 { break }
       let home = storage[Int(entry) &- 1].id.hashValue & mask
-      // The entry stays when its home lies cyclically in (hole, next].
-      let stays = hole <= next ? (hole < home && home <= next) : (hole < home || home <= next)
-      if !stays {
+      if !Self.entry(at: next, homed: home, staysPast: hole) {
         slots[hole] = entry
         hole = next
       }
     }
     slots[hole] = 0
+  }
+
+  /// Whether the entry in slot `next`, homed at `home`, stays when `hole` before it is emptied.
+  ///
+  /// A lookup still reaches it when its home lies cyclically in (hole, next]. Backward-shift
+  /// deletion here and in the element groups' bucket table.
+  static func entry(at next: Int, homed home: Int, staysPast hole: Int) -> Bool {
+    hole <= next ? (hole < home && home <= next) : (hole < home || home <= next)
   }
 
   /// Adds `delta` to every indexed position at or after `start`, after elements were inserted

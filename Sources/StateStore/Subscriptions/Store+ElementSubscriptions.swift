@@ -21,27 +21,30 @@ extension Store {
   ) -> Subscription where Element.ID: Sendable {
     checkNotInsideUpdater("subscribe")
     let group = elementGroup(for: keyPath)
-    let array = array(of: group)
-    let current = array[id: id]
+    let elements = lookupTable(of: group)
+    // Hashed once, for the array's index and the group's buckets.
+    let hashValue = id.hashValue
+    let current = elements[id: id, hashValue: hashValue]
     let subscriber = group.table.add(onChange)
-    group.add(subscriber, id: id, given: current, in: array)
+    group.add(subscriber, id: id, hashValue: hashValue, given: current, stamp: elements.stamp)
     runAsStoreCallback { onChange(current) }
     return Subscription(releasing: subscriber, from: group.table)
   }
 
-  /// The array `group` watches, as it is in the live state; at the root, read where the state is
-  /// kept, without copying the rest of the state.
+  /// The elements of the array `group` watches and their index, as they are in the live state;
+  /// at the root, read where the state is kept, without copying the rest of the state or the
+  /// array's journal.
   @inlinable
-  func array<Element: Identifiable & Equatable & Sendable>(
+  func lookupTable<Element: Identifiable & Equatable & Sendable>(
     of group: ElementGroup<S, Element>
-  ) -> TrackedArray<Element> where Element.ID: Sendable {
-    guard scopeLink == nil else { return group.array.value(in: liveState) }
+  ) -> TrackedArray<Element>.LookupTable where Element.ID: Sendable {
+    guard scopeLink == nil else { return group.array.value(in: liveState).lookupTable }
     // An access to `currentState` beside the updater's (see the proof there): the caller has
-    // checked that no updater is running, and `value(in:)` runs no code of the application's
-    // while the access is open (it copies the array out), so no dispatch can begin inside it.
-    // A method rather than a closure: a closure formed here would be isolated to the main
-    // actor, and checked at run time to be running there, at every call.
-    return withUnsafePointer(to: &currentState, group.array.value(at:))
+    // checked that no updater is running, and `lookupTable(at:)` runs no code of the
+    // application's while the access is open (it copies two buffers' references out), so no
+    // dispatch can begin inside it. A method rather than a closure: a closure formed here would
+    // be isolated to the main actor, and checked at run time to be running there, at every call.
+    return withUnsafePointer(to: &currentState, group.array.lookupTable(at:))
   }
 
   /// The group of `keyPath`'s subscribers, made on first use.

@@ -42,3 +42,22 @@ struct StoredProjection<Root, Value> {
     return withUnsafePointer(to: root, value(at:))
   }
 }
+
+extension StoredProjection {
+  /// The lookup table of the array at `root`, taken where the array is kept: the array's other
+  /// buffers are neither retained nor released.
+  ///
+  /// As with ``value(at:)``, nothing but copies of references runs while `root` is read.
+  @inlinable
+  func lookupTable<Element>(
+    at root: UnsafePointer<Root>
+  ) -> TrackedArray<Element>.LookupTable where Value == TrackedArray<Element> {
+    guard let offset else {
+      let copy = root.pointee
+      return copy[keyPath: keyPath].lookupTable
+    }
+    // See `value(at:)`: the array sits at this offset, in memory bound to its type.
+    return UnsafeRawPointer(root).advanced(by: offset).assumingMemoryBound(to: Value.self).pointee
+      .lookupTable
+  }
+}

@@ -125,9 +125,10 @@ final class SubscriberTable<Element: Sendable>: SubscriberTableBase, @unchecked 
     @inlinable
     mutating func take(_ index: SubscriberIndex) -> Callback? {
       let (page, slot) = Self.location(of: index)
-      guard page < pages.count, slot < pages[page].count, let callback = pages[page][slot]
-      else { return nil }
-      pages[page][slot] = nil
+      guard page < pages.count, slot < pages[page].count else { return nil }
+      // Moved out rather than copied and then overwritten: no retain and release of the
+      // callback's context.
+      guard let callback = pages[page][slot].take() else { return nil }
       live -= 1
       return callback
     }

@@ -58,8 +58,8 @@ public final class Subscription: Hashable, Sendable {
         expected: Self.active, desired: Self.cancelling, ordering: .acquiring
       ).exchanged
     else { return }
-    let action = self.action
-    self.action = nil
+    // Moved out rather than copied and then cleared: no retain and release of what it holds.
+    let action = self.action.take()
     state.store(Self.cancelled, ordering: .releasing)
     switch action {
     case .run(let body)?: body()

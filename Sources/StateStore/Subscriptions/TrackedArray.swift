@@ -343,6 +343,46 @@ where Element.ID: Sendable {
   static func nextStamp() -> UInt64 {
     mutationStamps.add(1, ordering: .relaxed).newValue
   }
+
+  /// What a lookup by identifier reads: the elements and their index.
+  ///
+  /// A row subscription takes this out of the state instead of the whole array, which retains
+  /// (and later releases) two buffers instead of four: the journal and the hint stay behind.
+  @inlinable
+  var lookupTable: LookupTable { LookupTable(storage: storage, positions: positions, stamp: stamp) }
+
+  /// The elements of a ``TrackedArray`` and their positions by identifier, as they were when taken.
+  @usableFromInline
+  struct LookupTable {
+    @usableFromInline let storage: [Element]
+    @usableFromInline let positions: PositionIndex
+    /// The array's ``currentStamp`` when taken.
+    @usableFromInline let stamp: UInt64
+
+    @inlinable
+    init(storage: [Element], positions: PositionIndex, stamp: UInt64) {
+      self.storage = storage
+      self.positions = positions
+      self.stamp = stamp
+    }
+
+    /// The element with `id`, whose `hashValue` is `hashValue`, as the array's
+    /// `subscript(id:)` reads it, without noting a hint.
+    @inlinable
+    subscript(id id: Element.ID, hashValue hashValue: Int) -> Element? {
+      guard let position = positions.position(of: id, hashValue: hashValue, in: storage)
+      else { return nil }
+      return storage[position]
+    }
+  }
+
+  /// The element with `id`, whose `hashValue` is `hashValue`, without noting a hint.
+  @inlinable
+  subscript(id id: Element.ID, hashValue hashValue: Int) -> Element? {
+    guard let position = positions.position(of: id, hashValue: hashValue, in: storage)
+    else { return nil }
+    return storage[position]
+  }
 }
 
 /// The position a `TrackedArray` lookup found last; see `TrackedArray.hintedPosition(of:)`.

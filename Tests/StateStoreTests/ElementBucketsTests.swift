@@ -1,0 +1,65 @@
+import Testing
+
+@testable import StateStore
+
+/// An element group's bucket table, on enough identifiers to grow it several times and to make
+/// probe runs collide: every bucket is found at its place, and a removed one is not.
+@Suite("Element groups' bucket table")
+struct ElementBucketsTests {
+  struct Item: Identifiable, Equatable, Sendable {
+    var id: Int
+  }
+
+  func bucket(_ id: Int) -> ElementBucket<Item> {
+    ElementBucket(id: id, last: Item(id: id), subscriber: SubscriberIndex(id))
+  }
+
+  /// Checks that each present identifier finds its own bucket and each absent one finds none.
+  func expectExact(_ buckets: ElementBuckets<Item>, present: Set<Int>, absent: some Sequence<Int>) {
+    #expect(Set(buckets.entries.map(\.id)) == present)
+    #expect(buckets.entries.count == present.count)
+    for id in present {
+      let place = buckets.place(of: id, hashValue: id.hashValue)
+      #expect(place.map { buckets.entries[$0].id } == id, "\(id) is not found at its place")
+      #expect(place.map { buckets.entries[$0].first } == SubscriberIndex(id))
+    }
+    for id in absent where buckets.place(of: id, hashValue: id.hashValue) != nil {
+      Issue.record("\(id) has no bucket but one was found")
+    }
+  }
+
+  @Test("growth, and removals anywhere (the last bucket moving into the hole) keep every place")
+  func staysExact() {
+    var buckets = ElementBuckets<Item>()
+    #expect(buckets.isEmpty)
+    #expect(buckets.place(of: 1, hashValue: 1.hashValue) == nil)
+    var present = Set<Int>()
+    for id in 0..<3_000 {
+      buckets.append(bucket(id), hashValue: id.hashValue)
+      present.insert(id)
+    }
+    expectExact(buckets, present: present, absent: 3_000..<3_100)
+
+    // Removed from the last place down, as the sweep does, and from anywhere one at a time.
+    let sweep = buckets.entries.indices.filter { $0 % 3 == 0 }
+    for place in sweep.reversed() {
+      let removed = buckets.remove(at: place)
+      present.remove(removed.id)
+    }
+    expectExact(buckets, present: present, absent: (0..<3_000).filter { !present.contains($0) })
+    while buckets.entries.count > 500 {
+      let place = buckets.place(
+        of: buckets.entries[7].id, hashValue: buckets.entries[7].id.hashValue)
+      let removed = buckets.remove(at: place ?? 0)
+      present.remove(removed.id)
+    }
+    for id in 5_000..<5_300 {
+      buckets.append(bucket(id), hashValue: id.hashValue)
+      present.insert(id)
+    }
+    expectExact(buckets, present: present, absent: (0..<3_000).filter { !present.contains($0) })
+
+    while !buckets.isEmpty { _ = buckets.remove(at: buckets.entries.count / 2) }
+    expectExact(buckets, present: [], absent: 0..<5_300)
+  }
+}

@@ -10,6 +10,8 @@ final class CLIHarness {
     var error: String
     /// Whether a signal ended the process (then `status` is the signal's number).
     var signaled = false
+    /// Whether the process was killed for outliving the limit given to ``run(_:killingAfter:)``.
+    var killed = false
   }
 
   /// The built executable, found next to the test bundle in the build products directory.
@@ -52,8 +54,9 @@ final class CLIHarness {
     try run(try makeProcess(arguments: arguments, environment: environment))
   }
 
-  /// Runs `process`, its output and error going to files, and waits for it.
-  func run(_ process: Process) throws -> Result {
+  /// Runs `process`, its output and error going to files, and waits for it; with a `limit`,
+  /// kills it with `SIGKILL` if it has not exited after that many seconds.
+  func run(_ process: Process, killingAfter limit: Double? = nil) throws -> Result {
     // Files rather than pipes: a large output can never block the child while we wait.
     let name = UUID().uuidString
     let outputURL = directory.appendingPathComponent("\(name).out")
@@ -64,7 +67,14 @@ final class CLIHarness {
     let error = try FileHandle(forWritingTo: errorURL)
     process.standardOutput = output
     process.standardError = error
+    let exited = DispatchSemaphore(value: 0)
+    process.terminationHandler = { _ in exited.signal() }
     try process.run()
+    var killed = false
+    if let limit, exited.wait(timeout: .now() + limit) == .timedOut {
+      kill(process.processIdentifier, SIGKILL)
+      killed = true
+    }
     process.waitUntilExit()
     try output.close()
     try error.close()
@@ -76,7 +86,7 @@ final class CLIHarness {
       status: process.terminationStatus,
       output: String(decoding: try Data(contentsOf: outputURL), as: UTF8.self),
       error: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self),
-      signaled: process.terminationReason == .uncaughtSignal)
+      signaled: process.terminationReason == .uncaughtSignal, killed: killed)
   }
 
   func makeProcess(arguments: [String], environment: [String: String]? = nil) throws -> Process {

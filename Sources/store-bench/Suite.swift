@@ -9,6 +9,7 @@ func runSuite(_ options: Options) async -> [WorkloadResult] {
     case .quick: 10_000
     case .smoke: 200
     }
+  if options.mode != .smoke { settleProcessor(for: .seconds(3)) }
   for workload in Workload.all(logEntries: logEntries)
   where options.workloads.map(workload.isSelected(by:)) ?? true {
     results.append(await run(workload, schedule: schedule))
@@ -79,4 +80,17 @@ private func run(_ workload: Workload, schedule: Schedule) async -> WorkloadResu
     coldFloorPeakMemoryBytes: coldFloorPeakMemoryBytes, coldMemoryRatio: coldMemoryRatio,
     floorGrowth: floorGrowth,
     summary: workload.summary)
+}
+
+/// Keeps one core busy for `duration` before anything is measured.
+///
+/// On this machine kind a processor that was idle runs the first two or three seconds of work
+/// slower (W0's store and floor measured 7.9 and 2.0 ns at the start of a `--quick` run after
+/// 20 idle seconds, 5.3 and 1.65 ns a few seconds later), which a full run's longer first
+/// repetitions hid and `--quick`'s did not: its W1 read 10–11× against the full run's 8.6×.
+private func settleProcessor(for duration: Duration) {
+  let clock = ContinuousClock()
+  let end = clock.now.advanced(by: duration)
+  // Reading the clock is a call the optimiser cannot drop, so the loop stays.
+  while clock.now < end {}
 }

@@ -87,10 +87,13 @@ public final class Store<S: State, Dependencies: Sendable> {
   @usableFromInline var rootLink: ScopeLink<S>?
   /// What interceptors registered for this store alone; released with the store.
   private var interceptorResources: [AnyObject] = []
+  // An observer list: unchecked, as proved above `scopeNodes`.
   @exclusivity(unchecked) @usableFromInline var listeners: [ListenerEntry<S>] = []
   var selectionGroups: [AnyHashable: SelectionGroupBase<S>] = [:]
+  // An observer list: unchecked, as proved above `scopeNodes`.
   @exclusivity(unchecked) @usableFromInline var selectionOrder: [SelectionGroupBase<S>] = []
   @usableFromInline var elementGroups: [AnyKeyPath: ElementGroupBase<S>] = [:]
+  // An observer list: unchecked, as proved above `scopeNodes`.
   @exclusivity(unchecked) @usableFromInline var elementOrder: [ElementGroupBase<S>] = []
   /// The element group a subscriber joined last, checked first by the next subscriber.
   ///
@@ -103,6 +106,7 @@ public final class Store<S: State, Dependencies: Sendable> {
   // group it replaces is still in `elementOrder`, and the sweep that clears it keeps the old
   // `elementOrder` alive until after the write), so no deinitializer runs inside an access.
   @exclusivity(unchecked) @usableFromInline var recentElementGroup: ElementGroupBase<S>?
+  // An observer list: unchecked, as proved above `scopeNodes`.
   @exclusivity(unchecked) @usableFromInline var updateObservers: [UpdateObserverEntry<S>] = []
 
   /// Tokens cancelled since the last sweep; tokens may be cancelled on any thread.

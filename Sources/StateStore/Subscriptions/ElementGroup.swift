@@ -98,10 +98,14 @@ where Element.ID: Sendable {
   /// handed out. Written only by filing a subscriber and by the sweep, neither of which calls
   /// user code, and read by copying one link.
   @exclusivity(unchecked) @usableFromInline var links: [SubscriberIndex] = []
+  // A plain integer, read by copy and written by assignment: no access can span anything.
   @exclusivity(unchecked) @usableFromInline var lastStamp: UInt64
   /// Subscribers that joined while the group was behind the state (from a listener, or from
   /// another subscriber during this group's delivery): they were given an element the rest of
   /// their bucket has not been told about yet, so they keep it until the group catches up.
+  // Unchecked for the reason given at `buckets`: appended to, copied for a delivery, and
+  // filtered by the sweep while a copy taken before it keeps the removed elements (user values,
+  // whose deinitializers might reach the store) alive until the write and the lock are over.
   @exclusivity(unchecked) @usableFromInline var late: [LateSubscriber<Element>] = []
 
   @usableFromInline
@@ -128,8 +132,13 @@ where Element.ID: Sendable {
   @inlinable
   func removeCancelledSlots() -> Bool {
     var emptied: [Int] = []
+    // Held across the sweep so that the late subscribers it drops release their elements when
+    // this copy goes, after the lock and the write, not inside them.
+    let lateBeforeSweep = late
+    defer { withExtendedLifetime(lateBeforeSweep) {} }
     // One lock for the whole sweep; nothing inside calls user code (the callbacks were released
-    // by their tokens, and the buckets' elements are released below, after the lock).
+    // by their tokens, and the elements of the buckets and of late subscribers are released
+    // after the lock).
     let isAbandoned = table.storage.withLock { storage in
       if storage.live == 0 { return true }
       var place = 0

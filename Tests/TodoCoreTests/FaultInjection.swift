@@ -42,6 +42,19 @@ final class Fault: Sendable, CustomStringConvertible {
   /// Whether the fault failed at least one call.
   var hit: Bool { hits.withLock { $0 > 0 } }
 
+  /// A fault that fails nothing: it only counts the calls of each kind.
+  static func none() -> Fault { Fault(.open, number: .max) }
+
+  /// The kinds of call made so far: all of them counted, failed or not.
+  var kindsCalled: Set<CallKind> {
+    counts.withLock { counts in Set(counts.filter { $0.value > 0 }.keys) }
+  }
+
+  /// How many calls of `kind` were made so far.
+  func calls(of kind: CallKind) -> Int {
+    counts.withLock { $0[kind, default: 0] }
+  }
+
   var description: String {
     "\(kind) #\(number)\(persistent ? " and after" : "") with errno \(code)"
       + (shortWrites ? ", short writes" : "")
@@ -98,13 +111,17 @@ extension SystemCalls {
   }
 }
 
-/// A console that keeps what a command writes; its output can be made to fail.
+/// A console that keeps what a command writes; its output, and its messages, can be made to
+/// fail.
 final class RecordingConsole: Sendable {
   private let text = Mutex((output: "", error: ""))
   let failsOutput: Bool
+  /// Whether messages are lost, as on a standard error that is a full disk.
+  let failsMessages: Bool
 
-  init(failsOutput: Bool = false) {
+  init(failsOutput: Bool = false, failsMessages: Bool = false) {
     self.failsOutput = failsOutput
+    self.failsMessages = failsMessages
   }
 
   var output: String { text.withLock { $0.output } }
@@ -116,6 +133,8 @@ final class RecordingConsole: Sendable {
         if failsOutput { throw OutputError(reason: "No space left on device") }
         text.withLock { $0.output += written }
       },
-      error: { [self] written in text.withLock { $0.error += written } })
+      error: { [self] written in
+        if !failsMessages { text.withLock { $0.error += written } }
+      })
   }
 }

@@ -38,8 +38,13 @@ struct HelpTextTests {
           -h, --help       Show help
           --version        Show the version
 
-        Exit status: 0 on success, 1 on failure (such as an unknown id or a damaged
-        store), 2 on a usage error. Messages go to standard error.
+        Exit status:
+          0  done: any change is saved, and the output is written
+          1  nothing changed: an unknown id, an unreadable store, a failing disk
+          2  usage error: nothing was read or changed
+          3  saved, but its output or --record entry was lost: do not retry
+          4  cannot tell: the change is saved whole or not at all; check with list
+        Messages go to standard error; the status holds even when they are lost.
         Run 'todo-cli <command> --help' for a command's details.
 
         """)

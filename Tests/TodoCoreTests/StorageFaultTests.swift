@@ -10,8 +10,11 @@ import Testing
 #endif
 
 /// Runs every changing command against every failure point of the storage's system calls and
-/// checks the contract: exit 0 and the change is durable, or exit 1 and every byte is as it was
-/// (or the message says the change may or may not be saved, and the store still loads).
+/// checks the exit-status contract: 0 and the change is durable and printed; 1 and every byte is
+/// as it was; 3 (only when its output fails) and the change is durable; 4 (only for the faults
+/// pinned in ``mayLeaveInDoubt(_:persistent:)``) and the store is exactly as before or exactly
+/// as after. Each fault must land at least once on every call kind the command makes, and each
+/// scenario pins the kinds its commands make, so that an injection that never fires fails.
 @MainActor
 @Suite("A failing disk never breaks a command's contract")
 struct StorageFaultTests {
@@ -20,6 +23,9 @@ struct StorageFaultTests {
     var interval: Int
     var setup: [AnyTodoChange]
     var commands: [Command] = StorageFaultTests.everyCommand
+    /// The kinds of call every command of the scenario makes; the sweep checks this, so that
+    /// a call kind that no fault can reach is seen.
+    var kindsCalled: Set<CallKind>
   }
 
   nonisolated static let everyCommand: [Command] = [
@@ -31,6 +37,13 @@ struct StorageFaultTests {
     .due(id: 1, date: .date(CalendarDate(year: 2026, month: 2, day: 28) ?? .latest)),
     .priority(id: 1, priority: .medium),
   ]
+
+  /// What a change to an existing store calls: it reads the store, appends and syncs.
+  nonisolated static let changeCalls: Set<CallKind> = [
+    .open, .read, .size, .lock, .write, .sync, .close,
+  ]
+  /// What a change that also writes a snapshot adds: the temporary file's removal and rename.
+  nonisolated static let compactionCalls = changeCalls.union([.unlink, .rename])
 
   /// Every run's clock: the journal's times, and "today", are the same in every run.
   nonisolated static let clock = TodoClock.fixed(
@@ -52,6 +65,14 @@ struct StorageFaultTests {
       [(kind, EIO, false, false), (kind, EIO, true, false)]
     } + [(.write, ENOSPC, false, true), (.write, ENOSPC, true, true)]
 
+  /// Whether a fault of `kind` may leave a change in doubt (exit 4): only a `sync` that keeps
+  /// failing, because cutting the journal back after the failed `fsync` ends with an `fsync`
+  /// of its own. Every other single fault is rolled back cleanly or strikes after the change is
+  /// durable.
+  static func mayLeaveInDoubt(_ kind: CallKind, persistent: Bool) -> Bool {
+    kind == .sync && persistent
+  }
+
   /// The store's files except the lock, or none when the directory does not exist.
   static func files(at path: String) throws -> [String: Data] {
     guard FileManager.default.fileExists(atPath: path) else { return [:] }
@@ -71,15 +92,15 @@ struct StorageFaultTests {
     return path
   }
 
-  static func run(_ command: Command, at path: String, interval: Int, system: SystemCalls)
-    async -> (status: Int32, console: RecordingConsole)
-  {
-    let console = RecordingConsole()
+  static func run(
+    _ command: Command, at path: String, interval: Int, system: SystemCalls,
+    console: RecordingConsole = RecordingConsole()
+  ) async -> (status: ExitCode?, console: RecordingConsole) {
     let storage = FileTodoStorage(directory: path, compactionInterval: interval, system: system)
     let status = await TodoCommandRunner.run(
       command, in: TodoEnvironment(storeDirectory: path, storage: storage, clock: clock),
       console: console.console)
-    return (status, console)
+    return (ExitCode(rawValue: status), console)
   }
 
   func sweep(_ scenario: Scenario) async throws {
@@ -94,21 +115,32 @@ struct StorageFaultTests {
     for command in scenario.commands {
       let clean = try StoreDirectory()
       let cleanPath = try Self.place(template, in: clean)
+      let counter = Fault.none()
       let reference = await Self.run(
-        command, at: cleanPath, interval: scenario.interval, system: .real)
-      try #require(reference.status == 0, "\(command): \(reference.console.error)")
+        command, at: cleanPath, interval: scenario.interval, system: .real.injecting(counter))
+      try #require(reference.status == .done, "\(command): \(reference.console.error)")
+      #expect(counter.kindsCalled == scenario.kindsCalled, "\(command) calls other kinds")
       let expectedJournal = try Self.files(at: cleanPath)["journal.jsonl"]
       let expected = try FileTodoStorage(directory: cleanPath).load()
       #expect(expected != before, "\(command) changes the store")
+      let printsOutput = !reference.console.output.isEmpty
+      var commandStatuses: Set<ExitCode> = []
       for (kind, code, persistent, shortWrites) in Self.failureModes {
+        var landed = 0
+        var statuses: Set<ExitCode> = []
         for number in 1...200 {
           let fault = Fault(
             kind, number: number, code: code, persistent: persistent, shortWrites: shortWrites)
           let directory = try StoreDirectory()
           let path = try Self.place(template, in: directory)
+          // Every other run's output fails too, as on a full disk: a saved change then exits 3.
+          let outputFails = number.isMultiple(of: 2)
           let (status, console) = await Self.run(
-            command, at: path, interval: scenario.interval, system: .real.injecting(fault))
-          let context = "\(command) with \(fault) failing: exit \(status), \(console.error)"
+            command, at: path, interval: scenario.interval, system: .real.injecting(fault),
+            console: RecordingConsole(failsOutput: outputFails))
+          let context =
+            "\(command) with \(fault) failing: exit \(String(describing: status)), "
+            + "output fails: \(outputFails), \(console.error)"
           let after = try Self.files(at: path)
           #expect(after["snapshot.tmp"] == nil, "\(context): a temporary file is left")
           let loaded: AppState
@@ -118,40 +150,68 @@ struct StorageFaultTests {
             Issue.record("\(context): the store no longer loads: \(error)")
             break
           }
-          if status == 0 {
+          if let status { statuses.insert(status) }
+          switch status {
+          case .done:
+            #expect(!(outputFails && printsOutput), "\(context): its output was lost")
             #expect(loaded == expected, "\(context): the change is missing")
             #expect(after["journal.jsonl"] == expectedJournal, "\(context)")
-            #expect(console.output == reference.console.output, "\(context)")
-          } else if console.error.contains("may or may not be saved") {
-            #expect(status == 1, "\(context)")
-            #expect(loaded == before || loaded == expected, "\(context)")
-          } else {
-            #expect(status == 1, "\(context)")
+            #expect(outputFails || console.output == reference.console.output, "\(context)")
+          case .savedWithoutOutput:
+            #expect(outputFails && printsOutput, "\(context): exit 3 with its output written")
+            #expect(loaded == expected, "\(context): the change is missing")
+            #expect(after["journal.jsonl"] == expectedJournal, "\(context)")
+            #expect(console.error.contains("The change was saved"), "\(context)")
+          case .unchanged:
             #expect(after == template, "\(context): the store changed")
             #expect(console.error.contains("Nothing was changed"), "\(context)")
+          case .unknown:
+            #expect(
+              Self.mayLeaveInDoubt(kind, persistent: persistent),
+              "\(context): only a persistent sync fault may leave a change in doubt")
+            #expect(loaded == before || loaded == expected, "\(context): part of a change")
+            #expect(console.error.contains("Cannot tell whether the change was saved"))
+          case .usageError, nil:
+            Issue.record("\(context): not a status a change may end with")
           }
-          if !fault.hit {
-            #expect(status == 0, "\(context)")
+          guard fault.hit else {
+            #expect(status == (outputFails && printsOutput ? .savedWithoutOutput : .done))
             break
           }
+          landed += 1
         }
+        let mode = "\(command) with \(kind)\(persistent ? " and after" : "") failing"
+        #expect(
+          landed > 0 || !scenario.kindsCalled.contains(kind), "\(mode): no fault landed")
+        if Self.mayLeaveInDoubt(kind, persistent: persistent) {
+          #expect(statuses.contains(.unknown), "\(mode): never left the change in doubt")
+        }
+        commandStatuses.formUnion(statuses)
       }
+      #expect(commandStatuses.contains(.unchanged), "\(command): no fault failed it")
+      #expect(
+        commandStatuses.contains(.savedWithoutOutput) == printsOutput,
+        "\(command): exit 3 exactly when it prints and its output fails")
     }
   }
 
   @Test("The first add on a store that does not exist yet")
   func firstAdd() async throws {
-    try await sweep(Scenario(interval: 200, setup: [], commands: [.add(title: "first")]))
+    try await sweep(
+      Scenario(
+        interval: 200, setup: [], commands: [.add(title: "first")],
+        kindsCalled: [.makeDirectory, .open, .lock, .write, .sync, .close]))
   }
 
   @Test("Every command on a store whose next change does not compact")
   func withoutCompaction() async throws {
-    try await sweep(Scenario(interval: 200, setup: Self.fiveEntries))
+    try await sweep(Scenario(interval: 200, setup: Self.fiveEntries, kindsCalled: Self.changeCalls))
   }
 
   @Test("Every command on a store whose next change writes a snapshot over an older one")
   func acrossCompaction() async throws {
-    try await sweep(Scenario(interval: 3, setup: Self.fiveEntries))
+    try await sweep(
+      Scenario(interval: 3, setup: Self.fiveEntries, kindsCalled: Self.compactionCalls))
   }
 
   @Test("Every command on a store whose next change is entry 200, the default snapshot point")
@@ -159,7 +219,10 @@ struct StorageFaultTests {
     let adds = (1...198).map { (id: Int) in
       AnyTodoChange.addTodo(AddTodo(id: id, title: "todo \(id)", tags: id == 1 ? ["home"] : []))
     }
-    try await sweep(Scenario(interval: 200, setup: adds + [.setDone(SetDone(id: 2, done: true))]))
+    try await sweep(
+      Scenario(
+        interval: 200, setup: adds + [.setDone(SetDone(id: 2, done: true))],
+        kindsCalled: Self.compactionCalls))
   }
 
   @Test("A snapshot that cannot be written fails nothing, and the next change writes it")
@@ -172,36 +235,54 @@ struct StorageFaultTests {
     let failed = await Self.run(
       .add(title: "third"), at: path, interval: 3, system: .real.injecting(broken))
     #expect(broken.hit)
-    #expect(failed.status == 0, "\(failed.console.error)")
+    #expect(failed.status == .done, "\(failed.console.error)")
     #expect(failed.console.output == "3\n")
     #expect(!FileManager.default.fileExists(atPath: path + "/snapshot"))
     #expect(!FileManager.default.fileExists(atPath: path + "/snapshot.tmp"))
     #expect(try FileTodoStorage(directory: path).load().todos.map(\.id) == [1, 2, 3])
     let next = await Self.run(.add(title: "fourth"), at: path, interval: 3, system: .real)
-    #expect(next.status == 0)
+    #expect(next.status == .done)
     let snapshot = try SnapshotCodec.decode(
       try directory.read(path + "/snapshot").map { $0 }, path: "snapshot")
     #expect(snapshot.seq == 4)
   }
 
-  @Test("A change whose output cannot be written exits 1, says it was saved, and is saved")
-  func outputFailsAfterSave() async throws {
+  @Test(
+    "A change whose output cannot be written exits 3 and is saved, with or without its message",
+    arguments: [false, true])
+  func outputFailsAfterSave(messagesFail: Bool) async throws {
     let directory = try StoreDirectory()
-    let console = RecordingConsole(failsOutput: true)
+    let console = RecordingConsole(failsOutput: true, failsMessages: messagesFail)
+    let (status, _) = await Self.run(
+      .add(title: "kept"), at: directory.path, interval: 200, system: .real, console: console)
+    #expect(status == .savedWithoutOutput)
+    #expect(console.error.contains("The change was saved: do not run") == !messagesFail)
     let storage = FileTodoStorage(directory: directory.path)
-    let status = await TodoCommandRunner.run(
-      .add(title: "kept"), in: TodoEnvironment(storeDirectory: directory.path, storage: storage),
-      console: console.console)
-    #expect(status == 1)
-    #expect(console.error.contains("the change was saved"))
     #expect(try storage.load().todos.map(\.title) == ["kept"])
 
-    let listing = RecordingConsole(failsOutput: true)
-    let listStatus = await TodoCommandRunner.run(
-      .list(.all, json: false),
-      in: TodoEnvironment(storeDirectory: directory.path, storage: storage),
-      console: listing.console)
-    #expect(listStatus == 1)
-    #expect(listing.error.contains("Nothing was changed"))
+    let listing = RecordingConsole(failsOutput: true, failsMessages: messagesFail)
+    let (listStatus, _) = await Self.run(
+      .list(.all, json: false), at: directory.path, interval: 200, system: .real,
+      console: listing)
+    #expect(listStatus == .unchanged, "a read whose output is lost changed nothing")
+    #expect(listing.error.contains("Nothing was changed") == !messagesFail)
+  }
+
+  @Test("A change in doubt exits 4 however its message fares", arguments: [false, true])
+  func changeInDoubt(messagesFail: Bool) async throws {
+    let directory = try StoreDirectory()
+    let path = directory.path + "/store"
+    try await FileTodoStorage(directory: path).apply(Array(Self.fiveEntries.prefix(2)))
+    let console = RecordingConsole(failsMessages: messagesFail)
+    let fault = Fault(.sync, number: 1, persistent: true)
+    let (status, _) = await Self.run(
+      .add(title: "third"), at: path, interval: 200, system: .real.injecting(fault),
+      console: console)
+    #expect(fault.hit)
+    #expect(status == .unknown)
+    #expect(console.output.isEmpty)
+    #expect(console.error.contains("Cannot tell whether the change was saved") == !messagesFail)
+    let ids = try FileTodoStorage(directory: path).load().todos.map(\.id)
+    #expect(ids == [1, 2] || ids == [1, 2, 3])
   }
 }

@@ -45,9 +45,10 @@ struct TodoDependencies: NavigationProvider, Sendable {
     }
   }
 
-  /// The status line's dependencies: errors in the words the app prints them.
+  /// The status line's dependencies: errors in the words the app prints them, with what the
+  /// command line's exit status would say (``ExitCode/statusLine(for:)``).
   var statusLine: StatusLineDependencies {
-    StatusLineDependencies { error in "\(error)" }
+    StatusLineDependencies { error in ExitCode.statusLine(for: error) }
   }
 }
 

@@ -171,12 +171,15 @@ enum CommandHelp {
     return
       (["todo-cli \(version): a todo list that never loses a todo", ""]
       + ["Usage: todo-cli [--store <dir>] [--record <file>] <command> [<arguments>]", ""]
-      + ["Commands:"] + commands + [""] + globalOptions + [
-        "",
-        "Exit status: 0 on success, 1 on failure (such as an unknown id or a damaged",
-        "store), 2 on a usage error. Messages go to standard error.",
+      + ["Commands:"] + commands + [""] + globalOptions + ["", "Exit status:"] + exitStatuses + [
+        "Messages go to standard error; the status holds even when they are lost.",
         "Run 'todo-cli <command> --help' for a command's details.",
       ]).joined(separator: "\n") + "\n"
+  }
+
+  /// One line per exit status and what it means.
+  private static var exitStatuses: [String] {
+    ExitCode.allCases.map { "  \($0.rawValue)  \($0.meaning)" }
   }
 
   private static let globalOptions = [

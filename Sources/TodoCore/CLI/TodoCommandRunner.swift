@@ -1,20 +1,13 @@
 /// Runs one `todo-cli` invocation: parses it, runs the command on the store, prints the result
 /// and returns the exit status.
 ///
-/// Exit status 0 is success: the change is durable and the output was written. 1 is a failure
-/// (an unknown id, a damaged store, a failing disk, an unreadable log): the store holds what it
-/// held before, unless the message says that the change was saved and only writing its output
-/// (or its `--record` log) failed, or that it may or may not be saved. 2 is a usage error.
-/// Results go to standard output; messages, prefixed with `todo-cli:`, to standard error.
+/// The status alone tells a script what happened, even when no message could be written (see
+/// ``ExitCode``): 0 done, 1 nothing changed, 2 usage error, 3 saved but its output or
+/// `--record` entry lost, 4 cannot tell whether the change was saved. Results go to standard
+/// output; messages, prefixed with `todo-cli:`, to standard error, as far as they can be
+/// written.
 @MainActor
 package enum TodoCommandRunner {
-  /// The exit status of a successful run.
-  static let success: Int32 = 0
-  /// The exit status of a command that could not be done.
-  static let failure: Int32 = 1
-  /// The exit status of a command line that could not be understood.
-  static let usageError: Int32 = 2
-
   /// Runs `arguments` (without the program name) with the process environment `variables`.
   package static func run(
     arguments: [String], variables: [String: String], console: Console = .standard
@@ -28,7 +21,7 @@ package enum TodoCommandRunner {
         variables: variables)
     } catch {
       console.error("todo-cli: \(error)\n")
-      return usageError
+      return ExitCode.usageError.rawValue
     }
     return await run(invocation.command, in: environment, console: console)
   }
@@ -39,10 +32,21 @@ package enum TodoCommandRunner {
     var saved = false
   }
 
-  /// Runs `command` on `environment`'s store.
+  /// Runs `command` on `environment`'s store and returns its exit status: an ``ExitCode``,
+  /// or for `ui` the terminal UI's own.
   static func run(
     _ command: Command, in environment: TodoEnvironment, console: Console
   ) async -> Int32 {
+    if case .ui = command {
+      return await runTerminalUI(environment: environment, console: console)
+    }
+    return await execute(command, in: environment, console: console).rawValue
+  }
+
+  /// Runs `command`, which is not `ui`, on `environment`'s store.
+  private static func execute(
+    _ command: Command, in environment: TodoEnvironment, console: Console
+  ) async -> ExitCode {
     switch command {
     case .help(let name):
       return finish(
@@ -51,8 +55,6 @@ package enum TodoCommandRunner {
     case .version:
       return finish(
         Outcome(output: "todo-cli \(CommandHelp.version)\n"), recording: nil, console: console)
-    case .ui:
-      return await runTerminalUI(environment: environment, console: console)
     default:
       break
     }
@@ -73,22 +75,18 @@ package enum TodoCommandRunner {
       let outcome = try await perform(
         command, on: store, clock: environment.clock, forTerminal: console.isTerminal)
       return finish(outcome, recording: recording, console: console)
-    } catch let error as UsageError {
-      recording?.stop()
-      console.error("todo-cli: \(error)\n")
-      return usageError
     } catch {
       recording?.stop()
-      console.error("todo-cli: \(error)\n")
-      return failure
+      console.error("todo-cli: \(ExitCode.message(for: error))\n")
+      return ExitCode.failure(error)
     }
   }
 
-  /// Writes the outcome's output and finishes the recording; a failure of either fails the
-  /// command, with a message that says whether its change was saved.
+  /// Writes the outcome's output and finishes the recording; when either fails, the status and
+  /// the message say whether its change was saved.
   private static func finish(
     _ outcome: Outcome, recording: SessionRecording?, console: Console
-  ) -> Int32 {
+  ) -> ExitCode {
     var problems: [String] = []
     if let output = outcome.output {
       do {
@@ -104,15 +102,15 @@ package enum TodoCommandRunner {
         problems.append("recording it failed (\(error))")
       }
     }
-    guard !problems.isEmpty else { return success }
+    let status = ExitCode.finished(saved: outcome.saved, outputLost: !problems.isEmpty)
+    guard status != .done else { return status }
     let what = problems.joined(separator: ", and ")
-    if outcome.saved {
-      console.error(
-        "todo-cli: the change was saved, but \(what). Do not run the command again.\n")
+    if let advice = status.advice {
+      console.error("todo-cli: \(what). \(advice)\n")
     } else {
       console.error("todo-cli: the command failed: \(what). Nothing was changed.\n")
     }
-    return failure
+    return status
   }
 
   /// Runs `command`; with `forTerminal`, control characters in the titles it prints are escaped.

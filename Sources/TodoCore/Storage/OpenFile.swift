@@ -122,11 +122,17 @@ final class OpenFile {
 
   /// Opens the store file at `path` read-only without following a symbolic link, or returns
   /// `nil` if it does not exist.
+  ///
+  /// An `open` that fails with `ENOENT` while the file is there (a failing disk or file system,
+  /// or an injected fault) is an error like any other: reading on as if the file were absent
+  /// would show a store that holds todos as an empty one, and a writer would start a new
+  /// journal over the old one.
   static func openIfPresent(path: String, system: SystemCalls) throws(StorageError) -> OpenFile? {
     let descriptor = system.open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC, 0)
     guard descriptor >= 0 else {
-      if errno == ENOENT { return nil }
-      throw error("open", path)
+      let code = errno
+      if code == ENOENT && SystemCalls.isAbsent(path) { return nil }
+      throw error("open", path, code: code)
     }
     return OpenFile(descriptor: descriptor, path: path, system: system)
   }
@@ -280,6 +286,16 @@ extension SystemCalls {
   /// Whether something exists at `path`.
   func exists(_ path: String) -> Bool {
     access(path, F_OK) == 0
+  }
+
+  /// Whether `path` is known to name nothing: `lstat` finds no entry (a symbolic link is an
+  /// entry, whatever it points at).
+  ///
+  /// Asked of the operating system directly, never through a test's replaced calls: it is how
+  /// the store tells a file that is absent from one whose `open` failed with `ENOENT`.
+  static func isAbsent(_ path: String) -> Bool {
+    var info = stat()
+    return lstat(path, &info) != 0 && errno == ENOENT
   }
 
   /// Creates `path` and its missing parents as directories of mode 0700, synchronizing each

@@ -7,7 +7,8 @@ enum StorageError: Error, Hashable, Sendable, CustomStringConvertible {
   /// A system call failed, with its `errno` text; nothing was changed.
   case systemCall(operation: String, path: String, reason: String)
   /// Saving a change failed (`cause`), and so did cutting the journal back to what it held
-  /// before (`rollback`): the change may or may not be saved.
+  /// before (`rollback`): the store holds all of the change or none of it, and cannot tell
+  /// which. Its description says only what failed; what to do next is the caller's to say.
   case uncertain(cause: String, rollback: String)
 
   /// A message naming the file, the line and what is wrong.
@@ -20,8 +21,7 @@ enum StorageError: Error, Hashable, Sendable, CustomStringConvertible {
     case .systemCall(let operation, let path, let reason):
       return "cannot \(operation) \(path): \(reason). Nothing was changed."
     case .uncertain(let cause, let rollback):
-      return "\(cause), and cutting the journal back failed too (\(rollback)). "
-        + "The change may or may not be saved: check with 'todo-cli list' before trying again."
+      return "\(cause), and cutting the journal back failed too (\(rollback))"
     }
   }
 

@@ -5,7 +5,8 @@
 /// the store as it is made, so another `todo-cli` process sees it at once. The terminal is restored however the UI ends.
 ///
 /// - Returns: The exit status: 0 after `q`, 2 when not run in a terminal, 1 when the store cannot
-///   be read or the terminal cannot be set up, 130 after Ctrl-C, 128 + n after signal n.
+///   be read or the terminal cannot be set up, 3 when the changes were saved but their
+///   `--record` log could not be written, 130 after Ctrl-C, 128 + n after signal n.
 @MainActor
 func runTerminalUI(environment: TodoEnvironment, console: Console) async -> Int32 {
   let storage = environment.storage
@@ -21,7 +22,7 @@ func runTerminalUI(environment: TodoEnvironment, console: Console) async -> Int3
     state = try storage.load()
   } catch {
     printError(console, "\(error)")
-    return 1
+    return ExitCode.unchanged.rawValue
   }
   let app = TodoTerminalApp(storage: storage, state: state, clock: environment.clock)
   let recording: SessionRecording?
@@ -30,7 +31,7 @@ func runTerminalUI(environment: TodoEnvironment, console: Console) async -> Int3
     recording = try SessionRecording.start(for: app.store, at: environment.recordPath)
   } catch {
     printError(console, "\(error)")
-    return 1
+    return ExitCode.unchanged.rawValue
   }
   let status: Int32
   do {
@@ -43,8 +44,9 @@ func runTerminalUI(environment: TodoEnvironment, console: Console) async -> Int3
   do {
     try recording?.finish()
   } catch {
-    printError(console, "the changes were saved, but recording them failed (\(error))")
-    return 1
+    let status = ExitCode.savedWithoutOutput
+    printError(console, "recording the changes failed (\(error)). \(status.advice ?? "")")
+    return status.rawValue
   }
   return status
 }

@@ -126,20 +126,37 @@ final class TodoTerminalApp: TerminalApplication {
   /// filter, stay as they are.
   ///
   /// Cheap when nothing changed: the storage's stamp (sizes and times of its files) is compared
-  /// first, and the store is read only when it differs.
+  /// first, and the store is read only when it differs. A read that fails keeps the todos last
+  /// shown and says so on the status line; it is tried again on the next tick, and the message
+  /// goes once a read succeeds.
   ///
   /// - Complexity: O(1) when nothing changed, O(todos + entries since the snapshot) otherwise.
   func refresh() async -> Bool {
     let storage = store.dependencies.storage
     let stamp = storage.modificationStamp()
     if let stamp, stamp == seenStamp { return false }
-    // A store that cannot be read now is tried again on the next tick; the next change shows
-    // the reason.
-    guard let stored = try? storage.load() else { return false }
+    let stored: AppState
+    do {
+      stored = try storage.load()
+    } catch {
+      let message = Self.reloadFailure(error)
+      guard status != message else { return false }
+      status = message
+      return true
+    }
     seenStamp = stamp
-    guard !store.state.hasSameTodos(as: stored) else { return false }
+    let cleared = status?.hasPrefix(Self.reloadFailurePrefix) == true
+    if cleared { status = nil }
+    guard !store.state.hasSameTodos(as: stored) else { return cleared }
     store.dispatch(LoadStoredState(stored))
     return true
+  }
+
+  private static let reloadFailurePrefix = "Cannot reload, showing the todos as last read: "
+
+  /// The status line's message for a reload that failed with `error`.
+  static func reloadFailure(_ error: any Error) -> String {
+    reloadFailurePrefix + "\(error)"
   }
 
   /// Ends the UI with exit status 0.

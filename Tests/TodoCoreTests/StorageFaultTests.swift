@@ -9,11 +9,12 @@ import Testing
   import Darwin
 #endif
 
-/// Runs every changing command against every failure point of the storage's system calls and
-/// checks the exit-status contract: 0 and the change is durable and printed; 1 and every byte is
-/// as it was; 3 (only when its output fails) and the change is durable; 4 (only for the faults
-/// pinned in ``mayLeaveInDoubt(_:persistent:)``) and the store is exactly as before or exactly
-/// as after. Each fault must land at least once on every call kind the command makes, and each
+/// Runs every changing command against every failure point of the storage's system calls.
+///
+/// The exit-status contract: 0 and the change is durable and printed; 1 and every byte is as it
+/// was; 3 (only when its output fails) and the change is durable; 4 (only for the faults pinned
+/// in ``mayLeaveInDoubt(_:persistent:)``) and the store is exactly as before or exactly as
+/// after. Each fault must land at least once on every call kind the command makes, and each
 /// scenario pins the kinds its commands make, so that an injection that never fires fails.
 @MainActor
 @Suite("A failing disk never breaks a command's contract")
@@ -65,10 +66,11 @@ struct StorageFaultTests {
       [(kind, EIO, false, false), (kind, EIO, true, false)]
     } + [(.write, ENOSPC, false, true), (.write, ENOSPC, true, true)]
 
-  /// Whether a fault of `kind` may leave a change in doubt (exit 4): only a `sync` that keeps
-  /// failing, because cutting the journal back after the failed `fsync` ends with an `fsync`
-  /// of its own. Every other single fault is rolled back cleanly or strikes after the change is
-  /// durable.
+  /// Whether a fault of `kind` may leave a change in doubt (exit 4).
+  ///
+  /// Only a `sync` that keeps failing may: cutting the journal back after the failed `fsync`
+  /// ends with an `fsync` of its own. Every other single fault is rolled back cleanly or strikes
+  /// after the change is durable.
   static func mayLeaveInDoubt(_ kind: CallKind, persistent: Bool) -> Bool {
     kind == .sync && persistent
   }

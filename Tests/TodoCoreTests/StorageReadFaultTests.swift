@@ -41,7 +41,7 @@ struct StorageReadFaultTests {
     let reads = counter.calls(of: kind)
     // The lock, the snapshot and the journal are each opened; the snapshot and the journal are
     // each read.
-    #expect(reads >= (kind == .open ? 3 : 2), "\(kind) is called \(reads) times")
+    try #require(reads >= (kind == .open ? 3 : 2), "\(kind) is called \(reads) times")
     let commands: [Command] = [.list(.all, json: true), .history(limit: nil, json: true), .clear]
     for command in commands {
       for number in 1...reads {

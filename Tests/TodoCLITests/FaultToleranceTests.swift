@@ -275,10 +275,11 @@ struct FaultToleranceTests {
     return process
   }
 
-  /// Runs changes under `fiu-run` with `failurePoints` failing at random, and after each checks,
-  /// without faults, exactly what its exit status promises: 0 and 3, the change is there; 1,
-  /// every byte of the store is as it was; 4, the store is exactly as before or exactly as
-  /// after. Returns how many runs ended with each status.
+  /// Runs changes under `fiu-run` with `failurePoints` failing at random.
+  ///
+  /// After each run it checks, without faults, exactly what the exit status promises: 0 and 3,
+  /// the change is there; 1, every byte of the store is as it was; 4, the store is exactly as
+  /// before or exactly as after. Returns how many runs ended with each status.
   func runUnderFaults(
     _ cli: CLIHarness, runs: Range<Int>, failurePoints: [String], probability: Double
   ) throws -> (statuses: [Int32: Int], killed: Int) {

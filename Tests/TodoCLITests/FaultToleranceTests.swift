@@ -400,6 +400,27 @@ struct FaultToleranceTests {
   }
 
   @Test(
+    "A saved change whose --record entry cannot be written exits 3 (fiu-run), unsaid or not",
+    .enabled(if: fiuRun != nil))
+  func recordingFails() throws {
+    let cli = try CLIHarness()
+    let log = cli.directory.appendingPathComponent("session.jsonl").path
+    // The log exists with its header, so that recording starts without writing.
+    #expect(try cli.run("--record", log, "add", "first").status == 0)
+    let logBefore = try Data(contentsOf: URL(fileURLWithPath: log))
+    // Every `write` fails: the log's entry and every message; the journal uses `pwrite`.
+    let process = try faultyProcess(
+      cli, ["--record", log, "done", "1"],
+      failurePoints: ["enable name=posix/io/rw/write,failinfo=\(ENOSPC)"])
+    let result = try cli.run(process, killingAfter: 120)
+    #expect(!result.signaled && !result.killed)
+    #expect(result.status == 3, "\(result.error)")
+    #expect(result.error.isEmpty, "no message could be written")
+    #expect(try cli.todos().map(\.done) == [true])
+    #expect(try Data(contentsOf: URL(fileURLWithPath: log)) == logBefore)
+  }
+
+  @Test(
     "When open fails with ENOENT (fiu-run), a read never shows a stored list as empty",
     .enabled(if: fiuRun != nil))
   func openFailsWithENOENT() throws {

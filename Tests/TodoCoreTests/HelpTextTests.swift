@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import TodoCore
@@ -90,6 +91,18 @@ struct HelpTextTests {
         Fails with exit status 1 if no todo has this id.
 
         """)
+  }
+
+  @Test("The manual's exit status table says what --help says, status by status")
+  func manualStatusTable() throws {
+    let manual = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Docs/CLI.md")
+    let text = try String(contentsOf: manual, encoding: .utf8)
+    for status in ExitCode.allCases {
+      #expect(text.contains("| \(status.rawValue) | \(status.meaning) |"), "\(status)")
+      #expect(CommandHelp.program.contains("  \(status.rawValue)  \(status.meaning)\n"))
+    }
   }
 
   @Test("Every command has help, and unknown names have none")

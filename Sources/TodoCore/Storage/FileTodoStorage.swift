@@ -22,8 +22,8 @@ import Foundation
 /// A change either is durable when ``withExclusiveAccess(_:)`` returns, or the journal is cut
 /// back to its previous length before the error is thrown, so the store holds what it held
 /// before. Only when even that cut fails is the error
-/// ``StorageError/uncertain(cause:rollback:)``: the change may or may not be
-/// saved. A snapshot is an optimisation: one that cannot be written never fails a change whose
+/// ``StorageError/uncertain(cause:rollback:)``: the store holds all of the change or none of
+/// it. A snapshot is an optimisation: one that cannot be written never fails a change whose
 /// entry is durable, and a later change tries again.
 ///
 /// A last journal line without its newline is a change whose command never finished (the process
@@ -90,6 +90,9 @@ struct FileTodoStorage: TodoStorage {
   var lockPath: String { directory + "/lock" }
 
   /// The latest stored state, read under a shared lock; an empty list if nothing is stored.
+  ///
+  /// A file of the store that is there but cannot be opened or read (for any `errno`, `ENOENT`
+  /// included) throws: a failed read never passes for an empty store.
   ///
   /// - Complexity: O(todos + entries since the snapshot).
   func load() throws -> AppState {

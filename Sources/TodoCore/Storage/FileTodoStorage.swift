@@ -258,10 +258,11 @@ struct FileTodoStorage: TodoStorage {
   /// Appends entries for a transaction that holds the exclusive lock, durably, or leaves the
   /// journal as it was.
   ///
-  /// The entries (after a header, for a new journal) go in one `write` at the end of the last
-  /// complete line, cutting off a torn tail, followed by `fsync`. If either fails, the journal
-  /// is cut back to that length and synchronized before the error is thrown; if that fails too,
-  /// the error is ``StorageError/uncertain(cause:rollback:)``. A snapshot is
+  /// A torn tail is cut off first; if that fails, the error is thrown with nothing changed. The
+  /// entries (after a header, for a new journal) then go in one `write` at the end of the last
+  /// complete line, followed by `fsync`. If either fails, the journal is cut back to that
+  /// length and synchronized before the error is thrown; if that fails too, the error is
+  /// ``StorageError/uncertain(cause:rollback:)``. A snapshot is
   /// written afterwards when due; its failure is not the change's.
   fileprivate func append(_ entries: [JournalEntry], after loaded: inout Loaded)
     throws(StorageError)
@@ -280,8 +281,11 @@ struct FileTodoStorage: TodoStorage {
     let existed = system.exists(journalPath)
     let journal = try OpenFile(
       path: journalPath, flags: O_RDWR | O_CREAT | O_NOFOLLOW, system: system)
+    // A torn tail is cut off before anything is written: if the cut fails, readers still ignore
+    // the tail and nothing has changed, so there is nothing to roll back (and no rollback that
+    // could fail and leave the change in doubt).
+    if loaded.journalSize > start { try journal.truncate(to: start) }
     do throws(StorageError) {
-      if loaded.journalSize > start { try journal.truncate(to: start) }
       try journal.write(bytes, at: start)
       try journal.synchronize()
       // A new journal's name must reach the disk too before the change counts as saved.

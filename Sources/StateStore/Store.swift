@@ -81,6 +81,12 @@ public final class Store<S: State, Dependencies: Sendable> {
   weak var ownScopeNode: ScopeNode?
   /// A scope's slice from before the update being applied, for its `(old, new)` listeners.
   var capturedSlice: S?
+  /// A scope's slice as its view-model and key-path subscribers were last evaluated on, kept
+  /// while it has some and its slice is `Equatable`, so that an update that leaves the slice
+  /// `==` evaluates none of them.
+  var lastSlice: S?
+  /// `==` on the slice, for a scope whose slice is `Equatable`; `nil` otherwise and at the root.
+  var sliceEquality: (@MainActor (S, S) -> Bool)?
   /// The scopes made from this store, so that one slice and dependencies give one scope.
   @usableFromInline var scopeCache: [ScopeKey: WeakScope] = [:]
   /// The root's link to itself, which its scopes compose; made with the first scope.
@@ -110,7 +116,7 @@ public final class Store<S: State, Dependencies: Sendable> {
   @exclusivity(unchecked) @usableFromInline var updateObservers: [UpdateObserverEntry<S>] = []
 
   /// Tokens cancelled since the last sweep; tokens may be cancelled on any thread.
-  @usableFromInline nonisolated let cancellationLog = CancellationLog()
+  @usableFromInline nonisolated let cancellationLog: CancellationLog
 
   /// The dependencies every side effect of this store receives.
   public let dependencies: Dependencies
@@ -148,6 +154,7 @@ public final class Store<S: State, Dependencies: Sendable> {
     self.interceptors = interceptors
     self.queuesEveryDispatch = !interceptors.isEmpty
     self.scopeLink = nil
+    self.cancellationLog = CancellationLog()
     let starts = interceptors.compactMap(\.onStart)
     guard !starts.isEmpty else { return }
     isDispatching = true
@@ -163,6 +170,7 @@ public final class Store<S: State, Dependencies: Sendable> {
     self.interceptors = []
     self.queuesEveryDispatch = true
     self.scopeLink = link
+    self.cancellationLog = CancellationLog(relayingTo: link.relay)
   }
 
   /// The current state.

@@ -29,6 +29,16 @@ package final class ScopeLink<Sub: State> {
   @usableFromInline let forward: @MainActor (any StateUpdater<Sub>) -> ScopeDispatchOutcome
   /// Why dispatches are dropped now, or `nil` while the scope is live.
   @usableFromInline let dropReason: @MainActor () -> ScopeDispatchDroppedError.Reason?
+  /// Where a scope's node goes once the scope has observers: the root's list, or, for a scope
+  /// at or under an element scope, the element's bucket in its array's ``ElementScopeGroup``.
+  @usableFromInline let register: @MainActor (ScopeNode) -> Void
+  /// Tells the root that a scope's observers changed, so that it knows what to keep.
+  @usableFromInline let observersChanged: @MainActor () -> Void
+  /// For a scope at or under an element scope, the log its cancellations are also noted in, so
+  /// that the group, which visits only changed elements, knows to sweep; `nil` elsewhere.
+  @usableFromInline let relay: CancellationLog?
+  /// The element scopes made from this link, by the key path of their array.
+  @usableFromInline var elementScopes: [AnyKeyPath: ElementScopeEntry] = [:]
 
   @usableFromInline
   init(
@@ -37,7 +47,10 @@ package final class ScopeLink<Sub: State> {
     read: @escaping @MainActor () -> Sub?,
     withSlice: @escaping @MainActor (SliceOrigin, (inout Sub) -> Void) -> ScopeDispatchOutcome,
     forward: @escaping @MainActor (any StateUpdater<Sub>) -> ScopeDispatchOutcome,
-    dropReason: @escaping @MainActor () -> ScopeDispatchDroppedError.Reason?
+    dropReason: @escaping @MainActor () -> ScopeDispatchDroppedError.Reason?,
+    register: @escaping @MainActor (ScopeNode) -> Void,
+    observersChanged: @escaping @MainActor () -> Void,
+    relay: CancellationLog?
   ) {
     self.root = root
     self.path = path
@@ -48,6 +61,22 @@ package final class ScopeLink<Sub: State> {
     self.withSlice = withSlice
     self.forward = forward
     self.dropReason = dropReason
+    self.register = register
+    self.observersChanged = observersChanged
+    self.relay = relay
+  }
+
+  /// Whether this scope is an element scope or lies under one: its node is then notified by
+  /// its element's group, through the array's change journal, rather than by the root.
+  @usableFromInline var isUnderElement: Bool { relay != nil }
+
+  /// The entry of the element scopes of the array at `keyPath`, made on first use.
+  @usableFromInline
+  func elementScopeEntry(for keyPath: AnyKeyPath) -> ElementScopeEntry {
+    if let entry = elementScopes[keyPath] { return entry }
+    let entry = ElementScopeEntry(relay: CancellationLog(relayingTo: relay))
+    elementScopes[keyPath] = entry
+    return entry
   }
 
   /// Whether the root is inside an updater; see `Store.checkNotInsideUpdater`.
@@ -107,7 +136,8 @@ package final class ScopeLink<Sub: State> {
             origin: ScopedUpdater<Sub, Child>.origin(of: updater, else: origin),
             lens: { state, body in body(&state[keyPath: keyPath]) }))
       },
-      dropReason: parent.dropReason)
+      dropReason: parent.dropReason, register: parent.register,
+      observersChanged: parent.observersChanged, relay: parent.relay)
   }
 
   /// Runs `body` on the stored property at `offset` bytes into `slice`.
@@ -131,9 +161,14 @@ package final class ScopeLink<Sub: State> {
   ) -> ScopeLink<Element> where Element.ID: Sendable {
     let parent = self
     let identity = ScopeIdentity()
+    // The element lives in the array's buffer, not at any offset of the root: the element
+    // scope and every scope under it carry the array's bytes, which scopes of its children
+    // never narrow (see `SliceOrigin.elements`).
     let origin = parent.origin.narrowed(
       offset: MemoryLayout<Sub>.offset(of: keyPath),
-      size: MemoryLayout<TrackedArray<Element>>.size)
+      size: MemoryLayout<TrackedArray<Element>>.size
+    ).enclosingElements
+    let entry = parent.elementScopeEntry(for: keyPath)
     let dropReason: @MainActor () -> ScopeDispatchDroppedError.Reason? = {
       if let reason = parent.dropReason() { return reason }
       guard let slice = parent.read(), slice[keyPath: keyPath].contains(id: id) else {
@@ -160,7 +195,13 @@ package final class ScopeLink<Sub: State> {
             scope: name, updater: updater, elementID: id, identity: identity,
             origin: ScopedUpdater<Sub, Element>.origin(of: updater, else: origin), lens: lens))
       },
-      dropReason: dropReason)
+      dropReason: dropReason,
+      register: { node in
+        entry.register(
+          node, id: id, origin: origin, read: { parent.read()?[keyPath: keyPath] },
+          registerGroup: parent.register)
+      },
+      observersChanged: parent.observersChanged, relay: entry.relay)
   }
 }
 
@@ -192,19 +233,46 @@ package enum ScopeDispatchOutcome {
 package enum SliceOrigin: Sendable {
   case everything
   case bytes(Range<Int>)
+  /// Somewhere in the elements of the `TrackedArray` whose own bytes in the root are these:
+  /// an element scope, or a scope under one.
+  ///
+  /// An element lives in the array's heap buffer, so an offset inside it says nothing about
+  /// the root's bytes: a child of an element scope keeps this origin rather than narrowing it.
+  /// Which element changed is then read from the array's change journal.
+  case elements(of: Range<Int>)
 
   /// The origin of a child at `offset` (nil when not a stored property) of `size` bytes.
   @inlinable
   func narrowed(offset: Int?, size: Int) -> SliceOrigin {
-    guard case .bytes(let range) = self, let offset else { return .everything }
-    let start = range.lowerBound + offset
-    return .bytes(start..<(start + size))
+    switch self {
+    case .everything, .elements: return self
+    case .bytes(let range):
+      guard let offset else { return .everything }
+      let start = range.lowerBound + offset
+      return .bytes(start..<(start + size))
+    }
+  }
+
+  /// The origin of the elements of the array whose origin this is.
+  @inlinable
+  var enclosingElements: SliceOrigin {
+    guard case .bytes(let range) = self else { return self }
+    return .elements(of: range)
+  }
+
+  /// The root's bytes the slice lies in, or `nil` when it could be anywhere.
+  @inlinable
+  var range: Range<Int>? {
+    switch self {
+    case .everything: return nil
+    case .bytes(let range), .elements(of: let range): return range
+    }
   }
 
   /// Whether an update from `self` may have changed the slice at `other`.
   @inlinable
   func mayChange(_ other: SliceOrigin) -> Bool {
-    guard case .bytes(let mine) = self, case .bytes(let theirs) = other else { return true }
+    guard let mine = range, let theirs = other.range else { return true }
     return mine.overlaps(theirs)
   }
 }
@@ -218,8 +286,6 @@ package protocol ScopeRoot: AnyObject {
   func interceptFromScope(
     _ dispatchable: any Dispatchable,
     then perform: @escaping @MainActor (any Dispatchable) -> Bool)
-  func addScopeNode(_ node: ScopeNode)
-  func refreshScopeObservers()
   func reportFromScope(_ error: any Error, _ dispatchable: any Dispatchable)
   func observeUpdatesFromScope(
     _ observer: @escaping @MainActor (any Dispatchable, DispatchCause?, UInt64) -> Void

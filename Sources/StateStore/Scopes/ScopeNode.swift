@@ -1,23 +1,37 @@
-/// A scope's registration with its root while the scope has listeners or subscribers.
+/// A scope's registration while the scope has listeners or subscribers: with its root, or, for
+/// a scope at or under an element scope, with its element's ``ElementScopeGroup``.
 ///
-/// The root keeps it, and it keeps the scoped store alive, so a subscription token keeps
-/// working even when nobody holds the scope itself; once the scope has no observers left the
-/// root drops it, and with it the scope.
+/// Whoever holds it keeps the scoped store alive, so a subscription token keeps working even
+/// when nobody holds the scope itself; once the scope has no observers left the node is
+/// dropped, and with it the scope.
 @usableFromInline
 @MainActor
 package final class ScopeNode {
   /// Whether the scope has `(old, new)` listeners, so the root must capture the slice first.
-  var keepsOldSlice = false
-  /// False once the scope has no observers; the root then drops the node.
+  var keepsOldSlice = false {
+    didSet {
+      if keepsOldSlice != oldValue { container?.listeningChanged(keepsOldSlice) }
+    }
+  }
+  /// False once the scope has no observers; its holder then drops the node.
   var isActive = true
+  /// The element group holding the node, told when ``keepsOldSlice`` changes.
+  weak var container: ElementScopeGroupBase?
+  /// The group's notification round the node was last refreshed in: an element the journal
+  /// names twice is refreshed once.
+  var round: UInt64 = 0
   let capture: @MainActor () -> Void
   let refresh: @MainActor (SliceOrigin) -> Bool
+  /// Sweeps the scope's cancelled subscriptions; returns whether it still has observers.
+  let sweep: @MainActor () -> Bool
 
   init(
     capture: @escaping @MainActor () -> Void,
-    refresh: @escaping @MainActor (SliceOrigin) -> Bool
+    refresh: @escaping @MainActor (SliceOrigin) -> Bool,
+    sweep: @escaping @MainActor () -> Bool
   ) {
     self.capture = capture
     self.refresh = refresh
+    self.sweep = sweep
   }
 }

@@ -133,7 +133,9 @@ extension Store {
         store.enqueueFromScope(updater)
         return .applied
       },
-      dropReason: { root.store == nil ? .rootReleased : nil })
+      dropReason: { root.store == nil ? .rootReleased : nil },
+      register: { node in root.store?.addScopeNode(node) },
+      observersChanged: { root.store?.refreshHasObservers() }, relay: nil)
     rootLink = link
     return link
   }
@@ -187,6 +189,13 @@ extension Store {
     if !isDispatching { drainQueue() }
   }
 
+  /// Registers the node of a scope that has observers, to be notified after every update.
+  @usableFromInline
+  func addScopeNode(_ node: ScopeNode) {
+    scopeNodes.append(node)
+    refreshHasObservers()
+  }
+
   /// Lets scopes with `(old, new)` listeners keep their slice from before the update.
   @usableFromInline
   func captureScopeSlices() {
@@ -231,15 +240,6 @@ extension Store: ScopeRoot {
     then perform: @escaping @MainActor (any Dispatchable) -> Bool
   ) {
     intercept(dispatchable, then: perform)
-  }
-
-  @usableFromInline package func addScopeNode(_ node: ScopeNode) {
-    scopeNodes.append(node)
-    refreshHasObservers()
-  }
-
-  @usableFromInline package func refreshScopeObservers() {
-    refreshHasObservers()
   }
 
   @usableFromInline package func reportFromScope(

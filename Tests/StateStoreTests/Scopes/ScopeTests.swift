@@ -60,11 +60,34 @@ struct ScopeTests {
     let profile = app.scope(state: \.profile)
     var titles: [String?] = []
     let token = profile.subscribe(ProfileTitle.self) { titles.append($0?.text) }
+    let subscribed = profileTitleEvaluations
     profile.dispatch(RenameProfile(name: "Ada"))
+    #expect(profileTitleEvaluations == subscribed + 1)
+    // A sibling's bytes, a root update that leaves the slice `==`, and a scoped update that
+    // leaves it `==`: none evaluates the view model.
     app.scope(state: \.other).dispatch(RenameProfile(name: "x"))
     app.dispatch(BumpCounter())
     profile.dispatch(RenameProfile(name: "Ada"))
+    #expect(profileTitleEvaluations == subscribed + 1)
     #expect(titles == [nil, "Hello, Ada"])
+    token.cancel()
+  }
+
+  @Test("a scope whose slice is not Equatable skips only updates of other bytes")
+  func viewModelSubscriberOfAPlainSlice() {
+    let app = Store<PlainShell, Void>()
+    let first = app.scope(state: \.first)
+    var names: [String?] = []
+    let token = first.subscribe(PlainTitle.self) { names.append($0?.text) }
+    let subscribed = plainTitleEvaluations
+    app.scope(state: \.second).dispatch(RenamePlain(name: "elsewhere"))
+    #expect(plainTitleEvaluations == subscribed)
+    // Nothing tells a root update's bytes, and the slice cannot be compared.
+    app.dispatch(BumpPlainCounter())
+    #expect(plainTitleEvaluations == subscribed + 1)
+    first.dispatch(RenamePlain(name: "Ada"))
+    #expect(plainTitleEvaluations == subscribed + 2)
+    #expect(names == ["", "Ada"])
     token.cancel()
   }
 

@@ -80,13 +80,16 @@ public final class Store<S: State, Dependencies: Sendable> {
   /// A scope's registration with its root, while the scope has observers.
   weak var ownScopeNode: ScopeNode?
   /// A scope's slice from before the update being applied, for its `(old, new)` listeners.
-  var capturedSlice: S?
+  @usableFromInline var capturedSlice: S?
   /// A scope's slice as its view-model and key-path subscribers were last evaluated on, kept
   /// while it has some and its slice is `Equatable`, so that an update that leaves the slice
   /// `==` evaluates none of them.
-  var lastSlice: S?
+  @usableFromInline var lastSlice: S?
   /// `==` on the slice, for a scope whose slice is `Equatable`; `nil` otherwise and at the root.
-  var sliceEquality: (@MainActor (S, S) -> Bool)?
+  @usableFromInline var sliceEquality: (@MainActor (S, S) -> Bool)?
+  /// Makes a scope's node; set where the scope is made, so that its notification runs as code
+  /// specialised for the application's types.
+  @usableFromInline var makeScopeNode: (@MainActor (Store) -> ScopeNode)?
   /// The scopes made from this store, so that one slice and dependencies give one scope.
   @usableFromInline var scopeCache: [ScopeKey: WeakScope] = [:]
   /// The root's link to itself, which its scopes compose; made with the first scope.

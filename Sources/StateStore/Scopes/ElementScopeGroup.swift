@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Where a link keeps the element scopes of one of its arrays: the log their cancellations are
 /// relayed to, made with the first element scope, and their group while it has members.
 ///
@@ -7,15 +9,19 @@
 @MainActor
 package final class ElementScopeEntry {
   @usableFromInline let relay: CancellationLog
-  weak var group: ElementScopeGroupBase?
+  @usableFromInline weak var group: ElementScopeGroupBase?
 
+  @usableFromInline
   init(relay: CancellationLog) {
     self.relay = relay
   }
 
   /// Files `node`, the node of a scope of the element `id` or of a scope under it, in the group,
   /// making the group (and registering its node with `registerGroup`) if it has none.
-  @usableFromInline
+  ///
+  /// Inlined where the element scope is made, so that the group, which runs on every update
+  /// that touches its array, is specialised for the application's element type.
+  @inlinable
   func register<Element: Identifiable & Sendable>(
     _ node: ScopeNode, id: Element.ID, origin: SliceOrigin,
     read: @escaping @MainActor () -> TrackedArray<Element>?,
@@ -40,9 +46,13 @@ package class ElementScopeGroupBase {
   /// How many members have `(old, new)` listeners.
   private var listening = 0
   /// The group's own node; it holds the group.
-  weak var node: ScopeNode?
+  @usableFromInline weak var node: ScopeNode?
+
+  @usableFromInline
+  init() {}
 
   /// Counts a member that starts or stops listening, and says whether the group does.
+  @usableFromInline
   func listeningChanged(_ isListening: Bool) {
     listening += isListening ? 1 : -1
     node?.keepsOldSlice = listening > 0
@@ -66,18 +76,32 @@ package class ElementScopeGroupBase {
 final class ElementScopeGroup<Element: Identifiable & Sendable>: ElementScopeGroupBase
 where Element.ID: Sendable {
   /// Where the array lies in the root.
-  let origin: SliceOrigin
+  @usableFromInline let origin: SliceOrigin
   /// Set by every member's cancellations: the members of unchanged elements are not visited,
   /// so they are swept when this says one was cancelled.
-  let relay: CancellationLog
+  @usableFromInline let relay: CancellationLog
   /// The array as it is now, or `nil` once its parent is gone.
-  let read: @MainActor () -> TrackedArray<Element>?
-  private var members: [Element.ID: [ScopeNode]] = [:]
+  @usableFromInline let read: @MainActor () -> TrackedArray<Element>?
+  @usableFromInline var members: [Element.ID: [ScopeNode]] = [:]
   /// Members that joined since the last refresh.
-  private var pending: [(id: Element.ID, node: ScopeNode)] = []
-  private var lastStamp: UInt64
-  private var round: UInt64 = 0
+  @usableFromInline var pending: [PendingMember] = []
+  @usableFromInline var lastStamp: UInt64
+  @usableFromInline var round: UInt64 = 0
 
+  /// A member that joined since the last refresh.
+  @usableFromInline
+  struct PendingMember {
+    @usableFromInline let id: Element.ID
+    @usableFromInline let node: ScopeNode
+
+    @inlinable
+    init(id: Element.ID, node: ScopeNode) {
+      self.id = id
+      self.node = node
+    }
+  }
+
+  @inlinable
   init(
     origin: SliceOrigin, relay: CancellationLog,
     read: @escaping @MainActor () -> TrackedArray<Element>?
@@ -86,9 +110,11 @@ where Element.ID: Sendable {
     self.relay = relay
     self.read = read
     self.lastStamp = read()?.currentStamp ?? 0
+    super.init()
   }
 
   /// The node the group's holder notifies; it keeps the group alive.
+  @inlinable
   func makeNode() -> ScopeNode {
     let node = ScopeNode(
       capture: { [self] in captureMembers() },
@@ -99,28 +125,31 @@ where Element.ID: Sendable {
   }
 
   /// Adds the node of a scope of the element `id`, or of a scope under it.
+  @inlinable
   func add(_ node: ScopeNode, id: Element.ID) {
     node.container = self
     if node.keepsOldSlice { listeningChanged(true) }
-    pending.append((id, node))
+    pending.append(PendingMember(id: id, node: node))
   }
 
   /// Lets the members with `(old, new)` listeners keep their slice from before the update.
   ///
   /// - Complexity: O(members), only while one of them listens.
-  private func captureMembers() {
+  @inlinable
+  func captureMembers() {
     let table = members
     for nodes in table.values {
       for node in nodes where node.keepsOldSlice { node.capture() }
     }
-    for (_, node) in pending where node.keepsOldSlice { node.capture() }
+    for member in pending where member.node.keepsOldSlice { member.node.capture() }
   }
 
   /// Notifies the members of the elements the update changed; returns false once none is left.
   ///
   /// - Complexity: O(journal capacity + changed elements' members); O(members) when more
   ///   elements changed than the journal holds, or after a member's token was cancelled.
-  private func refresh(_ update: SliceOrigin) -> Bool {
+  @inlinable
+  func refresh(_ update: SliceOrigin) -> Bool {
     var table = takeMembers()
     defer { members = table }
     if relay.count.load(ordering: .relaxed) != 0 { sweep(&table) }
@@ -140,7 +169,8 @@ where Element.ID: Sendable {
     return !table.isEmpty || !pending.isEmpty
   }
 
-  private func refresh(
+  @inlinable
+  func refresh(
     _ nodes: [ScopeNode], of id: Element.ID, _ update: SliceOrigin, emptied: inout [Element.ID]
   ) {
     for node in nodes where node.isActive && node.round != round {
@@ -153,7 +183,8 @@ where Element.ID: Sendable {
   }
 
   /// Sweeps every member after a cancellation; returns whether any is left.
-  private func sweepMembers() -> Bool {
+  @inlinable
+  func sweepMembers() -> Bool {
     var table = takeMembers()
     defer { members = table }
     if relay.count.load(ordering: .relaxed) != 0 { sweep(&table) }
@@ -164,18 +195,20 @@ where Element.ID: Sendable {
   ///
   /// While it is out, `members` is empty: nothing reads it until it is put back, because only
   /// the group's node reads it, and the root never notifies inside a notification.
-  private func takeMembers() -> [Element.ID: [ScopeNode]] {
+  @inlinable
+  func takeMembers() -> [Element.ID: [ScopeNode]] {
     var table = members
     members = [:]
     while !pending.isEmpty {
       let joined = pending
       pending = []
-      for (id, node) in joined { table[id, default: []].append(node) }
+      for member in joined { table[member.id, default: []].append(member.node) }
     }
     return table
   }
 
-  private func sweep(_ table: inout [Element.ID: [ScopeNode]]) {
+  @usableFromInline
+  func sweep(_ table: inout [Element.ID: [ScopeNode]]) {
     relay.count.store(0, ordering: .relaxed)
     var emptied: [Element.ID] = []
     for (id, nodes) in table {
@@ -188,7 +221,8 @@ where Element.ID: Sendable {
   }
 
   /// Drops the inactive members of `ids`, after the loops that found them.
-  private func remove(_ ids: [Element.ID], from table: inout [Element.ID: [ScopeNode]]) {
+  @usableFromInline
+  func remove(_ ids: [Element.ID], from table: inout [Element.ID: [ScopeNode]]) {
     guard !ids.isEmpty else { return }
     // Kept until the writes are over: a dropped member's store may be released with its node,
     // and its deinitializers run after them.

@@ -22,6 +22,13 @@ package final class ScopeLink<Sub: State> {
   @usableFromInline weak var root: (any ScopeRoot)?
   /// The slice, or `nil` when the root is released or the scoped element removed.
   @usableFromInline let read: @MainActor () -> Sub?
+  /// Calls `body` with the address of the slice where the root keeps it (of a copy, for a slice
+  /// below an element or a computed property); false, without calling it, when the slice is gone.
+  ///
+  /// At the root `body` runs inside an access to the state, so it must copy bytes out and run
+  /// no code of the application's: no `==`, no hashing, no key-path getter (see `peekState`).
+  /// It lets a scope copy its slice alone instead of the whole state.
+  @usableFromInline let peek: @MainActor (_ body: (UnsafeRawPointer) -> Void) -> Bool
   /// Applies `body` to the slice at once, when the root can do so without queueing.
   @usableFromInline let withSlice:
     @MainActor (_ origin: SliceOrigin, _ body: (inout Sub) -> Void) -> ScopeDispatchOutcome
@@ -45,6 +52,7 @@ package final class ScopeLink<Sub: State> {
     root: (any ScopeRoot)?, path: String, name: String, origin: SliceOrigin,
     identity: ScopeIdentity,
     read: @escaping @MainActor () -> Sub?,
+    peek: @escaping @MainActor ((UnsafeRawPointer) -> Void) -> Bool,
     withSlice: @escaping @MainActor (SliceOrigin, (inout Sub) -> Void) -> ScopeDispatchOutcome,
     forward: @escaping @MainActor (any StateUpdater<Sub>) -> ScopeDispatchOutcome,
     dropReason: @escaping @MainActor () -> ScopeDispatchDroppedError.Reason?,
@@ -58,6 +66,7 @@ package final class ScopeLink<Sub: State> {
     self.origin = origin
     self.identity = identity
     self.read = read
+    self.peek = peek
     self.withSlice = withSlice
     self.forward = forward
     self.dropReason = dropReason
@@ -115,7 +124,11 @@ package final class ScopeLink<Sub: State> {
     let offset = MemoryLayout<Sub>.offset(of: keyPath)
     let origin = parent.origin.narrowed(offset: offset, size: MemoryLayout<Child>.size)
     let withSlice: @MainActor (SliceOrigin, (inout Child) -> Void) -> ScopeDispatchOutcome
+    let read: @MainActor () -> Child?
+    let peek: @MainActor ((UnsafeRawPointer) -> Void) -> Bool
     if let offset {
+      read = { Self.copy(Child.self, at: offset, through: parent.peek) }
+      peek = { body in parent.peek { body($0 + offset) } }
       // A stored property at a fixed offset: `MemoryLayout.offset(of:)` documents that writing
       // through the offset pointer is the same as writing through the key path, which would
       // instead walk the key path's components in the runtime on every dispatch.
@@ -124,11 +137,13 @@ package final class ScopeLink<Sub: State> {
       }
     } else {
       withSlice = { origin, body in parent.withSlice(origin) { body(&$0[keyPath: keyPath]) } }
+      // A getter of the application's may run: on a copy, outside any access to the state.
+      read = { parent.read()?[keyPath: keyPath] }
+      peek = { body in Self.withAddress(of: read(), body) }
     }
     return ScopeLink<Child>(
       root: root, path: childPath(name), name: name, origin: origin, identity: identity,
-      read: { parent.read()?[keyPath: keyPath] },
-      withSlice: withSlice,
+      read: read, peek: peek, withSlice: withSlice,
       forward: { updater in
         parent.forward(
           ScopedUpdater<Sub, Child>(
@@ -153,6 +168,39 @@ package final class ScopeLink<Sub: State> {
     }
   }
 
+  /// A copy of the `Value` stored `offset` bytes into the slice that `peek` shows, or `nil` when
+  /// the slice is gone.
+  ///
+  /// `MemoryLayout.offset(of:)` promises that the value sits at that offset, in memory bound to
+  /// its type; the copy retains and calls nothing of the application's.
+  @inlinable
+  static func copy<Value>(
+    _: Value.Type, at offset: Int,
+    through peek: @MainActor ((UnsafeRawPointer) -> Void) -> Bool
+  ) -> Value? {
+    var value: Value?
+    _ = peek { value = ($0 + offset).assumingMemoryBound(to: Value.self).pointee }
+    return value
+  }
+
+  /// Calls `body` with the address of `value`, where it is kept.
+  @inlinable
+  nonisolated static func withAddress<Value>(
+    of value: inout Value, _ body: (UnsafeRawPointer) -> Void
+  ) {
+    withUnsafePointer(to: &value) { body(UnsafeRawPointer($0)) }
+  }
+
+  /// Calls `body` with the address of a copy of `value`; false when there is no value.
+  @inlinable
+  nonisolated static func withAddress<Value>(
+    of value: Value?, _ body: (UnsafeRawPointer) -> Void
+  ) -> Bool {
+    guard var value else { return false }
+    withUnsafePointer(to: &value) { body(UnsafeRawPointer($0)) }
+    return true
+  }
+
   /// A scope of the element with `id` of the tracked array at `keyPath` of this link's slice.
   @inlinable
   func element<Element: State & Identifiable>(
@@ -169,9 +217,18 @@ package final class ScopeLink<Sub: State> {
       size: MemoryLayout<TrackedArray<Element>>.size
     ).enclosingElements
     let entry = parent.elementScopeEntry(for: keyPath)
+    // The array is copied out (its buffers retained, nothing else); the look-up by id, which
+    // hashes with the application's code, runs on the copy.
+    let readArray: @MainActor () -> TrackedArray<Element>?
+    if let offset = MemoryLayout<Sub>.offset(of: keyPath) {
+      readArray = { Self.copy(TrackedArray<Element>.self, at: offset, through: parent.peek) }
+    } else {
+      readArray = { parent.read()?[keyPath: keyPath] }
+    }
+    let read: @MainActor () -> Element? = { readArray()?[id: id] }
     let dropReason: @MainActor () -> ScopeDispatchDroppedError.Reason? = {
       if let reason = parent.dropReason() { return reason }
-      guard let slice = parent.read(), slice[keyPath: keyPath].contains(id: id) else {
+      guard let array = readArray(), array.contains(id: id) else {
         return .elementRemoved(id: String(describing: id))
       }
       return nil
@@ -183,7 +240,7 @@ package final class ScopeLink<Sub: State> {
     }
     return ScopeLink<Element>(
       root: root, path: childPath(name), name: name, origin: origin, identity: identity,
-      read: { parent.read()?[keyPath: keyPath][id: id] },
+      read: read, peek: { body in Self.withAddress(of: read(), body) },
       withSlice: { origin, body in
         if let reason = dropReason() { return .dropped(reason) }
         return parent.withSlice(origin) { lens(&$0, body) }
@@ -198,8 +255,7 @@ package final class ScopeLink<Sub: State> {
       dropReason: dropReason,
       register: { node in
         entry.register(
-          node, id: id, origin: origin, read: { parent.read()?[keyPath: keyPath] },
-          registerGroup: parent.register)
+          node, id: id, origin: origin, read: readArray, registerGroup: parent.register)
       },
       observersChanged: parent.observersChanged, relay: entry.relay)
   }

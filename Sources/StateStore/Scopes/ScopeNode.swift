@@ -8,23 +8,24 @@
 @MainActor
 package final class ScopeNode {
   /// Whether the scope has `(old, new)` listeners, so the root must capture the slice first.
-  var keepsOldSlice = false {
+  @usableFromInline var keepsOldSlice = false {
     didSet {
       if keepsOldSlice != oldValue { container?.listeningChanged(keepsOldSlice) }
     }
   }
   /// False once the scope has no observers; its holder then drops the node.
-  var isActive = true
+  @usableFromInline var isActive = true
   /// The element group holding the node, told when ``keepsOldSlice`` changes.
-  weak var container: ElementScopeGroupBase?
+  @usableFromInline weak var container: ElementScopeGroupBase?
   /// The group's notification round the node was last refreshed in: an element the journal
   /// names twice is refreshed once.
-  var round: UInt64 = 0
-  let capture: @MainActor () -> Void
-  let refresh: @MainActor (SliceOrigin) -> Bool
+  @usableFromInline var round: UInt64 = 0
+  @usableFromInline let capture: @MainActor () -> Void
+  @usableFromInline let refresh: @MainActor (SliceOrigin) -> Bool
   /// Sweeps the scope's cancelled subscriptions; returns whether it still has observers.
-  let sweep: @MainActor () -> Bool
+  @usableFromInline let sweep: @MainActor () -> Bool
 
+  @usableFromInline
   init(
     capture: @escaping @MainActor () -> Void,
     refresh: @escaping @MainActor (SliceOrigin) -> Bool,

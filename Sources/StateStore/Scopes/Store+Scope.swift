@@ -34,7 +34,7 @@ extension Store {
     let scope = Store<Slice, SliceDependencies>(
       scope: linkForScopes.child(keyPath, name: name),
       dependencies: self.dependencies[keyPath: dependencies])
-    rememberScope(scope, under: key)
+    remember(scope, under: key)
     return scope
   }
 
@@ -51,7 +51,7 @@ extension Store {
     if let cached = scopeCache[key]?.store as? Store<Slice, Dependencies> { return cached }
     let scope = Store<Slice, Dependencies>(
       scope: linkForScopes.child(keyPath, name: name), dependencies: self.dependencies)
-    rememberScope(scope, under: key)
+    remember(scope, under: key)
     return scope
   }
 
@@ -80,7 +80,7 @@ extension Store {
     let scope = Store<Element, ElementDependencies>(
       scope: linkForScopes.element(keyPath, id: id, name: name),
       dependencies: self.dependencies[keyPath: dependencies])
-    rememberScope(scope, under: key)
+    remember(scope, under: key)
     return scope
   }
 
@@ -98,7 +98,7 @@ extension Store {
     let scope = Store<Element, Dependencies>(
       scope: linkForScopes.element(keyPath, id: id, name: name),
       dependencies: self.dependencies)
-    rememberScope(scope, under: key)
+    remember(scope, under: key)
     return scope
   }
 
@@ -124,6 +124,11 @@ extension Store {
       root: self, path: "", name: "", origin: .bytes(0..<MemoryLayout<S>.size),
       identity: ScopeIdentity(),
       read: { root.store?.currentState },
+      peek: { body in
+        guard let store = root.store else { return false }
+        store.peekState(body)
+        return true
+      },
       withSlice: { origin, body in
         guard let store = root.store else { return .dropped(.rootReleased) }
         return store.applyInPlace(origin: origin, body)
@@ -138,6 +143,20 @@ extension Store {
       observersChanged: { root.store?.refreshHasObservers() }, relay: nil)
     rootLink = link
     return link
+  }
+
+  /// Keeps `scope` under `key`, and gives it its node maker, specialised here.
+  @inlinable
+  func remember<Slice: State, SliceDependencies: Sendable>(
+    _ scope: Store<Slice, SliceDependencies>, under key: ScopeKey
+  ) {
+    scope.makeScopeNode = { store in
+      ScopeNode(
+        capture: { [store] in store.capturedSlice = store.scopeLink?.read() },
+        refresh: { [store] origin in store.refreshAsScope(origin: origin) },
+        sweep: { [store] in store.sweepAsScope() })
+    }
+    rememberScope(scope, under: key)
   }
 
   @usableFromInline
@@ -171,6 +190,17 @@ extension Store {
     isDispatching = false
     if queueHead < queue.count { drainQueue() }
     return .applied
+  }
+
+  /// Calls `body` with the state's address, so that a scope copies its slice alone.
+  ///
+  /// An access to `currentState` beside the updater's (see the proof there): scopes read after
+  /// the updater returned or before it starts (`state` checks; notifying and queueing come
+  /// after), and `body` copies bytes out, calling no code of the application's, so no dispatch
+  /// can begin inside the access. A method rather than a closure, as in `lookupTable(of:)`.
+  @inlinable
+  func peekState(_ body: (UnsafeRawPointer) -> Void) {
+    ScopeLink<S>.withAddress(of: &currentState, body)
   }
 
   /// The in-place counterpart of `runUpdater(_:)`.

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The scope's side: how a scoped store forwards what it is given to its root, and how the root
 /// notifies it.
 extension Store {
@@ -116,10 +118,12 @@ extension Store {
       lastSlice = link.read()
     }
     if hasObservers, ownScopeNode == nil {
-      let node = ScopeNode(
-        capture: { [self] in self.capturedSlice = link.read() },
-        refresh: { [self] origin in self.refreshAsScope(origin: origin) },
-        sweep: { [self] in self.sweepAsScope() })
+      let node =
+        makeScopeNode?(self)
+        ?? ScopeNode(
+          capture: { [self] in self.capturedSlice = link.read() },
+          refresh: { [self] origin in self.refreshAsScope(origin: origin) },
+          sweep: { [self] in self.sweepAsScope() })
       ownScopeNode = node
       node.keepsOldSlice = !listeners.isEmpty
       link.register(node)
@@ -131,6 +135,7 @@ extension Store {
   }
 
   /// Sweeps this scope's cancelled subscriptions; returns whether it still has observers.
+  @inlinable
   func sweepAsScope() -> Bool {
     if cancellationLog.count.load(ordering: .relaxed) != 0 { sweepCancelledEntries() }
     return hasObservers
@@ -142,6 +147,7 @@ extension Store {
   /// View-model and key-path subscribers are evaluated only when the slice may have changed:
   /// the update's bytes overlap the slice's, and, for an `Equatable` slice, the slice is not
   /// `==` to the one they were last evaluated on (compared once per update, not per subscriber).
+  @inlinable
   func refreshAsScope(origin: SliceOrigin) -> Bool {
     if cancellationLog.count.load(ordering: .relaxed) != 0 { sweepCancelledEntries() }
     let old = capturedSlice
@@ -165,6 +171,7 @@ extension Store {
   /// `==` is the app's code. It runs on copies, with no access to the store's lists open, while
   /// the root is notifying: a dispatch it makes is queued, a subscription it makes joins the
   /// lists for the next update.
+  @inlinable
   func isUnchangedSinceEvaluated(_ slice: S) -> Bool {
     guard let sliceEquality else { return false }
     let last = lastSlice
@@ -180,14 +187,13 @@ extension Store {
   }
 
   private static func equality<T: Equatable>(as _: T.Type) -> @MainActor (S, S) -> Bool {
-    { lhs, rhs in
-      // `T` is `S` (its metatype is `S.self`), so these casts succeed.
-      guard let lhs = lhs as? T, let rhs = rhs as? T else { return false }
-      return lhs == rhs
-    }
+    // `T` is `S` itself (its metatype is `S.self`, opened), so reinterpreting a value of `S` as
+    // `T` is the identity; a dynamic cast per comparison would cost more than most `==`.
+    { lhs, rhs in unsafeBitCast(lhs, to: T.self) == unsafeBitCast(rhs, to: T.self) }
   }
 
   /// Whether two slices are equal, when the state is `Equatable`; otherwise assumed different.
+  @usableFromInline
   static func isSame(_ lhs: S, _ rhs: S) -> Bool {
     guard let lhs = lhs as? any Equatable else { return false }
     return isEqual(lhs, rhs)

@@ -53,6 +53,9 @@ public final class Store<S: State, Dependencies: Sendable> {
   /// Whether an update must keep the state from before it: a listener of this store, or of a
   /// scope, wants `(old, new)`.
   @exclusivity(unchecked) @usableFromInline var keepsOldState = false
+  /// Whether a scope keeps its slice for `==` (see `lastSlice`), which a scope's in-place
+  /// dispatch that may change it drops first, so that the dispatch mutates without copying.
+  @usableFromInline var scopesKeepSlices = false
   // The queue is read and changed only in short accesses (an append, a read of one element, a
   // reset) that never span a call into user code, so no two accesses can overlap.
   @exclusivity(unchecked) @usableFromInline var queue: [QueuedDispatch<S, Dependencies>] = []
@@ -85,6 +88,9 @@ public final class Store<S: State, Dependencies: Sendable> {
   /// while it has some and its slice is `Equatable`, so that an update that leaves the slice
   /// `==` evaluates none of them.
   @usableFromInline var lastSlice: S?
+  /// Whether `lastSlice` was dropped before an in-place scoped dispatch (see
+  /// `forgetSlices(changedBy:)`) and not yet taken again.
+  @usableFromInline var hasForgottenSlice = false
   /// `==` on the slice, for a scope whose slice is `Equatable`; `nil` otherwise and at the root.
   @usableFromInline var sliceEquality: (@MainActor (S, S) -> Bool)?
   /// Makes a scope's node; set where the scope is made, so that its notification runs as code
@@ -467,6 +473,7 @@ public final class Store<S: State, Dependencies: Sendable> {
       !listeners.isEmpty || !selectionOrder.isEmpty || !elementOrder.isEmpty
       || !updateObservers.isEmpty || !scopeNodes.isEmpty
     keepsOldState = !listeners.isEmpty || scopeNodes.contains { $0.keepsOldSlice }
+    scopesKeepSlices = scopeNodes.contains { $0.keepsLastSlice }
     if scopeLink != nil { scopeObserversChanged() }
   }
 }

@@ -13,6 +13,8 @@ package final class ScopeNode {
       if keepsOldSlice != oldValue { container?.listeningChanged(keepsOldSlice) }
     }
   }
+  /// Whether the scope keeps its slice for `==`; see `Store.lastSlice`.
+  @usableFromInline var keepsLastSlice = false
   /// False once the scope has no observers; its holder then drops the node.
   @usableFromInline var isActive = true
   /// The element group holding the node, told when ``keepsOldSlice`` changes.
@@ -24,15 +26,22 @@ package final class ScopeNode {
   @usableFromInline let refresh: @MainActor (SliceOrigin) -> Bool
   /// Sweeps the scope's cancelled subscriptions; returns whether it still has observers.
   @usableFromInline let sweep: @MainActor () -> Bool
+  /// Where the scope's slice lies in the root.
+  @usableFromInline let origin: SliceOrigin
+  /// Drops the slice kept for `==`, before an update that may change it in place.
+  @usableFromInline let forgetSlice: @MainActor () -> Void
 
   @usableFromInline
   init(
     capture: @escaping @MainActor () -> Void,
     refresh: @escaping @MainActor (SliceOrigin) -> Bool,
-    sweep: @escaping @MainActor () -> Bool
+    sweep: @escaping @MainActor () -> Bool, origin: SliceOrigin = .everything,
+    forgetSlice: @escaping @MainActor () -> Void = {}
   ) {
     self.capture = capture
     self.refresh = refresh
     self.sweep = sweep
+    self.origin = origin
+    self.forgetSlice = forgetSlice
   }
 }

@@ -154,7 +154,8 @@ extension Store {
       ScopeNode(
         capture: { [store] in store.capturedSlice = store.scopeLink?.read() },
         refresh: { [store] origin in store.refreshAsScope(origin: origin) },
-        sweep: { [store] in store.sweepAsScope() })
+        sweep: { [store] in store.sweepAsScope() }, origin: store.scopeLink?.origin ?? .everything,
+        forgetSlice: { [store] in store.forgetLastSlice() })
     }
     rememberScope(scope, under: key)
   }
@@ -179,17 +180,31 @@ extension Store {
     if !hasObservers {
       runBody(body)
     } else if !keepsOldState {
+      if scopesKeepSlices { forgetSlices(changedBy: origin) }
       runBody(body)
       notifyObservers(old: nil, origin: origin)
     } else {
       let old: S? = listeners.isEmpty ? nil : currentState
       captureScopeSlices()
+      if scopesKeepSlices { forgetSlices(changedBy: origin) }
       runBody(body)
       notifyObservers(old: old, origin: origin)
     }
     isDispatching = false
     if queueHead < queue.count { drainQueue() }
     return .applied
+  }
+
+  /// Makes the scopes whose slice a scoped dispatch from `origin` may change drop the slice
+  /// they keep for `==`, so that the dispatch changes the root's collections in place instead
+  /// of copying them for the kept slice. Their subscribers are then evaluated, as the bytes say.
+  ///
+  /// - Complexity: O(scopes with observers).
+  @usableFromInline
+  func forgetSlices(changedBy origin: SliceOrigin) {
+    for node in scopeNodes where node.keepsLastSlice && origin.mayChange(node.origin) {
+      node.forgetSlice()
+    }
   }
 
   /// Calls `body` with the state's address, so that a scope copies its slice alone.

@@ -113,8 +113,10 @@ extension Store {
     guard let link = scopeLink, link.root != nil else { return }
     if selectionOrder.isEmpty {
       lastSlice = nil
-    } else if lastSlice == nil, sliceEquality != nil {
-      // The first view-model or key-path subscriber, evaluated on the slice as it is now.
+      hasForgottenSlice = false
+    } else if lastSlice == nil, !hasForgottenSlice, sliceEquality != nil {
+      // The first view-model or key-path subscriber, evaluated on the slice as it is now (not
+      // after a drop: the others were evaluated on the slice before the update in progress).
       lastSlice = link.read()
     }
     if hasObservers, ownScopeNode == nil {
@@ -126,11 +128,13 @@ extension Store {
           sweep: { [self] in self.sweepAsScope() })
       ownScopeNode = node
       node.keepsOldSlice = !listeners.isEmpty
+      node.keepsLastSlice = lastSlice != nil || hasForgottenSlice
       link.register(node)
       link.observersChanged()
       return
     }
     ownScopeNode?.keepsOldSlice = !listeners.isEmpty
+    ownScopeNode?.keepsLastSlice = lastSlice != nil || hasForgottenSlice
     link.observersChanged()
   }
 
@@ -173,11 +177,23 @@ extension Store {
   /// lists for the next update.
   @inlinable
   func isUnchangedSinceEvaluated(_ slice: S) -> Bool {
+    hasForgottenSlice = false
     guard let sliceEquality else { return false }
     let last = lastSlice
     lastSlice = slice
     guard let last else { return false }
     return sliceEquality(last, slice)
+  }
+
+  /// Drops the slice kept for `==` before a scoped dispatch that may change it in place.
+  @inlinable
+  func forgetLastSlice() {
+    guard lastSlice != nil else { return }
+    // Released after the write: the slice's deinitializers are the application's.
+    let forgotten = lastSlice
+    lastSlice = nil
+    hasForgottenSlice = true
+    withExtendedLifetime(forgotten) {}
   }
 
   /// `==` on `S`, when `S` is `Equatable`.

@@ -208,6 +208,35 @@ struct ScopeNotificationTests {
     _ = tokens
   }
 
+  @Test("a scope's own dispatch changes its slice in place, and a subscriber joining then is kept")
+  func scopedDispatchMutatesInPlace() {
+    let app = Store<ListShell, Void>()
+    let list = app.scope(state: \.list)
+    var counts: [Int?] = []
+    var late: [Int?] = []
+    let token = list.subscribe(ItemCount.self) { counts.append($0?.count) }
+    // A root listener subscribes while the scope's slice has been dropped for the dispatch in
+    // progress: the first subscriber, evaluated before it, must still hear the change.
+    var lateToken: Subscription?
+    let listener = app.addListener { _, new in
+      if lateToken == nil, new.list.items.count == 1 {
+        lateToken = list.subscribe(to: \.items.count) { late.append($0) }
+      }
+    }
+    for item in 0..<3 { list.dispatch(AppendItem(item: item)) }
+    #expect(app.state.list.items == [0, 1, 2])
+    #expect(counts == [0, 1, 2, 3])
+    #expect(late == [1, 2, 3])
+    // The scope kept no copy of the items across its dispatches: the buffer is changed in place
+    // (once the root listener, which keeps the old state, is gone).
+    listener.cancel()
+    let before = app.state.list.items.withUnsafeBufferPointer { $0.baseAddress }
+    list.dispatch(AppendItem(item: 3))
+    list.dispatch(RemoveLastItem())
+    #expect(app.state.list.items.withUnsafeBufferPointer { $0.baseAddress } == before)
+    _ = (token, lateToken)
+  }
+
   @Test("a slice whose == dispatches and subscribes: the dispatch is queued, nothing re-evaluated")
   func hostileEquality() {
     let app = Store<HostileShell, Void>()
@@ -235,6 +264,33 @@ struct ScopeNotificationTests {
     #expect(late == [0])
     _ = tokens
   }
+}
+
+struct ItemList: State, Equatable {
+  var items: [Int] = []
+
+  init() {
+    items.reserveCapacity(16)
+  }
+}
+
+struct ListShell: State, Equatable {
+  var counter = 0
+  var list = ItemList()
+}
+
+struct AppendItem: StateUpdater {
+  let item: Int
+  func updateState(_ state: inout ItemList) { state.items.append(item) }
+}
+
+struct RemoveLastItem: StateUpdater {
+  func updateState(_ state: inout ItemList) { state.items.removeLast() }
+}
+
+struct ItemCount: ViewModelWithState {
+  let count: Int
+  init?(state: ItemList) { count = state.items.count }
 }
 
 struct BumpWideCounter: StateUpdater {

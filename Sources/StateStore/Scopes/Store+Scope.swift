@@ -195,9 +195,10 @@ extension Store {
     return .applied
   }
 
-  /// Makes the scopes whose slice a scoped dispatch from `origin` may change drop the slice
-  /// they keep for `==`, so that the dispatch changes the root's collections in place instead
-  /// of copying them for the kept slice. Their subscribers are then evaluated, as the bytes say.
+  /// Drops the slices kept for `==` that a scoped dispatch from `origin` may change.
+  ///
+  /// The dispatch then changes the root's collections in place instead of copying them for a
+  /// kept slice; those scopes' subscribers are evaluated, as the bytes say.
   ///
   /// - Complexity: O(scopes with observers).
   @usableFromInline

@@ -250,8 +250,9 @@ extension Store {
 
   /// Notifies the scopes with observers; drops those left without any.
   ///
-  /// - Complexity: O(scopes with observers), plus what each scope's subscribers cost when
-  ///   `origin` may have changed its slice.
+  /// - Complexity: O(scopes with observers, the element scopes of one array counting as one
+  ///   group), plus what each scope's subscribers cost when its slice may have changed; a
+  ///   group costs the journal's length plus the scopes of the elements that changed.
   @usableFromInline
   func notifyScopes(origin: SliceOrigin) {
     var emptied = false

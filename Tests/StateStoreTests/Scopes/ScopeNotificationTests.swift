@@ -165,6 +165,39 @@ struct ScopeNotificationTests {
     _ = tokens
   }
 
+  @Test("an element scope of an element scope hears its own element, and is released when done")
+  func nestedElementScopes() {
+    var initial = ProjectShell()
+    for project in 1...3 {
+      var tasks = TrackedArray<Row>()
+      for task in 1...3 { tasks.append(Row(id: task, title: "\(project).\(task)")) }
+      initial.projects.append(Project(id: project, tasks: tasks))
+    }
+    let app = Store<ProjectShell, Void>(initialState: initial)
+    weak var weakTask: Store<Row, Void>?
+    var seen: [String] = []
+    var tokens: [Subscription] = []
+    do {
+      let task = app.scope(state: \.projects, id: 2).scope(state: \.tasks, id: 3)
+      weakTask = task
+      tokens.append(task.subscribe(RowDone.self) { seen.append("2.3 \($0?.done ?? false)") })
+      let other = app.scope(state: \.projects, id: 1).scope(state: \.tasks, id: 3)
+      tokens.append(other.subscribe(RowDone.self) { seen.append("1.3 \($0?.done ?? false)") })
+    }
+    let subscribed = rowDoneEvaluations
+    app.scope(state: \.projects, id: 2).scope(state: \.tasks, id: 3).dispatch(ToggleRow())
+    #expect(rowDoneEvaluations == subscribed + 1)
+    app.dispatch(ToggleTask(project: 1, task: 3))
+    #expect(rowDoneEvaluations == subscribed + 2)
+    app.dispatch(ToggleTask(project: 2, task: 1))
+    #expect(rowDoneEvaluations == subscribed + 2)
+    #expect(seen == ["2.3 false", "1.3 false", "2.3 true", "1.3 true"])
+    #expect(app.state.projects[id: 2]?.tasks[id: 3]?.done == true)
+    tokens.removeAll()
+    app.dispatch(ToggleTask(project: 3, task: 1))
+    #expect(weakTask == nil)
+  }
+
   @Test("element scopes whose tokens are cancelled are released by the next update")
   func cancelledElementScopesAreReleased() {
     var initial = ShellState()
@@ -263,6 +296,24 @@ struct ScopeNotificationTests {
     #expect(values == [0])
     #expect(late == [0])
     _ = tokens
+  }
+}
+
+struct Project: State, Identifiable, Equatable {
+  var id = 0
+  var tasks = TrackedArray<Row>()
+}
+
+struct ProjectShell: State, Equatable {
+  var counter = 0
+  var projects = TrackedArray<Project>()
+}
+
+struct ToggleTask: StateUpdater {
+  let project: Int
+  let task: Int
+  func updateState(_ state: inout ProjectShell) {
+    state.projects[id: project]?.tasks[id: task]?.done.toggle()
   }
 }
 

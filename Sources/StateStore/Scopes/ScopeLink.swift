@@ -233,9 +233,20 @@ package final class ScopeLink<Sub: State> {
       }
       return nil
     }
-    let lens: @Sendable (inout Sub, (inout Element) -> Void) -> Void = { state, body in
-      if let position = state[keyPath: keyPath].index(id: id) {
-        state[keyPath: keyPath].modify(at: position, body)
+    let lens: @Sendable (inout Sub, (inout Element) -> Void) -> Void
+    if let offset = MemoryLayout<Sub>.offset(of: keyPath) {
+      // At the array's offset, as `child` projects a stored property: applying the key path
+      // walks its components in the runtime, twice (the look-up and the change).
+      lens = { state, body in
+        Self.project(&state, offset: offset) { (array: inout TrackedArray<Element>) in
+          if let position = array.index(id: id) { array.modify(at: position, body) }
+        }
+      }
+    } else {
+      lens = { state, body in
+        if let position = state[keyPath: keyPath].index(id: id) {
+          state[keyPath: keyPath].modify(at: position, body)
+        }
       }
     }
     return ScopeLink<Element>(

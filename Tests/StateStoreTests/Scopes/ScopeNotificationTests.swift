@@ -198,6 +198,46 @@ struct ScopeNotificationTests {
     #expect(weakTask == nil)
   }
 
+  @Test("an id whose hash subscribes and dispatches while element scopes are notified")
+  func hostileIDUnderElementScopes() {
+    var initial = HostileRows()
+    for value in 0..<10 { initial.rows.append(HostileRow(id: HostileID(value: value))) }
+    let app = Store<HostileRows, Void>(initialState: initial)
+    var seen: [String] = []
+    var tokens: [Subscription] = []
+    for value in [2, 3] {
+      tokens.append(
+        app.scope(state: \.rows, id: HostileID(value: value)).subscribe(to: \.done) {
+          seen.append("\(value) \($0)")
+        })
+    }
+    var armed = false
+    var fired = false
+    // Armed once, after the first updater has returned: the next hash is the element scopes'
+    // own look-up, while the root is notifying.
+    let listener = app.addListener { _, _ in armed = !fired }
+    hostileIDHook = {
+      guard armed else { return }
+      armed = false
+      fired = true
+      tokens.append(
+        app.scope(state: \.rows, id: HostileID(value: 9)).subscribe(to: \.done) {
+          seen.append("9 \($0)")
+        })
+      app.dispatch(ToggleHostileRow(value: 3))
+    }
+    defer { hostileIDHook = nil }
+    app.dispatch(ToggleHostileRow(value: 2))
+    listener.cancel()
+    hostileIDHook = nil
+    app.dispatch(ToggleHostileRow(value: 9))
+    // Row 9's scope joins during the look-up of row 2's (its first value at once), hears its
+    // row's change later; the toggle of row 3 was queued and applied after the round.
+    #expect(seen == ["2 false", "3 false", "9 false", "2 true", "3 true", "9 true"])
+    #expect(app.state.rows.filter(\.done).map(\.id.value) == [2, 3, 9])
+    _ = tokens
+  }
+
   @Test("element scopes whose tokens are cancelled are released by the next update")
   func cancelledElementScopesAreReleased() {
     var initial = ShellState()
@@ -314,6 +354,34 @@ struct ToggleTask: StateUpdater {
   let task: Int
   func updateState(_ state: inout ProjectShell) {
     state.projects[id: project]?.tasks[id: task]?.done.toggle()
+  }
+}
+
+@MainActor var hostileIDHook: (@MainActor () -> Void)?
+
+/// An id whose `hash(into:)` runs `hostileIDHook`, which subscribes and dispatches.
+struct HostileID: Hashable, Sendable {
+  let value: Int
+
+  func hash(into hasher: inout Hasher) {
+    MainActor.assumeIsolated { hostileIDHook?() }
+    hasher.combine(value)
+  }
+}
+
+struct HostileRow: State, Identifiable, Equatable {
+  var id = HostileID(value: -1)
+  var done = false
+}
+
+struct HostileRows: State, Equatable {
+  var rows = TrackedArray<HostileRow>()
+}
+
+struct ToggleHostileRow: StateUpdater {
+  let value: Int
+  func updateState(_ state: inout HostileRows) {
+    state.rows[id: HostileID(value: value)]?.done.toggle()
   }
 }
 

@@ -53,6 +53,9 @@ public final class Store<S: State, Dependencies: Sendable> {
   /// Whether an update must keep the state from before it: a listener of this store, or of a
   /// scope, wants `(old, new)`.
   @exclusivity(unchecked) @usableFromInline var keepsOldState = false
+  /// Whether a scope keeps its slice for `==` (see `lastSlice`), which a scope's in-place
+  /// dispatch that may change it drops first, so that the dispatch mutates without copying.
+  @usableFromInline var scopesKeepSlices = false
   // The queue is read and changed only in short accesses (an append, a read of one element, a
   // reset) that never span a call into user code, so no two accesses can overlap.
   @exclusivity(unchecked) @usableFromInline var queue: [QueuedDispatch<S, Dependencies>] = []
@@ -80,7 +83,19 @@ public final class Store<S: State, Dependencies: Sendable> {
   /// A scope's registration with its root, while the scope has observers.
   weak var ownScopeNode: ScopeNode?
   /// A scope's slice from before the update being applied, for its `(old, new)` listeners.
-  var capturedSlice: S?
+  @usableFromInline var capturedSlice: S?
+  /// A scope's slice as its view-model and key-path subscribers were last evaluated on, kept
+  /// while it has some and its slice is `Equatable`, so that an update that leaves the slice
+  /// `==` evaluates none of them.
+  @usableFromInline var lastSlice: S?
+  /// Whether `lastSlice` was dropped before an in-place scoped dispatch (see
+  /// `forgetSlices(changedBy:)`) and not yet taken again.
+  @usableFromInline var hasForgottenSlice = false
+  /// `==` on the slice, for a scope whose slice is `Equatable`; `nil` otherwise and at the root.
+  @usableFromInline var sliceEquality: (@MainActor (S, S) -> Bool)?
+  /// Makes a scope's node; set where the scope is made, so that its notification runs as code
+  /// specialised for the application's types.
+  @usableFromInline var makeScopeNode: (@MainActor (Store) -> ScopeNode)?
   /// The scopes made from this store, so that one slice and dependencies give one scope.
   @usableFromInline var scopeCache: [ScopeKey: WeakScope] = [:]
   /// The root's link to itself, which its scopes compose; made with the first scope.
@@ -110,7 +125,7 @@ public final class Store<S: State, Dependencies: Sendable> {
   @exclusivity(unchecked) @usableFromInline var updateObservers: [UpdateObserverEntry<S>] = []
 
   /// Tokens cancelled since the last sweep; tokens may be cancelled on any thread.
-  @usableFromInline nonisolated let cancellationLog = CancellationLog()
+  @usableFromInline nonisolated let cancellationLog: CancellationLog
 
   /// The dependencies every side effect of this store receives.
   public let dependencies: Dependencies
@@ -148,6 +163,7 @@ public final class Store<S: State, Dependencies: Sendable> {
     self.interceptors = interceptors
     self.queuesEveryDispatch = !interceptors.isEmpty
     self.scopeLink = nil
+    self.cancellationLog = CancellationLog()
     let starts = interceptors.compactMap(\.onStart)
     guard !starts.isEmpty else { return }
     isDispatching = true
@@ -163,6 +179,7 @@ public final class Store<S: State, Dependencies: Sendable> {
     self.interceptors = []
     self.queuesEveryDispatch = true
     self.scopeLink = link
+    self.cancellationLog = CancellationLog(relayingTo: link.relay)
   }
 
   /// The current state.
@@ -456,6 +473,7 @@ public final class Store<S: State, Dependencies: Sendable> {
       !listeners.isEmpty || !selectionOrder.isEmpty || !elementOrder.isEmpty
       || !updateObservers.isEmpty || !scopeNodes.isEmpty
     keepsOldState = !listeners.isEmpty || scopeNodes.contains { $0.keepsOldSlice }
+    scopesKeepSlices = scopeNodes.contains { $0.keepsLastSlice }
     if scopeLink != nil { scopeObserversChanged() }
   }
 }

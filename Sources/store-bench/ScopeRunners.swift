@@ -59,3 +59,120 @@ final class RootStoreRunner: Runner {
   func perform(_ operations: Int) { inner.perform(operations) }
   func verify(operations: Int) -> [String] { inner.verify(operations: operations) }
 }
+
+extension Todo: State {
+  init() {
+    self.init(id: 0, title: "", done: false)
+  }
+}
+
+/// A row feature's updater: toggles its own todo.
+struct ToggleDone: StateUpdater {
+  func updateState(_ state: inout Todo) {
+    state.done.toggle()
+  }
+}
+
+/// What a row feature renders.
+struct TodoDoneModel: ViewModelWithState {
+  let id: Int
+  let done: Bool
+
+  init?(state: Todo) {
+    id = state.id
+    done = state.done
+  }
+}
+
+/// S4: W1's toggle dispatched through the element scope of the toggled row,
+/// `app.scope(state: \.todos, id:)`, with 1,000 element scopes each subscribed by one view model.
+@MainActor
+final class ElementScopeToggleRunner: Runner {
+  let name = "store"
+  let app = Store<AppState, Void>(initialState: AppState(todoCount: todoCount))
+  var rows: [Store<Todo, Void>] = []
+  let sink = Sink()
+  var tokens: [Subscription] = []
+  var next = 0
+  var failures: [String] = []
+
+  init() {
+    rows = (0..<todoCount).map { app.scope(state: \.todos, id: $0) }
+    for row in rows {
+      tokens.append(
+        row.subscribe(TodoDoneModel.self) { [sink] model in
+          sink.receive(model.map { Todo(id: $0.id, title: "", done: $0.done) })
+        })
+    }
+    if sink.count != todoCount {
+      failures.append("expected \(todoCount) first deliveries, counted \(sink.count)")
+    }
+    sink.reset()
+  }
+
+  func perform(_ operations: Int) {
+    var index = next
+    for _ in 0..<operations {
+      rows[index].dispatch(ToggleDone())
+      index += 1
+      if index == todoCount { index = 0 }
+    }
+    next = index
+  }
+
+  func verify(operations: Int) -> [String] {
+    let expectation = ToggleExpectation(todoCount: todoCount, operations: operations)
+    var failures = self.failures
+    failures += expectation.check(doneFlags: app.state.todos.map(\.done))
+    failures += expectation.check(sink, subscribers: todoCount)
+    return failures
+  }
+}
+
+/// S5: W1 dispatched at the root, with a hundred feature scopes mounted, each subscribed by one
+/// view model; `scopes: 0` is its floor, W1 on the same state with no scope.
+@MainActor
+final class MountedScopesRunner: Runner {
+  static let floorLabel = "W1, no scopes"
+
+  let name: String
+  let app = Store<MountedState, Void>(initialState: MountedState(todoCount: todoCount))
+  let scopes: Int
+  let sink = Sink()
+  var tokens: [Subscription] = []
+  var next = 0
+  var failures: [String] = []
+
+  init(scopes: Int) {
+    self.scopes = scopes
+    name = scopes == 0 ? Self.floorLabel : "store"
+    for path in MountedState.featurePaths.prefix(scopes) {
+      tokens.append(
+        app.scope(state: path).subscribe(FeatureTitle.self) { [sink] _ in sink.count += 1 })
+    }
+    if sink.count != scopes {
+      failures.append("expected \(scopes) first deliveries, counted \(sink.count)")
+    }
+    sink.reset()
+  }
+
+  func perform(_ operations: Int) {
+    var index = next
+    for _ in 0..<operations {
+      app.dispatch(ToggleMountedTodo(id: index))
+      index += 1
+      if index == todoCount { index = 0 }
+    }
+    next = index
+  }
+
+  func verify(operations: Int) -> [String] {
+    let expectation = ToggleExpectation(todoCount: todoCount, operations: operations)
+    var failures = self.failures
+    failures += expectation.check(doneFlags: app.state.app.todos.map(\.done))
+    if sink.count != 0 {
+      failures.append("the features' slices never change, yet \(sink.count) views were told")
+    }
+    return failures
+  }
+}

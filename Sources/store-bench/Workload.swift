@@ -90,6 +90,21 @@ struct Workload {
         ]
       }, ratioFloor: 2, measuresMemory: false),
     Workload(
+      name: "S4",
+      summary: "W1 dispatched through the toggled row's element scope, 1,000 element scopes "
+        + "each with a view model; the ratio is to W2's store",
+      targetRatio: 1.5,
+      makeRunners: {
+        [ElementScopeToggleRunner(), ToggleStoreRunner(subscribers: 100, name: "W2 store")]
+      }, ratioFloor: 1, measuresMemory: false),
+    Workload(
+      name: "S5",
+      summary: "W1 at the root, 100 mounted scopes each with a view model; the ratio is to W1 "
+        + "on the same state with no scope",
+      targetRatio: 1.5,
+      makeRunners: { [MountedScopesRunner(scopes: 100), MountedScopesRunner(scopes: 0)] },
+      ratioFloor: 1, measuresMemory: false),
+    Workload(
       name: "V1", summary: "W1 + 1,000 row views connected with connect(_:to:id:)",
       targetRatio: 1.5,
       makeRunners: {

@@ -38,8 +38,8 @@ struct StoreBenchSmokeTests {
     let rows = try decoder.decode([Row].self, from: Data(run.output.utf8))
     #expect(
       rows.map(\.workload) == [
-        "W0", "W1", "W2", "W3", "L1", "S1", "S3", "V1", "O1", "E1", "E2", "SUB", "G1-10k",
-        "G1-100k", "V2", "R1", "R2",
+        "W0", "W1", "W2", "W3", "L1", "S1", "S3", "S4", "S5", "V1", "O1", "E1", "E2", "SUB",
+        "G1-10k", "G1-100k", "V2", "R1", "R2",
       ])
     for row in rows {
       #expect(row.correct, "\(row.workload): \(row.failures)")
@@ -68,6 +68,8 @@ struct StoreBenchSmokeTests {
     #expect(s3.floor == "indexed floor")
     let s1 = try #require(rows.first { $0.workload == "S1" })
     #expect((s1.rootStoreMedianNs ?? 0) > 0)
+    #expect(rows.first { $0.workload == "S4" }?.floor == "W2 store")
+    #expect(rows.first { $0.workload == "S5" }?.floor == "W1, no scopes")
     let w3 = try #require(rows.first { $0.workload == "W3" })
     #expect(w3.floor == "indexed floor")
     #expect((w3.peakMemoryBytes ?? 0) > 0)

@@ -22,6 +22,13 @@ package final class ScopeLink<Sub: State> {
   @usableFromInline weak var root: (any ScopeRoot)?
   /// The slice, or `nil` when the root is released or the scoped element removed.
   @usableFromInline let read: @MainActor () -> Sub?
+  /// Calls `body` with the address of the slice where the root keeps it (of a copy, for a slice
+  /// below an element or a computed property); false, without calling it, when the slice is gone.
+  ///
+  /// At the root `body` runs inside an access to the state, so it must copy bytes out and run
+  /// no code of the application's: no `==`, no hashing, no key-path getter (see `peekState`).
+  /// It lets a scope copy its slice alone instead of the whole state.
+  @usableFromInline let peek: @MainActor (_ body: (UnsafeRawPointer) -> Void) -> Bool
   /// Applies `body` to the slice at once, when the root can do so without queueing.
   @usableFromInline let withSlice:
     @MainActor (_ origin: SliceOrigin, _ body: (inout Sub) -> Void) -> ScopeDispatchOutcome
@@ -29,15 +36,29 @@ package final class ScopeLink<Sub: State> {
   @usableFromInline let forward: @MainActor (any StateUpdater<Sub>) -> ScopeDispatchOutcome
   /// Why dispatches are dropped now, or `nil` while the scope is live.
   @usableFromInline let dropReason: @MainActor () -> ScopeDispatchDroppedError.Reason?
+  /// Where a scope's node goes once the scope has observers: the root's list, or, for a scope
+  /// at or under an element scope, the element's bucket in its array's ``ElementScopeGroup``.
+  @usableFromInline let register: @MainActor (ScopeNode) -> Void
+  /// Tells the root that a scope's observers changed, so that it knows what to keep.
+  @usableFromInline let observersChanged: @MainActor () -> Void
+  /// For a scope at or under an element scope, the log its cancellations are also noted in, so
+  /// that the group, which visits only changed elements, knows to sweep; `nil` elsewhere.
+  @usableFromInline let relay: CancellationLog?
+  /// The element scopes made from this link, by the key path of their array.
+  @usableFromInline var elementScopes: [AnyKeyPath: ElementScopeEntry] = [:]
 
   @usableFromInline
   init(
     root: (any ScopeRoot)?, path: String, name: String, origin: SliceOrigin,
     identity: ScopeIdentity,
     read: @escaping @MainActor () -> Sub?,
+    peek: @escaping @MainActor ((UnsafeRawPointer) -> Void) -> Bool,
     withSlice: @escaping @MainActor (SliceOrigin, (inout Sub) -> Void) -> ScopeDispatchOutcome,
     forward: @escaping @MainActor (any StateUpdater<Sub>) -> ScopeDispatchOutcome,
-    dropReason: @escaping @MainActor () -> ScopeDispatchDroppedError.Reason?
+    dropReason: @escaping @MainActor () -> ScopeDispatchDroppedError.Reason?,
+    register: @escaping @MainActor (ScopeNode) -> Void,
+    observersChanged: @escaping @MainActor () -> Void,
+    relay: CancellationLog?
   ) {
     self.root = root
     self.path = path
@@ -45,9 +66,26 @@ package final class ScopeLink<Sub: State> {
     self.origin = origin
     self.identity = identity
     self.read = read
+    self.peek = peek
     self.withSlice = withSlice
     self.forward = forward
     self.dropReason = dropReason
+    self.register = register
+    self.observersChanged = observersChanged
+    self.relay = relay
+  }
+
+  /// Whether this scope is an element scope or lies under one: its node is then notified by
+  /// its element's group, through the array's change journal, rather than by the root.
+  @usableFromInline var isUnderElement: Bool { relay != nil }
+
+  /// The entry of the element scopes of the array at `keyPath`, made on first use.
+  @usableFromInline
+  func elementScopeEntry(for keyPath: AnyKeyPath) -> ElementScopeEntry {
+    if let entry = elementScopes[keyPath] { return entry }
+    let entry = ElementScopeEntry(relay: CancellationLog(relayingTo: relay))
+    elementScopes[keyPath] = entry
+    return entry
   }
 
   /// Whether the root is inside an updater; see `Store.checkNotInsideUpdater`.
@@ -86,7 +124,11 @@ package final class ScopeLink<Sub: State> {
     let offset = MemoryLayout<Sub>.offset(of: keyPath)
     let origin = parent.origin.narrowed(offset: offset, size: MemoryLayout<Child>.size)
     let withSlice: @MainActor (SliceOrigin, (inout Child) -> Void) -> ScopeDispatchOutcome
+    let read: @MainActor () -> Child?
+    let peek: @MainActor ((UnsafeRawPointer) -> Void) -> Bool
     if let offset {
+      read = { Self.copy(Child.self, at: offset, through: parent.peek) }
+      peek = { body in parent.peek { body($0 + offset) } }
       // A stored property at a fixed offset: `MemoryLayout.offset(of:)` documents that writing
       // through the offset pointer is the same as writing through the key path, which would
       // instead walk the key path's components in the runtime on every dispatch.
@@ -95,11 +137,13 @@ package final class ScopeLink<Sub: State> {
       }
     } else {
       withSlice = { origin, body in parent.withSlice(origin) { body(&$0[keyPath: keyPath]) } }
+      // A getter of the application's may run: on a copy, outside any access to the state.
+      read = { parent.read()?[keyPath: keyPath] }
+      peek = { body in Self.withAddress(of: read(), body) }
     }
     return ScopeLink<Child>(
       root: root, path: childPath(name), name: name, origin: origin, identity: identity,
-      read: { parent.read()?[keyPath: keyPath] },
-      withSlice: withSlice,
+      read: read, peek: peek, withSlice: withSlice,
       forward: { updater in
         parent.forward(
           ScopedUpdater<Sub, Child>(
@@ -107,7 +151,8 @@ package final class ScopeLink<Sub: State> {
             origin: ScopedUpdater<Sub, Child>.origin(of: updater, else: origin),
             lens: { state, body in body(&state[keyPath: keyPath]) }))
       },
-      dropReason: parent.dropReason)
+      dropReason: parent.dropReason, register: parent.register,
+      observersChanged: parent.observersChanged, relay: parent.relay)
   }
 
   /// Runs `body` on the stored property at `offset` bytes into `slice`.
@@ -123,6 +168,39 @@ package final class ScopeLink<Sub: State> {
     }
   }
 
+  /// A copy of the `Value` stored `offset` bytes into the slice that `peek` shows, or `nil` when
+  /// the slice is gone.
+  ///
+  /// `MemoryLayout.offset(of:)` promises that the value sits at that offset, in memory bound to
+  /// its type; the copy retains and calls nothing of the application's.
+  @inlinable
+  static func copy<Value>(
+    _: Value.Type, at offset: Int,
+    through peek: @MainActor ((UnsafeRawPointer) -> Void) -> Bool
+  ) -> Value? {
+    var value: Value?
+    _ = peek { value = ($0 + offset).assumingMemoryBound(to: Value.self).pointee }
+    return value
+  }
+
+  /// Calls `body` with the address of `value`, where it is kept.
+  @inlinable
+  nonisolated static func withAddress<Value>(
+    of value: inout Value, _ body: (UnsafeRawPointer) -> Void
+  ) {
+    withUnsafePointer(to: &value) { body(UnsafeRawPointer($0)) }
+  }
+
+  /// Calls `body` with the address of a copy of `value`; false when there is no value.
+  @inlinable
+  nonisolated static func withAddress<Value>(
+    of value: Value?, _ body: (UnsafeRawPointer) -> Void
+  ) -> Bool {
+    guard var value else { return false }
+    withUnsafePointer(to: &value) { body(UnsafeRawPointer($0)) }
+    return true
+  }
+
   /// A scope of the element with `id` of the tracked array at `keyPath` of this link's slice.
   @inlinable
   func element<Element: State & Identifiable>(
@@ -131,24 +209,49 @@ package final class ScopeLink<Sub: State> {
   ) -> ScopeLink<Element> where Element.ID: Sendable {
     let parent = self
     let identity = ScopeIdentity()
+    // The element lives in the array's buffer, not at any offset of the root: the element
+    // scope and every scope under it carry the array's bytes, which scopes of its children
+    // never narrow (see `SliceOrigin.elements`).
     let origin = parent.origin.narrowed(
       offset: MemoryLayout<Sub>.offset(of: keyPath),
-      size: MemoryLayout<TrackedArray<Element>>.size)
+      size: MemoryLayout<TrackedArray<Element>>.size
+    ).enclosingElements
+    let entry = parent.elementScopeEntry(for: keyPath)
+    // The array is copied out (its buffers retained, nothing else); the look-up by id, which
+    // hashes with the application's code, runs on the copy.
+    let readArray: @MainActor () -> TrackedArray<Element>?
+    if let offset = MemoryLayout<Sub>.offset(of: keyPath) {
+      readArray = { Self.copy(TrackedArray<Element>.self, at: offset, through: parent.peek) }
+    } else {
+      readArray = { parent.read()?[keyPath: keyPath] }
+    }
+    let read: @MainActor () -> Element? = { readArray()?[id: id] }
     let dropReason: @MainActor () -> ScopeDispatchDroppedError.Reason? = {
       if let reason = parent.dropReason() { return reason }
-      guard let slice = parent.read(), slice[keyPath: keyPath].contains(id: id) else {
+      guard let array = readArray(), array.contains(id: id) else {
         return .elementRemoved(id: String(describing: id))
       }
       return nil
     }
-    let lens: @Sendable (inout Sub, (inout Element) -> Void) -> Void = { state, body in
-      if let position = state[keyPath: keyPath].index(id: id) {
-        state[keyPath: keyPath].modify(at: position, body)
+    let lens: @Sendable (inout Sub, (inout Element) -> Void) -> Void
+    if let offset = MemoryLayout<Sub>.offset(of: keyPath) {
+      // At the array's offset, as `child` projects a stored property: applying the key path
+      // walks its components in the runtime, twice (the look-up and the change).
+      lens = { state, body in
+        Self.project(&state, offset: offset) { (array: inout TrackedArray<Element>) in
+          if let position = array.index(id: id) { array.modify(at: position, body) }
+        }
+      }
+    } else {
+      lens = { state, body in
+        if let position = state[keyPath: keyPath].index(id: id) {
+          state[keyPath: keyPath].modify(at: position, body)
+        }
       }
     }
     return ScopeLink<Element>(
       root: root, path: childPath(name), name: name, origin: origin, identity: identity,
-      read: { parent.read()?[keyPath: keyPath][id: id] },
+      read: read, peek: { body in Self.withAddress(of: read(), body) },
       withSlice: { origin, body in
         if let reason = dropReason() { return .dropped(reason) }
         return parent.withSlice(origin) { lens(&$0, body) }
@@ -160,7 +263,12 @@ package final class ScopeLink<Sub: State> {
             scope: name, updater: updater, elementID: id, identity: identity,
             origin: ScopedUpdater<Sub, Element>.origin(of: updater, else: origin), lens: lens))
       },
-      dropReason: dropReason)
+      dropReason: dropReason,
+      register: { node in
+        entry.register(
+          node, id: id, origin: origin, read: readArray, registerGroup: parent.register)
+      },
+      observersChanged: parent.observersChanged, relay: entry.relay)
   }
 }
 
@@ -192,19 +300,46 @@ package enum ScopeDispatchOutcome {
 package enum SliceOrigin: Sendable {
   case everything
   case bytes(Range<Int>)
+  /// Somewhere in the elements of the `TrackedArray` whose own bytes in the root are these:
+  /// an element scope, or a scope under one.
+  ///
+  /// An element lives in the array's heap buffer, so an offset inside it says nothing about
+  /// the root's bytes: a child of an element scope keeps this origin rather than narrowing it.
+  /// Which element changed is then read from the array's change journal.
+  case elements(of: Range<Int>)
 
   /// The origin of a child at `offset` (nil when not a stored property) of `size` bytes.
   @inlinable
   func narrowed(offset: Int?, size: Int) -> SliceOrigin {
-    guard case .bytes(let range) = self, let offset else { return .everything }
-    let start = range.lowerBound + offset
-    return .bytes(start..<(start + size))
+    switch self {
+    case .everything, .elements: return self
+    case .bytes(let range):
+      guard let offset else { return .everything }
+      let start = range.lowerBound + offset
+      return .bytes(start..<(start + size))
+    }
+  }
+
+  /// The origin of the elements of the array whose origin this is.
+  @inlinable
+  var enclosingElements: SliceOrigin {
+    guard case .bytes(let range) = self else { return self }
+    return .elements(of: range)
+  }
+
+  /// The root's bytes the slice lies in, or `nil` when it could be anywhere.
+  @inlinable
+  var range: Range<Int>? {
+    switch self {
+    case .everything: return nil
+    case .bytes(let range), .elements(of: let range): return range
+    }
   }
 
   /// Whether an update from `self` may have changed the slice at `other`.
   @inlinable
   func mayChange(_ other: SliceOrigin) -> Bool {
-    guard case .bytes(let mine) = self, case .bytes(let theirs) = other else { return true }
+    guard let mine = range, let theirs = other.range else { return true }
     return mine.overlaps(theirs)
   }
 }
@@ -218,8 +353,6 @@ package protocol ScopeRoot: AnyObject {
   func interceptFromScope(
     _ dispatchable: any Dispatchable,
     then perform: @escaping @MainActor (any Dispatchable) -> Bool)
-  func addScopeNode(_ node: ScopeNode)
-  func refreshScopeObservers()
   func reportFromScope(_ error: any Error, _ dispatchable: any Dispatchable)
   func observeUpdatesFromScope(
     _ observer: @escaping @MainActor (any Dispatchable, DispatchCause?, UInt64) -> Void

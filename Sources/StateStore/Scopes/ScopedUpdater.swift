@@ -71,7 +71,7 @@ public struct ScopedUpdater<Parent: State, Slice: State>: StateUpdater, AnyScope
   static func origin(of updater: any StateUpdater<Slice>, else fallback: SliceOrigin)
     -> SliceOrigin
   {
-    guard let scoped = updater as? any ScopedUpdaterPlumbing, case .bytes = fallback else {
+    guard let scoped = updater as? any ScopedUpdaterPlumbing, fallback.range != nil else {
       return fallback
     }
     return scoped.scopedOrigin

@@ -34,7 +34,7 @@ extension Store {
     let scope = Store<Slice, SliceDependencies>(
       scope: linkForScopes.child(keyPath, name: name),
       dependencies: self.dependencies[keyPath: dependencies])
-    rememberScope(scope, under: key)
+    remember(scope, under: key)
     return scope
   }
 
@@ -51,7 +51,7 @@ extension Store {
     if let cached = scopeCache[key]?.store as? Store<Slice, Dependencies> { return cached }
     let scope = Store<Slice, Dependencies>(
       scope: linkForScopes.child(keyPath, name: name), dependencies: self.dependencies)
-    rememberScope(scope, under: key)
+    remember(scope, under: key)
     return scope
   }
 
@@ -80,7 +80,7 @@ extension Store {
     let scope = Store<Element, ElementDependencies>(
       scope: linkForScopes.element(keyPath, id: id, name: name),
       dependencies: self.dependencies[keyPath: dependencies])
-    rememberScope(scope, under: key)
+    remember(scope, under: key)
     return scope
   }
 
@@ -98,7 +98,7 @@ extension Store {
     let scope = Store<Element, Dependencies>(
       scope: linkForScopes.element(keyPath, id: id, name: name),
       dependencies: self.dependencies)
-    rememberScope(scope, under: key)
+    remember(scope, under: key)
     return scope
   }
 
@@ -124,6 +124,11 @@ extension Store {
       root: self, path: "", name: "", origin: .bytes(0..<MemoryLayout<S>.size),
       identity: ScopeIdentity(),
       read: { root.store?.currentState },
+      peek: { body in
+        guard let store = root.store else { return false }
+        store.peekState(body)
+        return true
+      },
       withSlice: { origin, body in
         guard let store = root.store else { return .dropped(.rootReleased) }
         return store.applyInPlace(origin: origin, body)
@@ -133,9 +138,26 @@ extension Store {
         store.enqueueFromScope(updater)
         return .applied
       },
-      dropReason: { root.store == nil ? .rootReleased : nil })
+      dropReason: { root.store == nil ? .rootReleased : nil },
+      register: { node in root.store?.addScopeNode(node) },
+      observersChanged: { root.store?.refreshHasObservers() }, relay: nil)
     rootLink = link
     return link
+  }
+
+  /// Keeps `scope` under `key`, and gives it its node maker, specialised here.
+  @inlinable
+  func remember<Slice: State, SliceDependencies: Sendable>(
+    _ scope: Store<Slice, SliceDependencies>, under key: ScopeKey
+  ) {
+    scope.makeScopeNode = { store in
+      ScopeNode(
+        capture: { [store] in store.capturedSlice = store.scopeLink?.read() },
+        refresh: { [store] origin in store.refreshAsScope(origin: origin) },
+        sweep: { [store] in store.sweepAsScope() }, origin: store.scopeLink?.origin ?? .everything,
+        forgetSlice: { [store] in store.forgetLastSlice() })
+    }
+    rememberScope(scope, under: key)
   }
 
   @usableFromInline
@@ -158,17 +180,43 @@ extension Store {
     if !hasObservers {
       runBody(body)
     } else if !keepsOldState {
+      if scopesKeepSlices { forgetSlices(changedBy: origin) }
       runBody(body)
       notifyObservers(old: nil, origin: origin)
     } else {
       let old: S? = listeners.isEmpty ? nil : currentState
       captureScopeSlices()
+      if scopesKeepSlices { forgetSlices(changedBy: origin) }
       runBody(body)
       notifyObservers(old: old, origin: origin)
     }
     isDispatching = false
     if queueHead < queue.count { drainQueue() }
     return .applied
+  }
+
+  /// Drops the slices kept for `==` that a scoped dispatch from `origin` may change.
+  ///
+  /// The dispatch then changes the root's collections in place instead of copying them for a
+  /// kept slice; those scopes' subscribers are evaluated, as the bytes say.
+  ///
+  /// - Complexity: O(scopes with observers).
+  @usableFromInline
+  func forgetSlices(changedBy origin: SliceOrigin) {
+    for node in scopeNodes where node.keepsLastSlice && origin.mayChange(node.origin) {
+      node.forgetSlice()
+    }
+  }
+
+  /// Calls `body` with the state's address, so that a scope copies its slice alone.
+  ///
+  /// An access to `currentState` beside the updater's (see the proof there): scopes read after
+  /// the updater returned or before it starts (`state` checks; notifying and queueing come
+  /// after), and `body` copies bytes out, calling no code of the application's, so no dispatch
+  /// can begin inside the access. A method rather than a closure, as in `lookupTable(of:)`.
+  @inlinable
+  func peekState(_ body: (UnsafeRawPointer) -> Void) {
+    ScopeLink<S>.withAddress(of: &currentState, body)
   }
 
   /// The in-place counterpart of `runUpdater(_:)`.
@@ -187,6 +235,13 @@ extension Store {
     if !isDispatching { drainQueue() }
   }
 
+  /// Registers the node of a scope that has observers, to be notified after every update.
+  @usableFromInline
+  func addScopeNode(_ node: ScopeNode) {
+    scopeNodes.append(node)
+    refreshHasObservers()
+  }
+
   /// Lets scopes with `(old, new)` listeners keep their slice from before the update.
   @usableFromInline
   func captureScopeSlices() {
@@ -195,8 +250,9 @@ extension Store {
 
   /// Notifies the scopes with observers; drops those left without any.
   ///
-  /// - Complexity: O(scopes with observers), plus what each scope's subscribers cost when
-  ///   `origin` may have changed its slice.
+  /// - Complexity: O(scopes with observers, the element scopes of one array counting as one
+  ///   group), plus what each scope's subscribers cost when its slice may have changed; a
+  ///   group costs the journal's length plus the scopes of the elements that changed.
   @usableFromInline
   func notifyScopes(origin: SliceOrigin) {
     var emptied = false
@@ -231,15 +287,6 @@ extension Store: ScopeRoot {
     then perform: @escaping @MainActor (any Dispatchable) -> Bool
   ) {
     intercept(dispatchable, then: perform)
-  }
-
-  @usableFromInline package func addScopeNode(_ node: ScopeNode) {
-    scopeNodes.append(node)
-    refreshHasObservers()
-  }
-
-  @usableFromInline package func refreshScopeObservers() {
-    refreshHasObservers()
   }
 
   @usableFromInline package func reportFromScope(

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The scope's side: how a scoped store forwards what it is given to its root, and how the root
 /// notifies it.
 extension Store {
@@ -6,6 +8,9 @@ extension Store {
   convenience init(scope link: ScopeLink<S>, dependencies: Dependencies) {
     // The placeholder is never read: `liveState` reads through the link.
     self.init(link: link, placeholder: S(), dependencies: dependencies)
+    // Element scopes and the scopes under them are notified only for their changed element,
+    // through the array's journal, so they keep no slice to compare.
+    if !link.isUnderElement { sliceEquality = Self.makeSliceEquality() }
     // The link is captured strongly: it refers to neither this store nor anything that holds
     // it, so there is no cycle, and a weak reference would give the link a side table that
     // makes every retain and release of it on the dispatch path slow.
@@ -105,38 +110,106 @@ extension Store {
   /// Registers this scope with its root once it has observers, and keeps the root's view of
   /// whether it listens up to date.
   func scopeObserversChanged() {
-    guard let link = scopeLink, let root = link.root else { return }
+    guard let link = scopeLink, link.root != nil else { return }
+    if selectionOrder.isEmpty {
+      lastSlice = nil
+      hasForgottenSlice = false
+    } else if lastSlice == nil, !hasForgottenSlice, sliceEquality != nil {
+      // The first view-model or key-path subscriber, evaluated on the slice as it is now (not
+      // after a drop: the others were evaluated on the slice before the update in progress).
+      lastSlice = link.read()
+    }
     if hasObservers, ownScopeNode == nil {
-      let node = ScopeNode(
-        capture: { [self] in self.capturedSlice = link.read() },
-        refresh: { [self] origin in self.refreshAsScope(origin: origin) })
+      let node =
+        makeScopeNode?(self)
+        ?? ScopeNode(
+          capture: { [self] in self.capturedSlice = link.read() },
+          refresh: { [self] origin in self.refreshAsScope(origin: origin) },
+          sweep: { [self] in self.sweepAsScope() })
       ownScopeNode = node
       node.keepsOldSlice = !listeners.isEmpty
-      root.addScopeNode(node)
+      node.keepsLastSlice = lastSlice != nil || hasForgottenSlice
+      link.register(node)
+      link.observersChanged()
       return
     }
     ownScopeNode?.keepsOldSlice = !listeners.isEmpty
-    root.refreshScopeObservers()
+    ownScopeNode?.keepsLastSlice = lastSlice != nil || hasForgottenSlice
+    link.observersChanged()
+  }
+
+  /// Sweeps this scope's cancelled subscriptions; returns whether it still has observers.
+  @inlinable
+  func sweepAsScope() -> Bool {
+    if cancellationLog.count.load(ordering: .relaxed) != 0 { sweepCancelledEntries() }
+    return hasObservers
   }
 
   /// Notifies this scope's observers after an update of the root; returns false once it has
   /// none left.
+  ///
+  /// View-model and key-path subscribers are evaluated only when the slice may have changed:
+  /// the update's bytes overlap the slice's, and, for an `Equatable` slice, the slice is not
+  /// `==` to the one they were last evaluated on (compared once per update, not per subscriber).
+  @inlinable
   func refreshAsScope(origin: SliceOrigin) -> Bool {
     if cancellationLog.count.load(ordering: .relaxed) != 0 { sweepCancelledEntries() }
     let old = capturedSlice
     capturedSlice = nil
     guard hasObservers, let link = scopeLink else { return false }
     guard origin.mayChange(link.origin), let slice = link.read() else { return true }
-    version &+= 1
     if let old, !listeners.isEmpty, !Self.isSame(old, slice) {
       for entry in listeners { entry.callback?(old, slice) }
     }
-    for group in selectionOrder { group.refresh(slice, version: version) }
+    if !selectionOrder.isEmpty, !isUnchangedSinceEvaluated(slice) {
+      version &+= 1
+      for group in selectionOrder { group.refresh(slice, version: version) }
+    }
     for group in elementOrder { group.refresh(slice) }
     return true
   }
 
+  /// Whether `slice` is `==` to the slice the view-model and key-path subscribers were last
+  /// evaluated on; remembers it for the next update.
+  ///
+  /// `==` is the app's code. It runs on copies, with no access to the store's lists open, while
+  /// the root is notifying: a dispatch it makes is queued, a subscription it makes joins the
+  /// lists for the next update.
+  @inlinable
+  func isUnchangedSinceEvaluated(_ slice: S) -> Bool {
+    hasForgottenSlice = false
+    guard let sliceEquality else { return false }
+    let last = lastSlice
+    lastSlice = slice
+    guard let last else { return false }
+    return sliceEquality(last, slice)
+  }
+
+  /// Drops the slice kept for `==` before a scoped dispatch that may change it in place.
+  @inlinable
+  func forgetLastSlice() {
+    guard lastSlice != nil else { return }
+    // Released after the write: the slice's deinitializers are the application's.
+    let forgotten = lastSlice
+    lastSlice = nil
+    hasForgottenSlice = true
+    withExtendedLifetime(forgotten) {}
+  }
+
+  /// `==` on `S`, when `S` is `Equatable`.
+  static func makeSliceEquality() -> (@MainActor (S, S) -> Bool)? {
+    guard let equatable = S.self as? any Equatable.Type else { return nil }
+    return equality(as: equatable)
+  }
+
+  private static func equality<T: Equatable>(as _: T.Type) -> @MainActor (S, S) -> Bool {
+    // `T` is `S` itself (its metatype is `S.self`, opened), so reinterpreting a value of `S` as
+    // `T` is the identity; a dynamic cast per comparison would cost more than most `==`.
+    { lhs, rhs in unsafeBitCast(lhs, to: T.self) == unsafeBitCast(rhs, to: T.self) }
+  }
+
   /// Whether two slices are equal, when the state is `Equatable`; otherwise assumed different.
+  @usableFromInline
   static func isSame(_ lhs: S, _ rhs: S) -> Bool {
     guard let lhs = lhs as? any Equatable else { return false }
     return isEqual(lhs, rhs)

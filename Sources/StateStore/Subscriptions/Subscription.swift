@@ -97,13 +97,19 @@ enum CancelAction: Sendable {
 @usableFromInline
 package final class CancellationLog: Sendable {
   @usableFromInline let count = Atomic<Int>(0)
+  /// Another log every cancellation is also noted in: a scope under an element scope relays to
+  /// its element group's, which is notified only for changed elements and must still sweep.
+  @usableFromInline let relay: CancellationLog?
 
   @usableFromInline
-  package init() {}
+  package init(relayingTo relay: CancellationLog? = nil) {
+    self.relay = relay
+  }
 
   /// Records one cancellation.
   @usableFromInline
   package func note() {
     count.add(1, ordering: .relaxed)
+    relay?.note()
   }
 }

@@ -22,12 +22,48 @@ struct SetAvatar: StateUpdater, Equatable, Codable {
   func updateState(_ state: inout AvatarState) { state.url = url }
 }
 
+/// Counts `ProfileTitle` evaluations; main-actor isolated because the store evaluates there.
+@MainActor var profileTitleEvaluations = 0
+
 struct ProfileTitle: ViewModelWithState {
   let text: String
   init?(state: ProfileState) {
+    MainActor.assumeIsolated { profileTitleEvaluations += 1 }
     guard !state.name.isEmpty else { return nil }
     text = "Hello, \(state.name)"
   }
+}
+
+/// A feature's state that is not `Equatable`: only the byte-range skip applies to it.
+struct PlainProfile: State {
+  var name = ""
+}
+
+struct RenamePlain: StateUpdater {
+  let name: String
+  func updateState(_ state: inout PlainProfile) { state.name = name }
+}
+
+/// Counts `PlainTitle` evaluations.
+@MainActor var plainTitleEvaluations = 0
+
+struct PlainTitle: ViewModelWithState {
+  let text: String
+  init?(state: PlainProfile) {
+    MainActor.assumeIsolated { plainTitleEvaluations += 1 }
+    text = state.name
+  }
+}
+
+/// Two features side by side whose states are not `Equatable`.
+struct PlainShell: State {
+  var counter = 0
+  var first = PlainProfile()
+  var second = PlainProfile()
+}
+
+struct BumpPlainCounter: StateUpdater {
+  func updateState(_ state: inout PlainShell) { state.counter += 1 }
 }
 
 /// A row feature: the state of one element of a tracked array.

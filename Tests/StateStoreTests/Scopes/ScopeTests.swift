@@ -60,11 +60,38 @@ struct ScopeTests {
     let profile = app.scope(state: \.profile)
     var titles: [String?] = []
     let token = profile.subscribe(ProfileTitle.self) { titles.append($0?.text) }
+    let subscribed = profileTitleEvaluations
     profile.dispatch(RenameProfile(name: "Ada"))
+    #expect(profileTitleEvaluations == subscribed + 1)
+    // A sibling's bytes, and a root update that leaves the slice `==`: neither evaluates it.
     app.scope(state: \.other).dispatch(RenameProfile(name: "x"))
     app.dispatch(BumpCounter())
+    #expect(profileTitleEvaluations == subscribed + 1)
+    // A dispatch through the scope itself may change the slice: evaluated (the slice kept for
+    // `==` is dropped first, so that the dispatch mutates in place), deduplicated.
     profile.dispatch(RenameProfile(name: "Ada"))
+    #expect(profileTitleEvaluations == subscribed + 2)
+    app.dispatch(BumpCounter())
+    #expect(profileTitleEvaluations == subscribed + 2)
     #expect(titles == [nil, "Hello, Ada"])
+    token.cancel()
+  }
+
+  @Test("a scope whose slice is not Equatable skips only updates of other bytes")
+  func viewModelSubscriberOfAPlainSlice() {
+    let app = Store<PlainShell, Void>()
+    let first = app.scope(state: \.first)
+    var names: [String?] = []
+    let token = first.subscribe(PlainTitle.self) { names.append($0?.text) }
+    let subscribed = plainTitleEvaluations
+    app.scope(state: \.second).dispatch(RenamePlain(name: "elsewhere"))
+    #expect(plainTitleEvaluations == subscribed)
+    // Nothing tells a root update's bytes, and the slice cannot be compared.
+    app.dispatch(BumpPlainCounter())
+    #expect(plainTitleEvaluations == subscribed + 1)
+    first.dispatch(RenamePlain(name: "Ada"))
+    #expect(plainTitleEvaluations == subscribed + 2)
+    #expect(names == ["", "Ada"])
     token.cancel()
   }
 

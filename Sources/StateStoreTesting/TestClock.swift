@@ -16,8 +16,9 @@ import Synchronization
 ///
 /// A ``TestStore`` finds the clock in its dependencies (or is given it with
 /// ``TestStore/clock``), and the two then work together:
-/// - ``advance(by:)`` first waits until every running effect of the store is asleep on the clock
-///   (or has finished), so it never runs ahead of an effect that is about to sleep; then it moves
+/// - ``advance(by:)`` first waits until every running effect of the store is blocked (asleep on
+///   the clock, queued behind a blocked effect, or awaiting one) or has finished, so it never
+///   runs ahead of an effect that is about to sleep; then it moves
 ///   from deadline to deadline, letting the woken effects run until they sleep again or finish.
 ///   A timer that sleeps one second in a loop ticks three times in `advance(by: .seconds(3))`.
 /// - `receive` and `finish` fail at once, naming the effect and its deadline, when every running

@@ -72,8 +72,11 @@ public final class TestStore<S: State, Dependencies: Sendable> {
   }
 
   /// How long `receive`, `finish` and the ``clock``'s `advance` wait in real time with nothing
-  /// happening (no updater arriving, no effect finishing or falling asleep) before they fail,
-  /// naming the test and what they waited for.
+  /// happening (no updater arriving, no effect starting, getting its turn, finishing or falling
+  /// asleep) before they fail, naming the test and what they waited for.
+  ///
+  /// After five seconds without progress (or a quarter of a shorter timeout), the wait records a
+  /// warning that lists what is still running.
   ///
   /// A backstop against hangs, not a pace: a passing test never waits for it, and a wait on the
   /// clock fails at once without it. Four minutes by default: a whole suite run under
@@ -97,8 +100,8 @@ public final class TestStore<S: State, Dependencies: Sendable> {
   /// Effects started by `send` and not yet finished, with where they were sent.
   var runningSends: [UInt64: RunningSend] = [:]
   var nextSendID: UInt64 = 0
-  var waiters: [UInt64: CheckedContinuation<Bool, Never>] = [:]
-  var nextWaiterID: UInt64 = 0
+  /// The effects' progress: what `receive`, `finish` and the clock's `advance` wait on.
+  let progress: EffectProgress<S, Dependencies>
   private var tokens: [Subscription] = []
   private let ledger = Ledger()
   let clockLink = ClockLink()
@@ -129,13 +132,14 @@ public final class TestStore<S: State, Dependencies: Sendable> {
     self.store = store
     self.lastState = store.state
     self.creation = creation
+    self.progress = EffectProgress(store: store, clock: nil)
     store.onUnhandledError = { error, dispatchable in
       Issue.record(
         "\(type(of: dispatchable)) threw an error that nobody awaited: \(error)",
         sourceLocation: creation)
     }
     tokens.append(store.observeUpdates { [weak self] update in self?.observe(update) })
-    tokens.append(store.observeEffectCompletions { [weak self] in self?.wake() })
+    progress.onChange = { [weak self] in self?.updateLedger() }
     clock = Self.findClock(in: dependencies, depth: 3)
     attachClock()
   }
@@ -236,14 +240,6 @@ public final class TestStore<S: State, Dependencies: Sendable> {
     }
     received.append(Received(updater: update.updater, old: lastState, new: new))
     updateLedger()
-    wake()
-  }
-
-  func wake() {
-    updateLedger()
-    let waiting = waiters
-    waiters.removeAll()
-    for waiter in waiting.values { waiter.resume(returning: true) }
   }
 
   func updateLedger() {

@@ -78,7 +78,7 @@ final class EffectProgress<S: State, Dependencies: Sendable> {
   ///     let the clock move).
   ///   - sends: Where each effect was sent from, by run token, when known.
   /// - Complexity: O(r log r + s) for r running effects and s sleepers.
-  func blockedEffects(ownTasksOnly: Bool = true, sends: [UInt64: String] = [:]) -> [String]? {
+  func blockedEffects(ownTasksOnly: Bool = true, sends: [UInt64: String]? = nil) -> [String]? {
     guard let clock else { return nil }
     let running = store.runningEffects
     let asleep = clock.sleepingRuns(in: store.effectRunsID, ownTasksOnly: ownTasksOnly)
@@ -86,8 +86,11 @@ final class EffectProgress<S: State, Dependencies: Sendable> {
     let graph = WaitGraph(running: running, asleep: asleep)
     guard running.allSatisfy({ graph.isBlocked($0.token) }) else { return nil }
     return graph.roots.map { root in
-      let origin = sends[root.token].map { "sent at \($0)" } ?? "not sent by the test store"
-      return "\(root.name) (\(origin)) " + graph.explain(root.token) + "."
+      let origin =
+        sends.map { sends in
+          sends[root.token].map { " (sent at \($0))" } ?? " (not sent by the test store)"
+        } ?? ""
+      return "\(root.name)\(origin) " + graph.explain(root.token) + "."
     }
   }
 
@@ -101,19 +104,46 @@ final class EffectProgress<S: State, Dependencies: Sendable> {
       ] + blocked.map { "  " + $0 }).joined(separator: "\n")
   }
 
+  /// The warning of a wait on behalf of `label` that has gone a while without progress.
+  func slowWait(
+    _ label: String, limit: Duration, limitName: String, sends: [UInt64: String]?
+  ) -> String {
+    stillRunning(
+      headline: "\(label) has waited \(Self.reportDelay(within: limit)) of real time without "
+        + "progress, and fails after \(limit) (`\(limitName)`). Still running:",
+      sends: sends, limitName: limitName)
+  }
+
+  /// The failure of a wait on behalf of `label` that went `limit` without progress.
+  func timedOut(
+    _ label: String, limit: Duration, limitName: String, sends: [UInt64: String]?
+  ) -> String {
+    let test = Test.current.map { "test \"\($0.displayName ?? $0.name)\"" } ?? "the test"
+    return stillRunning(
+      headline: "In \(test), \(label) waited \(limit) of real time without progress (no "
+        + "updater arriving, no effect starting, finishing or falling asleep), and gave up. "
+        + "Still running:",
+      sends: sends, limitName: limitName)
+  }
+
   /// What is still running, one line per effect, and advice for those the clock cannot help.
   ///
   /// - Parameters:
   ///   - headline: The report's first line.
   ///   - limitName: How the reader raises the limit (`store.timeout`), for effects that may only
   ///     need longer; the advice is left out when every effect waits on the clock.
-  func stillRunning(headline: String, sends: [UInt64: String], limitName: String) -> String {
+  ///   - sends: Where each effect was sent from, by run token; `nil` when nothing is known of
+  ///     where effects came from (a plain store).
+  func stillRunning(headline: String, sends: [UInt64: String]?, limitName: String) -> String {
     let running = store.runningEffects
     let asleep = clock?.sleepingRuns(in: store.effectRunsID, ownTasksOnly: false) ?? [:]
     let graph = WaitGraph(running: running, asleep: asleep)
     var working: [String] = []
     let lines = running.map { effect in
-      let origin = sends[effect.token].map { "sent at \($0)" } ?? "not sent by the test store"
+      let origin =
+        sends.map { sends in
+          sends[effect.token].map { " (sent at \($0))" } ?? " (not sent by the test store)"
+        } ?? ""
       let state: String
       if let deadline = asleep[effect.token] {
         state = "asleep on the TestClock until \(deadline.offsetDescription)"
@@ -127,7 +157,7 @@ final class EffectProgress<S: State, Dependencies: Sendable> {
         state = "running, not asleep on the TestClock"
       }
       if !graph.isBlocked(effect.token) { working.append(effect.name) }
-      return "  \(effect.name) (\(origin)): \(state)"
+      return "  \(effect.name)\(origin): \(state)"
     }
     var report = [headline] + lines
     if running.isEmpty {

@@ -66,8 +66,9 @@ public final class TestClock: Clock, Sendable {
   private struct Partner {
     /// Called (on any thread) when a task starts or stops sleeping.
     let sleepersChanged: @Sendable () -> Void
-    /// Returns once every running effect of the partner's store is asleep or finished.
-    let settle: @Sendable () async -> Void
+    /// Returns once every running effect of the partner's store is asleep or finished; `nil`
+    /// for a partner that only listens (`Store.settled()`), which leaves `advance` as it is.
+    let settle: (@Sendable () async -> Void)?
   }
 
   private struct Inner {
@@ -145,7 +146,7 @@ public final class TestClock: Clock, Sendable {
   /// - Complexity: O(s log s) per step for s sleepers.
   public func advance(to instant: Instant) async {
     await settlePartners()
-    let stepwise = inner.withLock { !$0.partners.isEmpty }
+    let stepwise = inner.withLock { $0.partners.values.contains { $0.settle != nil } }
     while true {
       let due = inner.withLock { inner -> [Sleeper] in
         // Without a partner nothing tells when a woken sleeper has run, so the clock jumps
@@ -176,7 +177,7 @@ public final class TestClock: Clock, Sendable {
   /// effect has been started but may not have reached its sleep yet: advancing first would
   /// leave its deadline in the future.
   public func waitForSleepers(_ count: Int = 1) async {
-    if inner.withLock({ !$0.partners.isEmpty }) {
+    if inner.withLock({ $0.partners.values.contains { $0.settle != nil } }) {
       await settlePartners()
       return
     }
@@ -213,9 +214,9 @@ public final class TestClock: Clock, Sendable {
   ///
   /// - Parameters:
   ///   - sleepersChanged: Called, on any thread, after a task starts sleeping.
-  ///   - settle: Awaited before and after each step of ``advance(to:)``.
+  ///   - settle: Awaited before and after each step of ``advance(to:)``; `nil` to listen only.
   package func attach(
-    sleepersChanged: @escaping @Sendable () -> Void, settle: @escaping @Sendable () async -> Void
+    sleepersChanged: @escaping @Sendable () -> Void, settle: (@Sendable () async -> Void)?
   ) -> UInt64 {
     inner.withLock { inner in
       inner.nextID &+= 1
@@ -231,7 +232,7 @@ public final class TestClock: Clock, Sendable {
 
   private func settlePartners() async {
     let partners = inner.withLock { Array($0.partners.values) }
-    for partner in partners { await partner.settle() }
+    for partner in partners { await partner.settle?() }
   }
 
   private static func takeReadyWaiters(_ inner: inout Inner) -> [CheckedContinuation<Void, Never>] {

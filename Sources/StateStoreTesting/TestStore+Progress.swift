@@ -32,10 +32,8 @@ extension TestStore {
       within: timeout,
       report: { [weak self] in
         guard let self else { return "" }
-        let delay = EffectProgress<S, Dependencies>.reportDelay(within: self.timeout)
-        return self.stillRunning(
-          "\(label) has waited \(delay) of real time without progress, and fails after "
-            + "\(self.timeout) (`store.timeout`). Still running:")
+        return self.progress.slowWait(
+          label, limit: self.timeout, limitName: "store.timeout", sends: self.sentEffects())
       }, at: location)
   }
 
@@ -95,17 +93,9 @@ extension TestStore {
 
   // MARK: - Explaining
 
-  /// What is still running, under `headline`.
-  func stillRunning(_ headline: String) -> String {
-    progress.stillRunning(headline: headline, sends: sentEffects(), limitName: "store.timeout")
-  }
-
   /// The failure of `label` when the real-time backstop ran out.
   func timedOut(_ label: String) -> String {
-    let test = Test.current.map { "test \"\($0.displayName ?? $0.name)\"" } ?? "the test"
-    return stillRunning(
-      "In \(test), \(label) waited \(timeout) of real time without progress (no updater "
-        + "arriving, no effect starting, finishing or falling asleep), and gave up. Still running:")
+    progress.timedOut(label, limit: timeout, limitName: "store.timeout", sends: sentEffects())
   }
 
   /// Where each effect that `send` started and that is still running was sent, by run token.

@@ -136,6 +136,9 @@ struct ScopedEffectTests {
     try await left.dispatch(SaveNote())
     #expect(reported.count == 1)
     #expect(reported.first?.contains("root store has been released") == true)
+    // Worded as what it is at the end of a test: expected, and nothing but this dispatch lost.
+    #expect(
+      reported.first?.contains("expected when an effect or a screen outlives its app") == true)
   }
 
   @Test("the same feature code runs on a feature store and on a scope of the app")

@@ -61,6 +61,8 @@ public final class TestStore<S: State, Dependencies: Sendable> {
   /// let recorder = try ActionRecorder(store: testStore.store, registry: .app, destination: .memory)
   /// ```
   public let store: Store<S, Dependencies>
+  /// The root of ``store`` when it is a scope, kept alive as long as the test store.
+  private let root: AnyObject?
 
   /// The clock the store's effects sleep on, so that a wait on it fails at once instead of
   /// hanging, and so that ``TestClock/advance(by:)`` waits for effects about to sleep.
@@ -121,15 +123,46 @@ public final class TestStore<S: State, Dependencies: Sendable> {
   ///   - filePath: Where the store is created, as for `fileID`.
   ///   - line: Where the store is created, as for `fileID`.
   ///   - column: Where the store is created, as for `fileID`.
-  public init(
+  public convenience init(
     initialState: S, dependencies: Dependencies, interceptors: [StoreInterceptor<S>] = [],
     fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
     column: Int = #column
   ) {
-    let store = Store(
-      initialState: initialState, dependencies: dependencies, interceptors: interceptors)
+    self.init(
+      wrapping: Store(
+        initialState: initialState, dependencies: dependencies, interceptors: interceptors),
+      fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+
+  /// Creates a test store over an existing store: typically a scope of the app's store, so that
+  /// a feature's exhaustive test runs unchanged inside the whole app.
+  ///
+  /// ```swift
+  /// let app = Store<AppState, AppDependencies>(dependencies: .fake)
+  /// let store = TestStore(wrapping: app.scope(state: \.profile, dependencies: \.profile))
+  /// await store.send(Rename(name: "Ada")) { $0.name = "Ada" }   // app.state.profile.name == "Ada"
+  /// ```
+  ///
+  /// The test store asserts what goes through `store`: the updaters dispatched through it
+  /// (for a scope, those of the feature, unwrapped) and the effects started on it. Its state is
+  /// the store's (the slice, for a scope). A change that the rest of the app makes to the slice
+  /// in between shows as an unexpected change in the next assertion, as exhaustive testing
+  /// wants. The test store keeps the scope's root alive while it lives, so the app may be a
+  /// temporary, and it takes over the store's `onUnhandledError`.
+  ///
+  /// - Parameters:
+  ///   - store: The store to test: a root store, or a scope of one.
+  ///   - fileID: Where the store is created, as for ``init(initialState:dependencies:interceptors:fileID:filePath:line:column:)``.
+  ///   - filePath: Where the store is created.
+  ///   - line: Where the store is created.
+  ///   - column: Where the store is created.
+  public init(
+    wrapping store: Store<S, Dependencies>, fileID: String = #fileID,
+    filePath: String = #filePath, line: Int = #line, column: Int = #column
+  ) {
     let creation = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     self.store = store
+    self.root = store.rootStore
     self.lastState = store.state
     self.creation = creation
     self.progress = EffectProgress(store: store, clock: nil)
@@ -140,7 +173,7 @@ public final class TestStore<S: State, Dependencies: Sendable> {
     }
     tokens.append(store.observeUpdates { [weak self] update in self?.observe(update) })
     progress.onChange = { [weak self] in self?.updateLedger() }
-    clock = Self.findClock(in: dependencies, depth: 3)
+    clock = Self.findClock(in: store.dependencies, depth: 3)
     attachClock()
   }
 

@@ -131,7 +131,7 @@ public final class TestStore<S: State, Dependencies: Sendable> {
     self.init(
       wrapping: Store(
         initialState: initialState, dependencies: dependencies, interceptors: interceptors),
-      fileID: fileID, filePath: filePath, line: line, column: column)
+      at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
   /// Creates a test store over an existing store: typically a scope of the app's store, so that
@@ -156,11 +156,17 @@ public final class TestStore<S: State, Dependencies: Sendable> {
   ///   - filePath: Where the store is created.
   ///   - line: Where the store is created.
   ///   - column: Where the store is created.
-  public init(
+  public convenience init(
     wrapping store: Store<S, Dependencies>, fileID: String = #fileID,
     filePath: String = #filePath, line: Int = #line, column: Int = #column
   ) {
-    let creation = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    self.init(
+      wrapping: store,
+      at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// The one initialiser every other calls: a test store of `store`, created at `creation`.
+  init(wrapping store: Store<S, Dependencies>, at creation: SourceLocation) {
     self.store = store
     self.root = store.rootStore
     self.lastState = store.state

@@ -5,7 +5,7 @@ import Testing
 /// Saves the favourites to a fake storage that takes 500 ms of the injected clock; saves queue
 /// behind each other (`.enqueue`), as the trial's `SaveFavourites` did.
 struct SaveFavourites: SideEffect {
-  var cancellationID: (any Hashable & Sendable)? { "favourites-file" }
+  var cancellationID: CancellationID? { "favourites-file" }
   var cancellationPolicy: CancellationPolicy { .enqueue }
 
   func sideEffect(_ context: SideEffectContext<Counter, Dependencies>) async throws {

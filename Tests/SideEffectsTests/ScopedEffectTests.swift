@@ -230,3 +230,25 @@ struct ScopedTestStoreTests {
     await exerciseNoteFeature(store)
   }
 }
+
+extension NoteState: StateWithDependencies {
+  typealias Dependencies = NoteDependencies
+}
+
+extension NoteDependencies {
+  /// Saves nothing.
+  static var fake: Self { Self { _ in } }
+}
+
+@MainActor
+@Suite("A TestStore infers its dependency type from the state")
+struct InferredDependenciesTests {
+  @Test("TestStore(initialState:dependencies: .fake) finds the static member through the state")
+  func infersFromTheState() async {
+    let store = TestStore(initialState: NoteState(), dependencies: .fake)
+    await store.send(SetNote(text: "milk")) { $0.text = "milk" }
+    await store.send(SaveNote())
+    await store.receive(MarkSaved(text: "milk")) { $0.saved = ["milk"] }
+    await store.finish()
+  }
+}

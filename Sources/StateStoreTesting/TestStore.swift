@@ -152,7 +152,7 @@ public final class TestStore<S: State, Dependencies: Sendable> {
   ///
   /// - Parameters:
   ///   - store: The store to test: a root store, or a scope of one.
-  ///   - fileID: Where the store is created, as for ``init(initialState:dependencies:interceptors:fileID:filePath:line:column:)``.
+  ///   - fileID: Where the store is created: leftover effects and updaters fail the test there.
   ///   - filePath: Where the store is created.
   ///   - line: Where the store is created.
   ///   - column: Where the store is created.

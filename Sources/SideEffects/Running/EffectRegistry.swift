@@ -53,7 +53,8 @@ final class EffectRegistry {
   ///
   /// Locked, so that a token
   /// cancelled on any thread removes its observer at once, without asking which executor runs.
-  private nonisolated let changeObservers = Mutex<[UInt64: @MainActor @Sendable () -> Void]>([:])
+  private nonisolated let changeObservers = SpinLocked<[UInt64: @MainActor @Sendable () -> Void]>(
+    [:])
   /// Whether `changeObservers` may be non-empty: read on each start and end instead of the lock.
   private nonisolated let isObserved = Atomic<Bool>(false)
   /// The names of the effect types started so far: a type's name is demangled at run time,

@@ -1,3 +1,7 @@
+/// What identifies an effect for cancellation: any `Hashable & Sendable` value, such as a
+/// string or an enum case; the short spelling of an effect's ``AnySideEffect/cancellationID``.
+public typealias CancellationID = any Hashable & Sendable
+
 /// The requirements every side effect shares, whether it returns a value or not.
 ///
 /// You do not conform to this protocol directly: conform to ``SideEffect`` or
@@ -8,8 +12,12 @@ public protocol AnySideEffect: ExecutableDispatchable {
   ///
   /// While an effect with an identifier runs, a new effect with an equal identifier applies
   /// ``cancellationPolicy``: by default it cancels the one in flight (search-as-you-type). Any
-  /// `Hashable & Sendable` value works; a string or an enum case is typical.
-  var cancellationID: (any Hashable & Sendable)? { get }
+  /// `Hashable & Sendable` value works; a string or an enum case is typical:
+  ///
+  /// ```swift
+  /// var cancellationID: CancellationID? { "search" }
+  /// ```
+  var cancellationID: CancellationID? { get }
 
   /// What happens when this effect starts while another with the same identifier runs.
   var cancellationPolicy: CancellationPolicy { get }
@@ -17,7 +25,7 @@ public protocol AnySideEffect: ExecutableDispatchable {
 
 extension AnySideEffect {
   /// No identifier: the effect never cancels nor is cancelled by another.
-  public var cancellationID: (any Hashable & Sendable)? { nil }
+  public var cancellationID: CancellationID? { nil }
 
   /// The new effect cancels the one in flight.
   public var cancellationPolicy: CancellationPolicy { .cancelInFlight }

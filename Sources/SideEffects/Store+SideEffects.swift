@@ -86,11 +86,14 @@ extension Store {
     ObjectIdentifier(EffectRegistry.of(self))
   }
 
-  /// Calls `observer` on the main actor each time an effect of this store finishes, after its
-  /// last updater has been applied; test tools wait on this.
-  package func observeEffectCompletions(
-    _ observer: @escaping @MainActor () -> Void
+  /// Calls `observer` on the main actor each time an effect of this store changes state.
+  ///
+  /// A change is when an effect starts (queued or not, awaited or not), gets its turn in an
+  /// `.enqueue` queue, or finishes (after its last updater has been applied). Test tools wait on
+  /// this: every change that can make an effect blocked or unblocked is heard.
+  package func observeEffectChanges(
+    _ observer: @escaping @MainActor @Sendable () -> Void
   ) -> Subscription {
-    EffectRegistry.of(self).observeFinishes(observer)
+    EffectRegistry.of(self).observeChanges(observer)
   }
 }

@@ -23,4 +23,18 @@ extension StoreHandle {
   where E.StateType == S, E.Dependencies == Dependencies {
     store?.launch(effect)
   }
+
+  /// Starts a returning `effect` without waiting for it, as `Store.launch(_:)` does.
+  ///
+  /// Its value can be awaited on the returned handle; `nil` once the store is released.
+  ///
+  /// ```swift
+  /// let picking = store.launch(PickLabel())
+  /// let label = try await picking?.value
+  /// ```
+  @discardableResult
+  public func launch<E: ReturningSideEffect>(_ effect: E) -> EffectTask<E.ReturnValue>?
+  where E.StateType == S, E.Dependencies == Dependencies {
+    store?.launch(effect)
+  }
 }

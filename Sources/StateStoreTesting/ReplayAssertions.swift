@@ -16,6 +16,9 @@ import Testing
 /// ```
 ///
 /// A checkpoint that does not match is recorded as an issue too, naming the entry and the diff.
+/// A session recorded from a started app (a navigator has already mirrored the route) starts
+/// from a state the app's `init()` does not give: replay it from its first checkpoint with
+/// ``assertReplay(fixture:registry:equals:options:sourceLocation:)`` instead.
 ///
 /// - Returns: The replayed state, for further checks; `nil` if a checkpoint did not match.
 /// - Throws: `ActionLogError` when the log cannot be read at all: a missing file, a bad header,
@@ -26,17 +29,34 @@ public func assertReplay<S: State & Equatable>(
   options: ActionReplayer<S>.Options = .init(),
   sourceLocation: SourceLocation = #_sourceLocation
 ) throws -> S? {
-  guard
-    let state = try replayRecordingDivergence(
-      url, registry: registry, initialState: initialState, options: options,
-      sourceLocation: sourceLocation)
-  else { return nil }
-  if state != expected {
-    recordMismatch(
-      "the replayed state differs from the expected state", expected: expected, actual: state,
-      url: url, sourceLocation: sourceLocation)
-  }
-  return state
+  try assertReplayedState(
+    url, registry: registry, options: options, equals: expected, sourceLocation: sourceLocation
+  ) { try $0.replay(contentsOf: url, initialState: initialState) }
+}
+
+/// Replays a recorded log from the state its first checkpoint records, and records a test issue,
+/// with a field-by-field diff, unless the final state equals `expected`.
+///
+/// The recorder writes that checkpoint when recording starts if it has a `checkpointInterval`:
+/// the replay then starts where the recording did, whatever the app did before the recorder
+/// attached.
+///
+/// ```swift
+/// try assertReplay(fixture: url, registry: .app, equals: expected)
+/// ```
+///
+/// - Returns: The replayed state, for further checks; `nil` if a checkpoint did not match.
+/// - Throws: `ActionLogError` when the log cannot be read at all, or has no checkpoint before
+///   its first entry (`ActionLogError.noInitialCheckpoint`).
+@discardableResult
+public func assertReplay<S: State & Equatable & Decodable>(
+  fixture url: URL, registry: ActionLogRegistry<S>, equals expected: S,
+  options: ActionReplayer<S>.Options = .init(),
+  sourceLocation: SourceLocation = #_sourceLocation
+) throws -> S? {
+  try assertReplayedState(
+    url, registry: registry, options: options, equals: expected, sourceLocation: sourceLocation
+  ) { try $0.replay(contentsOf: url) }
 }
 
 /// Replays a recorded log and records a test issue unless the view model projected from the
@@ -54,8 +74,8 @@ public func assertReplay<S: State, ViewModel: ViewModelWithState>(
 ) throws -> S? where ViewModel.StateType == S {
   guard
     let state = try replayRecordingDivergence(
-      url, registry: registry, initialState: initialState, options: options,
-      sourceLocation: sourceLocation)
+      url, registry: registry, options: options, sourceLocation: sourceLocation,
+      { try $0.replay(contentsOf: url, initialState: initialState) })
   else { return nil }
   guard let actual = ViewModel(state: state) else {
     Issue.record(
@@ -73,14 +93,32 @@ public func assertReplay<S: State, ViewModel: ViewModelWithState>(
   return state
 }
 
-/// Replays, turning a checkpoint divergence into a test issue; other errors are thrown.
+/// The body of both `assertReplay(…equals:…)`: replays with `replay`, then compares.
+private func assertReplayedState<S: State & Equatable>(
+  _ url: URL, registry: ActionLogRegistry<S>, options: ActionReplayer<S>.Options,
+  equals expected: S, sourceLocation: SourceLocation,
+  _ replay: (ActionReplayer<S>) throws -> S
+) throws -> S? {
+  guard
+    let state = try replayRecordingDivergence(
+      url, registry: registry, options: options, sourceLocation: sourceLocation, replay)
+  else { return nil }
+  if state != expected {
+    recordMismatch(
+      "the replayed state differs from the expected state", expected: expected, actual: state,
+      url: url, sourceLocation: sourceLocation)
+  }
+  return state
+}
+
+/// Replays with `replay`, turning a checkpoint divergence into a test issue; other errors are
+/// thrown.
 private func replayRecordingDivergence<S: State>(
-  _ url: URL, registry: ActionLogRegistry<S>, initialState: S,
-  options: ActionReplayer<S>.Options, sourceLocation: SourceLocation
+  _ url: URL, registry: ActionLogRegistry<S>, options: ActionReplayer<S>.Options,
+  sourceLocation: SourceLocation, _ replay: (ActionReplayer<S>) throws -> S
 ) throws -> S? {
   do {
-    return try ActionReplayer(registry: registry, options: options)
-      .replay(contentsOf: url, initialState: initialState)
+    return try replay(ActionReplayer(registry: registry, options: options))
   } catch ActionLogError.diverged(let divergence) {
     Issue.record(
       Comment(rawValue: "replaying \(url.lastPathComponent): \(divergence)"),

@@ -61,6 +61,8 @@ public final class TestStore<S: State, Dependencies: Sendable> {
   /// let recorder = try ActionRecorder(store: testStore.store, registry: .app, destination: .memory)
   /// ```
   public let store: Store<S, Dependencies>
+  /// The root of ``store`` when it is a scope, kept alive as long as the test store.
+  private let root: AnyObject?
 
   /// The clock the store's effects sleep on, so that a wait on it fails at once instead of
   /// hanging, and so that ``TestClock/advance(by:)`` waits for effects about to sleep.
@@ -72,8 +74,11 @@ public final class TestStore<S: State, Dependencies: Sendable> {
   }
 
   /// How long `receive`, `finish` and the ``clock``'s `advance` wait in real time with nothing
-  /// happening (no updater arriving, no effect finishing or falling asleep) before they fail,
-  /// naming the test and what they waited for.
+  /// happening (no updater arriving, no effect starting, getting its turn, finishing or falling
+  /// asleep) before they fail, naming the test and what they waited for.
+  ///
+  /// After five seconds without progress (or a quarter of a shorter timeout), the wait records a
+  /// warning that lists what is still running.
   ///
   /// A backstop against hangs, not a pace: a passing test never waits for it, and a wait on the
   /// clock fails at once without it. Four minutes by default: a whole suite run under
@@ -97,8 +102,8 @@ public final class TestStore<S: State, Dependencies: Sendable> {
   /// Effects started by `send` and not yet finished, with where they were sent.
   var runningSends: [UInt64: RunningSend] = [:]
   var nextSendID: UInt64 = 0
-  var waiters: [UInt64: CheckedContinuation<Bool, Never>] = [:]
-  var nextWaiterID: UInt64 = 0
+  /// The effects' progress: what `receive`, `finish` and the clock's `advance` wait on.
+  let progress: EffectProgress<S, Dependencies>
   private var tokens: [Subscription] = []
   private let ledger = Ledger()
   let clockLink = ClockLink()
@@ -118,25 +123,63 @@ public final class TestStore<S: State, Dependencies: Sendable> {
   ///   - filePath: Where the store is created, as for `fileID`.
   ///   - line: Where the store is created, as for `fileID`.
   ///   - column: Where the store is created, as for `fileID`.
-  public init(
+  public convenience init(
     initialState: S, dependencies: Dependencies, interceptors: [StoreInterceptor<S>] = [],
     fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
     column: Int = #column
   ) {
-    let store = Store(
-      initialState: initialState, dependencies: dependencies, interceptors: interceptors)
-    let creation = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    self.init(
+      wrapping: Store(
+        initialState: initialState, dependencies: dependencies, interceptors: interceptors),
+      at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// Creates a test store over an existing store: typically a scope of the app's store, so that
+  /// a feature's exhaustive test runs unchanged inside the whole app.
+  ///
+  /// ```swift
+  /// let app = Store<AppState, AppDependencies>(dependencies: .fake)
+  /// let store = TestStore(wrapping: app.scope(state: \.profile, dependencies: \.profile))
+  /// await store.send(Rename(name: "Ada")) { $0.name = "Ada" }   // app.state.profile.name == "Ada"
+  /// ```
+  ///
+  /// The test store asserts what goes through `store`: the updaters dispatched through it
+  /// (for a scope, those of the feature, unwrapped) and the effects started on it. Its state is
+  /// the store's (the slice, for a scope). A change that the rest of the app makes to the slice
+  /// in between shows as an unexpected change in the next assertion, as exhaustive testing
+  /// wants. The test store keeps the scope's root alive while it lives, so the app may be a
+  /// temporary, and it takes over the store's `onUnhandledError`.
+  ///
+  /// - Parameters:
+  ///   - store: The store to test: a root store, or a scope of one.
+  ///   - fileID: Where the store is created: leftover effects and updaters fail the test there.
+  ///   - filePath: Where the store is created.
+  ///   - line: Where the store is created.
+  ///   - column: Where the store is created.
+  public convenience init(
+    wrapping store: Store<S, Dependencies>, fileID: String = #fileID,
+    filePath: String = #filePath, line: Int = #line, column: Int = #column
+  ) {
+    self.init(
+      wrapping: store,
+      at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// The one initialiser every other calls: a test store of `store`, created at `creation`.
+  init(wrapping store: Store<S, Dependencies>, at creation: SourceLocation) {
     self.store = store
+    self.root = store.rootStore
     self.lastState = store.state
     self.creation = creation
+    self.progress = EffectProgress(store: store, clock: nil)
     store.onUnhandledError = { error, dispatchable in
       Issue.record(
         "\(type(of: dispatchable)) threw an error that nobody awaited: \(error)",
         sourceLocation: creation)
     }
     tokens.append(store.observeUpdates { [weak self] update in self?.observe(update) })
-    tokens.append(store.observeEffectCompletions { [weak self] in self?.wake() })
-    clock = Self.findClock(in: dependencies, depth: 3)
+    progress.onChange = { [weak self] in self?.updateLedger() }
+    clock = Self.findClock(in: store.dependencies, depth: 3)
     attachClock()
   }
 
@@ -236,14 +279,6 @@ public final class TestStore<S: State, Dependencies: Sendable> {
     }
     received.append(Received(updater: update.updater, old: lastState, new: new))
     updateLedger()
-    wake()
-  }
-
-  func wake() {
-    updateLedger()
-    let waiting = waiters
-    waiters.removeAll()
-    for waiter in waiting.values { waiter.resume(returning: true) }
   }
 
   func updateLedger() {

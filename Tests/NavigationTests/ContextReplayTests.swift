@@ -13,8 +13,14 @@ struct ContextState: RouteContextHoldingState, Equatable {
 /// A detail screen whose factory needs its todo's id, as the documented pattern does.
 @MainActor
 private func makeDetailApp() -> Navigator {
+  Navigator(root: makeListScreen())
+}
+
+/// The list screen of the detail app: it shows a detail, a tag or a plain screen.
+@MainActor
+private func makeListScreen() -> Screen {
   struct MissingID: Error {}
-  let list = Screen(
+  return Screen(
     "list",
     [
       .show("detail"): .push { context in
@@ -24,7 +30,6 @@ private func makeDetailApp() -> Navigator {
       .show("tag"): .push { context in Screen("tag", context: context) },
       .show("plain"): .push { _ in Screen("plain") },
     ])
-  return Navigator(root: list)
 }
 
 @MainActor
@@ -127,5 +132,38 @@ struct ContextReplayTests {
       to: replayed.route,
       contexts: replayed.routeContexts.decoded(along: replayed.route, as: [Int.self]))
     #expect(freshNavigator.routeContexts.last as? Int == 5)
+  }
+}
+
+/// A recordable state of a started app: its route, mirrored by the navigator.
+struct StartedAppState: RouteContextHoldingState, Codable, Equatable {
+  var route: Route = []
+  var routeContexts = RouteContexts()
+}
+
+@MainActor
+@Suite("A session of a started app replays from what it recorded")
+struct StartedAppReplayTests {
+  @Test("the navigator's first mirror is in checkpoint 0: replay starts there, not at State()")
+  func replaysFromTheFirstCheckpoint() async throws {
+    // Started as the wiring article starts an app: a placeholder root, the mirror, the root.
+    let navigator = Navigator()
+    let store = Store(
+      initialState: StartedAppState(), dependencies: Dependencies(navigator: navigator))
+    navigator.mirrorRoute(into: store)
+    try await navigator.changeRoot(to: makeListScreen())
+    #expect(store.state.route == ["list"])
+    let registry = ActionLogRegistry<StartedAppState>()
+      .register(SetRoute<StartedAppState>.self, name: "SetRoute")
+    let recorder = try ActionRecorder(
+      store: store, registry: registry, destination: .memory,
+      options: .init(checkpointInterval: 100))
+    try await store.dispatch(Show("detail", context: 42))
+    let log = recorder.recordedData
+    // The documented default diverges before entry 1: the mirror came before the recorder.
+    #expect(throws: ActionLogError.self) {
+      try ActionReplayer(registry: registry).replay(log, initialState: StartedAppState())
+    }
+    #expect(try ActionReplayer(registry: registry).replay(log) == store.state)
   }
 }

@@ -59,3 +59,17 @@ struct NestIncrement: SideEffect {
     try await context.dispatch(IncrementAndRead())
   }
 }
+
+@MainActor
+@Suite("A store handle launches effects of both kinds")
+struct HandleLaunchTests {
+  @Test("a handle launches a returning effect and hands back its value; nil once released")
+  func launchesAReturningEffect() async throws {
+    let store = makeStore()
+    let task = store.handle.launch(IncrementAndRead())
+    #expect(try await task?.value == 1)
+    #expect(store.state.value == 1)
+    let released = makeStore().handle
+    #expect(released.launch(IncrementAndRead()) == nil)
+  }
+}

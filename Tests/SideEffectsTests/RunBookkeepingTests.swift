@@ -85,17 +85,43 @@ struct RunBookkeepingTests {
     #expect(store.runningEffectCount == 0)
   }
 
-  @Test("an effect's finish is observed once per run, after its last updater")
-  func finishesObservedOncePerRun() async throws {
+  @Test(
+    "an effect's start and finish are observed once each per run, the finish after its last updater"
+  )
+  func changesObservedOncePerRun() async throws {
     let store = makeStore()
-    var finishes: [Int] = []
-    let token = store.observeEffectCompletions { finishes.append(store.state.value) }
+    var changes: [(running: Int, value: Int)] = []
+    let token = store.observeEffectChanges {
+      changes.append((store.runningEffectCount, store.state.value))
+    }
     let handles = (0..<20).map { _ in store.launch(IncrementAndRead()) }
+    #expect(changes.count == 20)
+    #expect(changes.map(\.running) == Array(1...20))
     for handle in handles { _ = try await handle.value }
     try await store.dispatch(IncrementAndRead())
-    #expect(finishes.count == 21)
-    #expect(finishes.allSatisfy { $0 >= 1 })
-    #expect(finishes.last == 21)
+    #expect(changes.count == 42)
+    #expect(changes.last?.value == 21)
+    #expect(changes.last?.running == 0)
+    token.cancel()
+  }
+
+  @Test("a queued run is observed when it starts, when its turn comes and when it ends")
+  func queuedChangesObserved() async throws {
+    let store = makeStore()
+    var changes: [[Bool]] = []
+    let token = store.observeEffectChanges {
+      changes.append(store.runningEffects.map { !$0.queuedBehind.isEmpty })
+    }
+    let first = store.launch(SaveInOrder(name: "a"))
+    let second = store.launch(SaveInOrder(name: "b"))
+    // The second start is heard at once, queued behind the first.
+    #expect(changes == [[false], [false, true]])
+    store.dependencies.gate.open()
+    try await first.value
+    try await second.value
+    // First's end (second gets its turn), second's turn taken, second's end.
+    #expect(changes.count == 5)
+    #expect(changes.last == [])
     token.cancel()
   }
 }

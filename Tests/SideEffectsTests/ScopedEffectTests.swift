@@ -1,5 +1,6 @@
 import Foundation
 import SideEffects
+import StateStoreTesting
 import Synchronization
 import Testing
 
@@ -136,6 +137,9 @@ struct ScopedEffectTests {
     try await left.dispatch(SaveNote())
     #expect(reported.count == 1)
     #expect(reported.first?.contains("root store has been released") == true)
+    // Worded as what it is at the end of a test: expected, and nothing but this dispatch lost.
+    #expect(
+      reported.first?.contains("expected when an effect or a screen outlives its app") == true)
   }
 
   @Test("the same feature code runs on a feature store and on a scope of the app")
@@ -170,4 +174,81 @@ final class Seen: Sendable {
   private(set) var items: [String] = []
   nonisolated init() {}
   func append(_ item: String) { items.append(item) }
+}
+
+/// The feature's own exhaustive test, written once against a test store of the feature.
+@MainActor
+func exerciseNoteFeature(_ store: TestStore<NoteState, NoteDependencies>) async {
+  await store.send(SetNote(text: "milk")) { $0.text = "milk" }
+  await store.send(SaveNote())
+  await store.receive(MarkSaved(text: "milk")) { $0.saved = ["milk"] }
+  await store.finish()
+}
+
+@MainActor
+@Suite("A TestStore over a scope of the app", .timeLimit(.minutes(5)))
+struct ScopedTestStoreTests {
+  @Test("the same exhaustive feature test passes alone and over a scope of the app")
+  func sameTestBothWays() async {
+    let saved = SavedTexts()
+    await exerciseNoteFeature(
+      TestStore(
+        initialState: NoteState(),
+        dependencies: NoteDependencies { saved.append("alone: \($0)") }))
+    let app = ScopedEffectTests.app(saved: saved)
+    await exerciseNoteFeature(
+      TestStore(wrapping: app.scope(state: \.left, dependencies: \.left)))
+    #expect(saved.items == ["alone: milk", "left: milk"])
+    #expect(app.state.left == NoteState(text: "milk", saved: ["milk"]))
+    #expect(app.state.right == NoteState())
+  }
+
+  @Test("over a scope, a wrong expectation and an unreceived updater still fail")
+  func exhaustiveInsideTheApp() async {
+    let app = ScopedEffectTests.app()
+    let messages = await recordedIssues {
+      let store = TestStore(wrapping: app.scope(state: \.left, dependencies: \.left))
+      await store.send(SetNote(text: "milk")) { $0.text = "bread" }
+      await store.send(SaveNote())
+      await store.finish()
+    }
+    #expect(messages.count == 2)
+    #expect(messages.first?.contains("text: \"bread\" → \"milk\"") == true)
+    #expect(messages.last?.contains("MarkSaved") == true)
+  }
+
+  @Test("a test store over a scope keeps the app alive: the app may be a temporary")
+  func keepsTheRootAlive() async {
+    weak var released: Store<NotesApp, NotesDependencies>?
+    let store: TestStore<NoteState, NoteDependencies>
+    do {
+      let app = ScopedEffectTests.app()
+      released = app
+      store = TestStore(wrapping: app.scope(state: \.left, dependencies: \.left))
+    }
+    #expect(released != nil)
+    await exerciseNoteFeature(store)
+  }
+}
+
+extension NoteState: StateWithDependencies {
+  typealias Dependencies = NoteDependencies
+}
+
+extension NoteDependencies {
+  /// Saves nothing.
+  static var fake: Self { Self { _ in } }
+}
+
+@MainActor
+@Suite("A TestStore infers its dependency type from the state")
+struct InferredDependenciesTests {
+  @Test("TestStore(initialState:dependencies: .fake) finds the static member through the state")
+  func infersFromTheState() async {
+    let store = TestStore(initialState: NoteState(), dependencies: .fake)
+    await store.send(SetNote(text: "milk")) { $0.text = "milk" }
+    await store.send(SaveNote())
+    await store.receive(MarkSaved(text: "milk")) { $0.saved = ["milk"] }
+    await store.finish()
+  }
 }

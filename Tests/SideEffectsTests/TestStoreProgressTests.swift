@@ -160,6 +160,23 @@ struct TestStoreProgressTests {
     await store.cancelInFlightEffects()
   }
 
+  @Test("a slow wait says what still runs, as a warning, before the backstop fails with advice")
+  func slowWaitReportsBeforeFailing() async {
+    let store = makeTestStore(clock: TestClock())
+    store.timeout = .milliseconds(200)
+    await store.send(IncrementAfterGate())
+    let warnings = Collected<String>()
+    let failures = await recordedIssues(warnings: warnings) { await store.finish() }
+    #expect(warnings.all.count == 1)
+    let warning = warnings.all.first ?? ""
+    #expect(warning.contains("finish() has waited 0.05 seconds of real time without progress"))
+    #expect(warning.contains("IncrementAfterGate (sent at"))
+    #expect(failures.count == 1)
+    #expect(
+      failures.first?.contains(
+        "IncrementAfterGate may only need longer (raise `store.timeout`)") == true)
+  }
+
   @Test("advance gives up waiting after the backstop on an effect that never sleeps, and moves")
   func advanceBackstop() async {
     let clock = TestClock()

@@ -10,14 +10,23 @@ final class Collected<Value: Sendable>: Sendable {
   func append(_ value: Value) { values.withLock { $0.append(value) } }
 }
 
-/// The text of the issues recorded by `body`, which must record at least one.
+/// The text of the failures (issues of severity `.error`) recorded by `body`, which must record
+/// at least one unless `intermittent`; warnings stay warnings, and are added to `warnings`.
 @MainActor
-func recordedIssues(_ body: @MainActor () async -> Void) async -> [String] {
+func recordedIssues(
+  intermittent: Bool = false, warnings: Collected<String>? = nil,
+  _ body: @MainActor () async -> Void
+) async -> [String] {
   let messages = Collected<String>()
-  await withKnownIssue {
+  await withKnownIssue(isIntermittent: intermittent) {
     await body()
   } matching: { issue in
-    messages.append(issue.comments.map(\.rawValue).joined(separator: "\n"))
+    let text = issue.comments.map(\.rawValue).joined(separator: "\n")
+    guard issue.severity >= .error else {
+      warnings?.append(text)
+      return false
+    }
+    messages.append(text)
     return true
   }
   return messages.all

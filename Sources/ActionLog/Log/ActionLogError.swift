@@ -29,6 +29,9 @@ public enum ActionLogError: Error, Equatable, Sendable, CustomStringConvertible 
   case undecodableCheckpoint(line: Int, path: String, reason: String)
   /// The log has checkpoints but the state type is not `Decodable & Equatable`.
   case checkpointsNeedCodableState(line: Int, stateType: String)
+  /// A replay was asked to start from the log's first checkpoint, but no checkpoint comes before
+  /// the first entry (`line` is that entry's line, or the last line of a log without entries).
+  case noInitialCheckpoint(line: Int)
   /// The replayed state differs from the one recorded in a checkpoint.
   case diverged(ReplayDivergence)
   /// The recorder met an updater whose type is not registered.
@@ -51,7 +54,8 @@ public enum ActionLogError: Error, Equatable, Sendable, CustomStringConvertible 
       .malformedLine(let line, _), .unknownType(let line, _), .unknownScope(let line, _),
       .undecodablePayload(let line, _, _, _), .outOfOrder(let line, _, _),
       .unrecordedEntry(let line, _, _, _), .tornLastLine(let line),
-      .undecodableCheckpoint(let line, _, _), .checkpointsNeedCodableState(let line, _):
+      .undecodableCheckpoint(let line, _, _), .checkpointsNeedCodableState(let line, _),
+      .noInitialCheckpoint(let line):
       return line
     case .diverged(let divergence):
       return divergence.checkpointLine
@@ -95,6 +99,10 @@ public enum ActionLogError: Error, Equatable, Sendable, CustomStringConvertible 
     case .checkpointsNeedCodableState(let line, let stateType):
       return "action log line \(line): the log has checkpoints but \(stateType) is not "
         + "Decodable & Equatable; make it so, or replay with checkpoints: .ignore"
+    case .noInitialCheckpoint(let line):
+      return "action log line \(line): no checkpoint comes before the first entry, so the log "
+        + "does not say which state it started from; replay it from an initialState, or record "
+        + "with a checkpointInterval (the recorder then writes the state when recording starts)"
     case .diverged(let divergence):
       return divergence.description
     case .unregisteredUpdater(let type):

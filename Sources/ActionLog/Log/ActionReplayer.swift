@@ -96,6 +96,53 @@ public struct ActionReplayer<S: State>: Sendable {
     try run(data, initialState: initialState) { _, _ in }
   }
 
+  /// Replays the log at `url` from the state its first checkpoint records, and returns the
+  /// final state.
+  ///
+  /// A recorder with a `checkpointInterval` writes the state when recording starts: replaying
+  /// from it starts exactly where the recording did, whatever the app did before the recorder
+  /// attached (a navigator's first mirror of the route, a load at launch).
+  ///
+  /// - Throws: ``ActionLogError/noInitialCheckpoint(line:)`` when no checkpoint comes before the
+  ///   first entry; otherwise as ``replay(contentsOf:initialState:)``.
+  /// - Complexity: O(entries × cost of an updater), plus O(state size) per checkpoint verified.
+  public func replay(contentsOf url: URL) throws -> S where S: Decodable {
+    try replay(Self.read(url))
+  }
+
+  /// Replays a log held in memory from the state its first checkpoint records, and returns the
+  /// final state; see ``replay(contentsOf:)``.
+  ///
+  /// - Complexity: O(entries × cost of an updater), plus O(state size) per checkpoint verified.
+  public func replay(_ data: Data) throws -> S where S: Decodable {
+    try replay(data, initialState: try recordedInitialState(data))
+  }
+
+  /// The state a log's first checkpoint records, before its first entry: the state its
+  /// recording started from.
+  ///
+  /// - Throws: ``ActionLogError/noInitialCheckpoint(line:)`` when no checkpoint comes before the
+  ///   first entry, or an error about a bad line before it.
+  /// - Complexity: O(size of the lines up to the first checkpoint).
+  public func recordedInitialState(_ data: Data) throws -> S where S: Decodable {
+    var reader = try LogReader(
+      data: data, registry: registry, acceptsTornLastLine: options.tornLastLine == .skip)
+    while let event = try reader.next() {
+      switch event {
+      case .entry(let entry):
+        throw ActionLogError.noInitialCheckpoint(line: entry.line)
+      case .checkpoint(_, let line, let text):
+        do {
+          return try JSONDecoder().decode(CheckpointLine<S>.self, from: text).state
+        } catch {
+          let (path, reason) = LineFailure.describe(error)
+          throw ActionLogError.undecodableCheckpoint(line: line, path: path, reason: reason)
+        }
+      }
+    }
+    throw ActionLogError.noInitialCheckpoint(line: 1)
+  }
+
   /// Reads the log at `url` without applying it: its entries, decoded, in order.
   ///
   /// Checkpoints are not verified, since no state is computed.

@@ -51,6 +51,6 @@ struct CheckpointVerifier<S: State> {
 }
 
 /// A checkpoint line: `{"checkpoint": n, "state": {…}}`.
-private struct CheckpointLine<T: Decodable>: Decodable {
+struct CheckpointLine<T: Decodable>: Decodable {
   let state: T
 }

@@ -1,5 +1,5 @@
-import Foundation
 import StateStore
+import Synchronization
 
 /// One effect run as its store's ``EffectRegistry`` keeps it: the run's ``EffectTask``, which
 /// holds the registry's entry itself, so that the registry needs no table of its own for a run
@@ -49,7 +49,14 @@ final class EffectRegistry {
   private(set) var count = 0
   /// Per identifier, the runs holding it, in dispatch order: the oldest first.
   private var lanes: [AnyHashable: [any EffectRun]] = [:]
-  private var finishObservers: [UInt64: @MainActor () -> Void] = [:]
+  /// Who hears each change of a run: a start, a turn, an end.
+  ///
+  /// Locked, so that a token
+  /// cancelled on any thread removes its observer at once, without asking which executor runs.
+  private nonisolated let changeObservers = SpinLocked<[UInt64: @MainActor @Sendable () -> Void]>(
+    [:])
+  /// Whether `changeObservers` may be non-empty: read on each start and end instead of the lock.
+  private nonisolated let isObserved = Atomic<Bool>(false)
   /// The names of the effect types started so far: a type's name is demangled at run time,
   /// which costs more than the rest of an effect's start.
   private var typeNames: [ObjectIdentifier: String] = [:]
@@ -110,6 +117,9 @@ final class EffectRegistry {
     newest = run
     count += 1
     if let id { lanes[id, default: []].append(run) }
+    // A start changes what its awaiter waits for, and a queued one waits behind others: a test
+    // tool waiting for every effect to block must hear it, or it misses the last change.
+    notifyChange()
     return token
   }
 
@@ -136,6 +146,7 @@ final class EffectRegistry {
     // Cancelled as the turn came: the effect never starts.
     try Task.checkCancellation()
     run.entry.isQueued = false
+    notifyChange()
   }
 
   /// Records a finished effect, gives the next queued run of its lane its turn, and tells the
@@ -157,9 +168,14 @@ final class EffectRegistry {
         turn.resume()
       }
     }
-    if !finishObservers.isEmpty {
-      for observer in finishObservers.values { observer() }
-    }
+    notifyChange()
+  }
+
+  /// Tells the change observers that a run started, got its turn or ended.
+  @inline(__always)
+  private func notifyChange() {
+    guard isObserved.load(ordering: .relaxed) else { return }
+    for observer in changeObservers.withLock({ Array($0.values) }) { observer() }
   }
 
   /// Cancels every effect, running or queued, whose identifier is `id`.
@@ -191,17 +207,14 @@ final class EffectRegistry {
     return runs
   }
 
-  /// Calls `observer` each time an effect finishes, until the token is cancelled.
-  func observeFinishes(_ observer: @escaping @MainActor () -> Void) -> Subscription {
+  /// Calls `observer` each time an effect starts (queued or not), gets its turn in its queue, or
+  /// finishes, until the token is cancelled.
+  func observeChanges(_ observer: @escaping @MainActor @Sendable () -> Void) -> Subscription {
     let token = makeToken()
-    finishObservers[token] = observer
+    changeObservers.withLock { $0[token] = observer }
+    isObserved.store(true, ordering: .relaxed)
     return Subscription { [weak self] in
-      // Cancelling usually happens on the main thread; elsewhere the removal hops there.
-      if Thread.isMainThread {
-        MainActor.assumeIsolated { self?.finishObservers[token] = nil }
-      } else {
-        Task { @MainActor in self?.finishObservers[token] = nil }
-      }
+      _ = self?.changeObservers.withLock { $0.removeValue(forKey: token) }
     }
   }
 

@@ -1,4 +1,3 @@
-import Foundation
 import Synchronization
 
 /// Delivers one value exactly once: the first one resolved, or `whenReleased` if the object is
@@ -32,13 +31,11 @@ package final class ResolveOnce<Value: Sendable>: Sendable {
   deinit {
     guard let deliver = take() else { return }
     let value = whenReleased
-    // The store releases its callbacks on the main actor; the hop only covers a store (or a
-    // navigator) that is itself released elsewhere with a dispatch still queued.
-    if Thread.isMainThread {
-      MainActor.assumeIsolated { deliver(value) }
-    } else {
-      Task { @MainActor in deliver(value) }
-    }
+    // Always a hop: a deinitializer has no isolation to check (`#isolation` is nil here), and
+    // the thread says nothing about the executor (main-actor jobs may run on another thread,
+    // and the main thread may run code that is not on the main actor). Only a dropped dispatch
+    // comes here, so the hop costs nothing on the common path.
+    Task { @MainActor in deliver(value) }
   }
 
   private func take() -> (@MainActor @Sendable (Value) -> Void)? {

@@ -30,7 +30,8 @@ public struct ScopeDispatchDroppedError: Error, Sendable, Hashable, CustomString
     switch reason {
     case .rootReleased:
       return "\(dispatchableType) dispatched through scope \(scope) was dropped: the root store "
-        + "has been released"
+        + "has been released (expected when an effect or a screen outlives its app, as at the end "
+        + "of a test; only this dispatch is lost)"
     case .elementRemoved(let id):
       return "\(dispatchableType) dispatched through scope \(scope) was dropped: the element "
         + "with id \(id) is no longer in the array"

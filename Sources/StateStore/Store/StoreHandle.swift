@@ -41,7 +41,7 @@ public struct StoreHandle<S: State, Dependencies: Sendable>: Sendable {
   public func withStore<Result>(
     _ body: (Store<S, Dependencies>) async throws -> Result
   ) async throws -> Result {
-    guard let store else { throw StoreReleasedError(stateType: String(reflecting: S.self)) }
+    guard let store else { throw StoreReleasedError(for: S.self) }
     return try await body(store)
   }
 }
@@ -52,9 +52,21 @@ extension Store {
 }
 
 /// An awaited dispatch went through a ``StoreHandle`` whose store is released.
+///
+/// Fakes and wrappers of a screen's store can throw it too, as the handle does.
 public struct StoreReleasedError: Error, Hashable, CustomStringConvertible {
   /// The state type of the released store.
   public let stateType: String
+
+  /// Creates the error for a released store whose state type is named `stateType`.
+  public init(stateType: String) {
+    self.stateType = stateType
+  }
+
+  /// Creates the error for a released store of `State`.
+  public init<State>(for state: State.Type) {
+    self.init(stateType: String(reflecting: state))
+  }
 
   /// Names the store.
   public var description: String {

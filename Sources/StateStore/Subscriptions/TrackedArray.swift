@@ -317,7 +317,7 @@ where Element.ID: Sendable {
   ///   another array), in which case `body` was not called and every element may have changed.
   /// - Complexity: O(journal capacity).
   @inlinable
-  func visitChanges(since previous: UInt64, _ body: (Element.ID) -> Void) -> Bool {
+  package func visitChanges(since previous: UInt64, _ body: (Element.ID) -> Void) -> Bool {
     if previous == stamp { return true }
     let count = journal.count
     var offset = count - 1
@@ -336,7 +336,7 @@ where Element.ID: Sendable {
 
   /// The stamp of the latest mutation, for ``visitChanges(since:_:)``.
   @inlinable
-  var currentStamp: UInt64 { stamp }
+  package var currentStamp: UInt64 { stamp }
 
   /// A stamp no mutation of any array in the process has had.
   @usableFromInline

@@ -16,8 +16,8 @@
 /// controller.appear()
 /// ```
 ///
-/// As with ``ScreenController``, the store is held weakly and the view's closures should capture
-/// the controller weakly.
+/// As with ``ScreenController``, the controller reaches the store through a `StoreHandle`,
+/// which does not keep it alive, and the view's closures should capture the controller weakly.
 @MainActor
 public final class LocalStateScreenController<
   View: ModellableViewWithLocalState, Dependencies: Sendable
@@ -27,8 +27,10 @@ public final class LocalStateScreenController<
 
   /// The view the controller owns.
   public let view: View
+  /// The handle through which the controller reaches the store.
+  public let handle: StoreHandle<View.VM.StateType, Dependencies>
   /// The store, while it exists.
-  public private(set) weak var store: StoreType?
+  public var store: StoreType? { handle.store }
   /// Whether the screen is visible, that is, between ``appear()`` and ``disappear()``.
   public private(set) var isVisible = false
   /// The screen's own state; setting it updates a visible view if its model changes.
@@ -40,23 +42,53 @@ public final class LocalStateScreenController<
   private var observation: Subscription?
   /// The model last given to the view, to compare the next one with.
   private var lastModel: View.VM?
+  /// Where the controller was made, for the warning of a store released before it appears.
+  private let fileID: String
+  private let line: Int
 
   /// Creates a hidden screen for `view` with `localState`, and wires the view's interactions.
   ///
   /// - Parameters:
   ///   - view: The view to own.
-  ///   - store: The store whose state the view model is projected from while visible.
+  ///   - store: The handle of the store whose state the view model is projected from while
+  ///     visible.
   ///   - localState: The screen's initial local state.
+  ///   - fileID: Where the controller is made, named by the warning of a released store.
+  ///   - line: Where the controller is made, as for `fileID`.
   ///   - wire: Sets the view's interaction closures, called once before this initializer
   ///     returns; they reach the store and the local state through a weakly captured controller.
   public init(
-    view: View, store: StoreType, localState: View.VM.LocalState,
+    view: View, store: StoreHandle<View.VM.StateType, Dependencies>,
+    localState: View.VM.LocalState, fileID: String = #fileID, line: Int = #line,
     wire: (_ view: View, _ controller: LocalStateScreenController) -> Void = { _, _ in }
   ) {
     self.view = view
-    self.store = store
+    self.handle = store
     self.localState = localState
+    self.fileID = fileID
+    self.line = line
     wire(view, self)
+  }
+
+  /// Creates a hidden screen for `view` on `store`, reached through its handle, with
+  /// `localState`, and wires the view's interactions.
+  ///
+  /// - Parameters:
+  ///   - view: The view to own.
+  ///   - store: The store whose state the view model is projected from; not kept alive.
+  ///   - localState: The screen's initial local state.
+  ///   - fileID: Where the controller is made, named by the warning of a released store.
+  ///   - line: Where the controller is made, as for `fileID`.
+  ///   - wire: Sets the view's interaction closures, called once before this initializer
+  ///     returns.
+  public convenience init(
+    view: View, store: StoreType, localState: View.VM.LocalState,
+    fileID: String = #fileID, line: Int = #line,
+    wire: (_ view: View, _ controller: LocalStateScreenController) -> Void = { _, _ in }
+  ) {
+    self.init(
+      view: view, store: store.handle, localState: localState, fileID: fileID, line: line,
+      wire: wire)
   }
 
   /// Connects the view, which gets the current model at once.
@@ -66,7 +98,12 @@ public final class LocalStateScreenController<
   /// - Complexity: While visible, one `init?(state:localState:)` and one comparison per
   ///   dispatch: a local-state model cannot be shared with other screens.
   public func appear() {
-    guard !isVisible, let store else { return }
+    guard !isVisible else { return }
+    guard let store else {
+      RuntimeWarning.storeReleased(
+        "LocalStateScreenController", state: View.VM.StateType.self, fileID: fileID, line: line)
+      return
+    }
     isVisible = true
     // Every change of the state, including a root's change of a scope's slice (which a scope's
     // `observeUpdates` does not report), without making the store keep the old state as a

@@ -29,6 +29,9 @@ public final class ObservedModel<VM: ViewModelWithState>: Observable {
   private let modelKeyPath: KeyPath<ObservedModel, VM?> = \.model
   private var subscription: Subscription?
 
+  /// An object whose model stays `nil`: the store it was asked of is gone.
+  init() {}
+
   init<D: Sendable>(store: Store<VM.StateType, D>) {
     subscription = store.subscribe(VM.self) { [weak self] model in
       // The store delivers only changed values after the first, so every set is a change.

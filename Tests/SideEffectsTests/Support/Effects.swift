@@ -56,7 +56,7 @@ struct ReportThread: SideEffect {
 /// A search that waits at the gate, then shows its query; the latest search wins.
 struct Search: SideEffect {
   let query: String
-  var cancellationID: (any Hashable & Sendable)? { "search" }
+  var cancellationID: CancellationID? { "search" }
   func sideEffect(_ context: SideEffectContext<Counter, Dependencies>) async throws {
     context.dependencies.service.record("search \(query)")
     try await context.dependencies.gate.wait()
@@ -67,7 +67,7 @@ struct Search: SideEffect {
 /// A search that shows its query at once; the latest search wins.
 struct InstantSearch: SideEffect {
   let query: String
-  var cancellationID: (any Hashable & Sendable)? { "search" }
+  var cancellationID: CancellationID? { "search" }
   func sideEffect(_ context: SideEffectContext<Counter, Dependencies>) async throws {
     await context.dispatch(SetResults(results: [query]))
   }
@@ -88,7 +88,7 @@ struct Refresh: ReturningSideEffect {
 /// Waits 300 ms on the injected clock, then shows its query; the latest search wins.
 struct DebouncedSearch: SideEffect {
   let query: String
-  var cancellationID: (any Hashable & Sendable)? { "search" }
+  var cancellationID: CancellationID? { "search" }
   func sideEffect(_ context: SideEffectContext<Counter, Dependencies>) async throws {
     try await context.dependencies.clock.sleep(for: .milliseconds(300))
     await context.dispatch(SetResults(results: [query]))

@@ -144,21 +144,6 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
     return journaled
   }
 
-  /// Reads the journal in `directory` without writing anything, and returns the state up to
-  /// the first damage, with the damage: for recovering what a damaged journal still holds.
-  ///
-  /// - Throws: ``PersistenceError/newerSchema(file:found:supported:)`` or
-  ///   ``PersistenceError/systemCall(operation:path:code:)``; damage is not thrown but returned.
-  /// - Complexity: O(snapshot + journal after it).
-  public nonisolated static func read(
-    directory: URL, initialState: S = S(), registry: ActionLogRegistry<S>,
-    schemaVersion: Int = 1
-  ) async throws(PersistenceError) -> RecoveredState<S> {
-    try await read(
-      directory: directory.path, initialState: initialState, registry: registry,
-      schemaVersion: schemaVersion, system: POSIXCalls())
-  }
-
   /// Reads the journal on `system`'s calls; see
   /// ``read(directory:initialState:registry:schemaVersion:)``.
   package nonisolated static func read(
@@ -219,6 +204,24 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
 }
 
 extension JournaledStore where Dependencies == Void {
+  /// Reads the journal in `directory` without writing anything, and returns the state up to
+  /// the first damage, with the damage: for recovering what a damaged journal still holds.
+  ///
+  /// It is declared where `Dependencies` is `Void`, since reading runs no side effect:
+  /// `JournaledStore.read(directory: url, registry: registry)`.
+  ///
+  /// - Throws: ``PersistenceError/newerSchema(file:found:supported:)`` or
+  ///   ``PersistenceError/systemCall(operation:path:code:)``; damage is not thrown but returned.
+  /// - Complexity: O(snapshot + journal after it).
+  public nonisolated static func read(
+    directory: URL, initialState: S = S(), registry: ActionLogRegistry<S>,
+    schemaVersion: Int = 1
+  ) async throws(PersistenceError) -> RecoveredState<S> {
+    try await read(
+      directory: directory.path, initialState: initialState, registry: registry,
+      schemaVersion: schemaVersion, system: POSIXCalls())
+  }
+
   /// Opens the journal in `directory` for a store whose side effects need no dependencies; see
   /// ``open(directory:initialState:dependencies:registry:options:interceptors:)``.
   public static func open(

@@ -209,6 +209,8 @@ struct JournaledStoreTests {
     let disk = SimulatedDisk()
     let calls = FaultyCalls(disk)
     let journaled = try await JournaledStore.openNumbers(on: calls)
+    let (reports, reportSink) = AsyncStream.makeStream(of: String.self)
+    journaled.store.onUnhandledError = { error, _ in reportSink.yield("\(error)") }
     let full = PersistenceError.systemCall(
       operation: "write", path: "/store/journal-1.jsonl", code: ENOSPC)
     calls.inject(.init(kind: .write, occurrence: 1, code: ENOSPC, persistent: true))
@@ -222,6 +224,10 @@ struct JournaledStoreTests {
     var failures = journaled.failures.makeAsyncIterator()
     let first = await failures.next()
     #expect(first == full)
+    // Nobody needs to read the stream: the store's onUnhandledError hears it too.
+    var reported = reports.makeAsyncIterator()
+    let report = await reported.next() ?? ""
+    #expect(report == full.description)
     let durable = try await JournaledStore.readNumbers(on: disk)
     #expect(durable.lastSequence == 0)
 

@@ -41,6 +41,19 @@ struct SnapshotFileTests {
     #expect(try file.load() == Settings(theme: "theme 100"))
   }
 
+  @Test("a slice of a larger state is saved as its own file, through a scope's dispatch too")
+  func slice() async throws {
+    let disk = SimulatedDisk()
+    let clock = TestClock()
+    let file = Self.makeFile(on: disk, clock: clock)
+    let store = Store<Numbers, Void>(initialState: Numbers())
+    file.keepSaving(\.settings, of: store)
+    store.scope(state: \.settings).dispatch(SetTheme(theme: "dark"))
+    store.dispatch(Append(value: 1))
+    try await file.flush()
+    #expect(try file.load() == Settings(theme: "dark"))
+  }
+
   @Test("a failed save is reported, retried after the retry interval, and the value kept")
   func failedSave() async throws {
     let disk = SimulatedDisk()

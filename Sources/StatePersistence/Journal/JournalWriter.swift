@@ -29,6 +29,9 @@ final class JournalWriter<S: State & Codable>: Sendable {
     var isScheduled = false
     /// Whether a flush asked the next drain to retry entries a failure left unwritten.
     var flushRequested = false
+    /// Whether a write failed and nothing was dispatched or flushed since: entries are then
+    /// encoded but not written, so that what is durable stays what the failure said.
+    var holdsAfterFailure = false
     var waiters: [(target: Int, continuation: Waiter)] = []
     var durableSequence: Int
     var status = PersistenceStatus.saved
@@ -115,6 +118,7 @@ final class JournalWriter<S: State & Codable>: Sendable {
     let schedule = shared.withLock { shared -> Bool in
       if let stopped = shared.stopped, entry.sequence >= stopped.sequence { return false }
       shared.pending.append(entry)
+      shared.holdsAfterFailure = false
       if shared.status == .saved { shared.status = .saving }
       return scheduleIfIdle(&shared)
     }
@@ -146,6 +150,7 @@ final class JournalWriter<S: State & Codable>: Sendable {
         }
         shared.waiters.append((target, continuation))
         shared.flushRequested = true
+        shared.holdsAfterFailure = false
         return (nil, scheduleIfIdle(&shared))
       }
       if let immediate { continuation.resume(returning: immediate) }
@@ -153,15 +158,28 @@ final class JournalWriter<S: State & Codable>: Sendable {
     }
   }
 
-  /// Closes the files once everything queued is written; later entries are not written.
+  /// Closes the files, releasing the directory's lock, once everything queued before is
+  /// written; later entries are not written.
   func close() {
-    queue.async {
-      self.disk.withLock { disk in
-        try? disk.segment?.file.close()
-        disk.segment = nil
-        try? disk.lock?.close()
-        disk.lock = nil
+    queue.async { self.closeFiles() }
+  }
+
+  /// Closes the files as ``close()`` does, and returns once they are closed.
+  func closeAndWait() async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      queue.async {
+        self.closeFiles()
+        continuation.resume()
       }
+    }
+  }
+
+  private func closeFiles() {
+    disk.withLock { disk in
+      try? disk.segment?.file.close()
+      disk.segment = nil
+      try? disk.lock?.close()
+      disk.lock = nil
     }
   }
 
@@ -174,26 +192,35 @@ final class JournalWriter<S: State & Codable>: Sendable {
   /// Writes what is pending, batch after batch, until nothing is; runs on the queue.
   private func drain() {
     while true {
-      let batch = shared.withLock { shared -> [PendingEntry<S>]? in
+      let taken = shared.withLock {
+        shared -> (batch: [PendingEntry<S>], holds: Bool, stoppedAt: Int?)? in
         guard !shared.pending.isEmpty || shared.flushRequested else {
           shared.isScheduled = false
           return nil
         }
         shared.flushRequested = false
         defer { shared.pending.removeAll(keepingCapacity: true) }
-        return shared.pending
+        return (shared.pending, shared.holdsAfterFailure, shared.stopped?.sequence)
       }
-      guard let batch else { return }
-      disk.withLock { disk in write(batch, disk: &disk) }
+      guard let taken else { return }
+      disk.withLock { disk in
+        write(taken.batch, before: taken.stoppedAt, commits: !taken.holds, disk: &disk)
+      }
     }
   }
 
-  private func write(_ batch: [PendingEntry<S>], disk: inout Disk) {
+  /// Encodes the entries of `batch` before `stoppedAt`, and appends every unwritten entry
+  /// unless `commits` is false.
+  private func write(
+    _ batch: [PendingEntry<S>], before stoppedAt: Int?, commits: Bool, disk: inout Disk
+  ) {
     guard disk.lock != nil else {
       stop(.closed(reason: "the journaled store was closed"), at: batch.first?.sequence ?? 1)
       return
     }
     for entry in batch {
+      // An entry queued before the writer stopped is not written past the stop.
+      if let stoppedAt, entry.sequence >= stoppedAt { break }
       let (line, failure) = disk.encoder.entry(
         entry.updater, sequence: entry.sequence, cause: entry.cause, time: nil)
       if let failure {
@@ -207,7 +234,7 @@ final class JournalWriter<S: State & Codable>: Sendable {
       }
       disk.unwritten.append((entry.sequence, line, entry.snapshot))
     }
-    commitUnwritten(&disk)
+    if commits { commitUnwritten(&disk) }
   }
 
   /// Appends the unwritten entries, up to each one carrying a snapshot, then takes it.
@@ -336,6 +363,10 @@ final class JournalWriter<S: State & Codable>: Sendable {
   private func fail(_ error: PersistenceError) {
     let failed = shared.withLock { shared -> [Waiter] in
       if shared.stopped == nil { shared.status = .failing(error) }
+      // The flushes that asked for a retry get this failure as their answer; the next retry
+      // waits for the next dispatch or flush, so what is durable stays as the error says.
+      shared.flushRequested = false
+      shared.holdsAfterFailure = true
       defer { shared.waiters.removeAll() }
       return shared.waiters.map(\.continuation)
     }

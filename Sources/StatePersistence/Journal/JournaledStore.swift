@@ -180,7 +180,7 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
     subscription = nil
     let result = await writer.flush(upTo: lastSequence)
     writer.stop(.closed(reason: "the journaled store was closed"), at: lastSequence + 1)
-    writer.close()
+    await writer.closeAndWait()
     try result.get()
   }
 

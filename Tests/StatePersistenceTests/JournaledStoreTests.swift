@@ -110,9 +110,21 @@ struct JournaledStoreTests {
     await #expect(throws: refusal) {
       _ = try await JournaledStore.openNumbers(on: disk)
     }
+    // An older schema is read as it is; the next entry starts a segment of the new one, and
+    // the old segment's torn tail is cut so that it never reads as damage.
+    let path = "/store/journal-1.jsonl"
+    disk.setData((disk.data(at: path) ?? []) + Array(#"{"seq":2,"ty"#.utf8), at: path)
     let later = try await JournaledStore.openNumbers(
       on: disk, options: JournalOptions(schemaVersion: 3))
     #expect(later.store.state == numbers(upTo: 1))
+    later.store.dispatch(Append(value: 2))
+    try await later.close()
+    let segment = String(decoding: disk.data(at: "/store/journal-2.jsonl") ?? [], as: UTF8.self)
+    #expect(segment.hasPrefix(#"{"format":"statestore-action-log","version":1,"#))
+    #expect(segment.contains(#""schema":3}"#))
+    let again = try await JournaledStore.openNumbers(
+      on: disk, options: JournalOptions(schemaVersion: 3))
+    #expect(again.store.state == numbers(upTo: 2))
   }
 
   @Test("an updater the registry cannot encode ends the journal before it, and says so")

@@ -87,12 +87,19 @@ final class JournalWriter<S: State & Codable>: Sendable {
     self.queue = queue
     self.report = report
     var segment: Segment?
-    if let tail = recovered.tail, tail.schema == options.schemaVersion {
+    if let tail = recovered.tail {
       let file = try OpenFile(
         layout.segmentPath(first: tail.first), flags: O_RDWR, system: files.system)
-      segment = Segment(
-        first: tail.first, file: file, committedLength: tail.committedLength,
-        needsCut: tail.size > tail.committedLength, isNew: false)
+      if tail.schema == options.schemaVersion {
+        segment = Segment(
+          first: tail.first, file: file, committedLength: tail.committedLength,
+          needsCut: tail.size > tail.committedLength, isNew: false)
+      } else if tail.size > tail.committedLength {
+        // The next entry starts a segment of the new schema, after which this one is no longer
+        // the last: its torn tail must go now, or it would read as damage.
+        try file.truncate(to: tail.committedLength)
+        try file.synchronize()
+      }
     }
     shared = Mutex(Shared(durableSequence: recovered.lastSequence))
     disk = Mutex(

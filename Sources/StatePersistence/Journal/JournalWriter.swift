@@ -69,7 +69,9 @@ final class JournalWriter<S: State & Codable>: Sendable {
   let options: JournalOptions
   /// Set by the queue when a snapshot is due; the store's actor then hands over its state.
   let wantsSnapshot = Atomic<Bool>(false)
-  private let shared: Mutex<Shared>
+  /// Not a `Mutex`: the store's actor and the queue contend for it, and ThreadSanitizer cannot
+  /// see a contended `Mutex` hand over on Linux (see `SpinLocked`).
+  private let shared: SpinLocked<Shared>
   private let disk: Mutex<Disk>
   private let queue: DispatchQueue
   private let report: @Sendable (PersistenceError) -> Void
@@ -101,7 +103,7 @@ final class JournalWriter<S: State & Codable>: Sendable {
         try file.synchronize()
       }
     }
-    shared = Mutex(Shared(durableSequence: recovered.lastSequence))
+    shared = SpinLocked(Shared(durableSequence: recovered.lastSequence))
     disk = Mutex(
       Disk(
         encoder: LineEncoder(registry: registry), lock: lock, segment: segment,

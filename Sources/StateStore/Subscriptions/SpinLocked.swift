@@ -15,9 +15,10 @@ import Synchronization
 /// ThreadSanitizer cannot see, so a token released on another thread during a delivery was
 /// reported as a race that the lock prevents. Every step of this lock is an atomic operation in
 /// this module, which ThreadSanitizer follows. A waiter yields its thread between attempts, so a
-/// holder preempted mid-section is not starved by it.
+/// holder preempted mid-section is not starved by it. `StatePersistence` guards its writer's
+/// queue with it for the same reason.
 @usableFromInline
-final class SpinLocked<Value: Sendable>: Sendable {
+package final class SpinLocked<Value: Sendable>: Sendable {
   @usableFromInline let isLocked = Atomic<Bool>(false)
   // `nonisolated(unsafe)`, proof: `value` is reached only inside `withLock`, after a successful
   // acquiring compare-exchange of `isLocked` from `false` to `true` and before the releasing
@@ -25,18 +26,20 @@ final class SpinLocked<Value: Sendable>: Sendable {
   // write of the one before. `body` gets it `inout`, which cannot escape the call; a `body`
   // that called `withLock` again would spin forever rather than overlap an access, and no
   // caller in this module does (the bodies are plain array and integer work, and release what
-  // they take only after the lock is released). The type is internal, so no other code can
-  // reach `value`. The run-time exclusivity check is redundant with the lock and is skipped.
+  // they take only after the lock is released; `StatePersistence`'s writer and its tests
+  // likewise run plain bookkeeping and resume continuations after releasing it). `value` is
+  // internal, so no code outside this module can reach it. The run-time exclusivity check is redundant with the lock and is skipped.
   @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var value: Value
 
+  /// Creates the lock around `value`.
   @inlinable
-  init(_ value: Value) {
+  package init(_ value: Value) {
     self.value = value
   }
 
   /// Runs `body` with the value while holding the lock.
   @inlinable
-  func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
+  package func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
     while !isLocked.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged
     {
       while isLocked.load(ordering: .relaxed) { sched_yield() }

@@ -1,6 +1,6 @@
 import Foundation
 import StatePersistence
-import Synchronization
+import StateStore
 
 /// Real or simulated calls with one fault injected: the `occurrence`-th call of `kind` fails
 /// with `code` (and, when `persistent`, every later call of that kind too).
@@ -27,11 +27,11 @@ final class FaultyCalls: SystemCalls {
   }
 
   let base: any SystemCalls
-  private let counters: Mutex<Counters>
+  private let counters: SpinLocked<Counters>
 
   init(_ base: any SystemCalls, fault: Fault? = nil) {
     self.base = base
-    counters = Mutex(Counters(fault: fault))
+    counters = SpinLocked(Counters(fault: fault))
   }
 
   /// How many calls of each kind were made.

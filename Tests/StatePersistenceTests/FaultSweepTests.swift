@@ -13,13 +13,16 @@ struct FaultSweepTests {
     "every call failing at every point keeps the journal a readable prefix, and flushed entries durable",
     arguments: SystemCallKind.allCases, [false, true])
   func sweep(kind: SystemCallKind, persistent: Bool) async {
-    let dryRun = FaultyCalls(SimulatedDisk())
+    let dryDisk = SimulatedDisk()
+    await Workload.prepare(dryDisk)
+    let dryRun = FaultyCalls(dryDisk)
     let clean = await Workload.run(on: dryRun, checking: nil)
     #expect(clean.errors.isEmpty)
-    #expect(clean.confirmed == 10)
+    #expect(clean.confirmed == 15)
     let points = dryRun.calls[kind] ?? 0
     for occurrence in 1...max(1, points) {
       let disk = SimulatedDisk()
+      await Workload.prepare(disk)
       let fault = FaultyCalls.Fault(
         kind: kind, occurrence: occurrence, code: EIO, persistent: persistent)
       let calls = FaultyCalls(disk, fault: fault)

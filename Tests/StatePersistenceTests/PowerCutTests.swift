@@ -16,6 +16,7 @@ struct PowerCutTests {
     var cutsTested = 0
     while true {
       let disk = SimulatedDisk()
+      await Workload.prepare(disk)
       disk.cutPower(afterCalls: cut)
       let outcome = await Workload.run(on: disk, checking: nil)
       guard disk.isPowerCut else { break }

@@ -17,6 +17,7 @@ let package = Package(
     .library(name: "SideEffects", targets: ["SideEffects"]),
     .library(name: "Navigation", targets: ["Navigation"]),
     .library(name: "ActionLog", targets: ["ActionLog"]),
+    .library(name: "StatePersistence", targets: ["StatePersistence"]),
     .library(name: "StateStoreTesting", targets: ["StateStoreTesting"]),
     .library(name: "StateStoreUI", targets: ["StateStoreUI"]),
     .executable(name: "todo-cli", targets: ["todo-cli"]),
@@ -28,6 +29,8 @@ let package = Package(
     .target(
       name: "Navigation", dependencies: ["StateStore", "SideEffects"], swiftSettings: strict),
     .target(name: "ActionLog", dependencies: ["StateStore"], swiftSettings: strict),
+    .target(
+      name: "StatePersistence", dependencies: ["StateStore", "ActionLog"], swiftSettings: strict),
     .target(name: "StateStoreUI", dependencies: ["StateStore"], swiftSettings: strict),
     .target(
       name: "StateStoreTesting",
@@ -83,6 +86,11 @@ let package = Package(
       swiftSettings: strict
     ),
     .testTarget(
+      name: "StatePersistenceTests",
+      dependencies: ["StatePersistence", "StateStore", "ActionLog", "StateStoreTesting"],
+      swiftSettings: strict
+    ),
+    .testTarget(
       name: "StateStoreUITests",
       dependencies: ["StateStoreUI", "StateStore"],
       swiftSettings: strict
@@ -133,6 +141,7 @@ let package = Package(
       name: "DocumentationTests",
       dependencies: [
         "StateStore", "SideEffects", "Navigation", "ActionLog", "StateStoreTesting", "StateStoreUI",
+        "StatePersistence",
       ],
       swiftSettings: strict
     ),

@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-modules=(StateStore SideEffects Navigation ActionLog StateStoreTesting StateStoreUI)
+modules=(StateStore SideEffects Navigation ActionLog StatePersistence StateStoreTesting StateStoreUI)
 
 # `docc` ships next to `swift` in the toolchain; fall back to the usual Linux install path.
 docc="${DOCC:-}"

@@ -15,7 +15,10 @@ struct CodeBlockTests {
   func articlesAreFound() {
     let paths = Article.all.map(\.path)
     #expect(paths.contains("README.md"))
-    for module in ["StateStore", "SideEffects", "Navigation", "ActionLog", "StateStoreTesting"] {
+    for module in [
+      "StateStore", "SideEffects", "Navigation", "ActionLog", "StatePersistence",
+      "StateStoreTesting",
+    ] {
       #expect(
         paths.contains("Sources/\(module)/\(module).docc/\(module).md"),
         "\(module) has no catalog landing page")

@@ -5,13 +5,13 @@ import StateStore
 ///
 /// Only the updater goes through `JSONEncoder`; the envelope (`seq`, `type`, `cause`) is written
 /// as text, so the cost of an entry depends on the updater alone, never on the size of the state.
-struct LineEncoder<S: State> {
+package struct LineEncoder<S: State> {
   private let registry: ActionLogRegistry<S>
   /// The registry's tables when encoding began, so the hot path takes no lock.
   private var codecs: [ObjectIdentifier: UpdaterCodec<S>]
   private let encoder: JSONEncoder
 
-  init(registry: ActionLogRegistry<S>) {
+  package init(registry: ActionLogRegistry<S>) {
     self.registry = registry
     self.codecs = registry.snapshot()
     let encoder = JSONEncoder()
@@ -22,7 +22,7 @@ struct LineEncoder<S: State> {
 
   /// The entry line for `updater`, or, if it cannot be encoded, a line marking it unrecorded
   /// together with the reason.
-  mutating func entry(
+  package mutating func entry(
     _ updater: any StateUpdater<S>, sequence: Int, cause: DispatchCause?, time: Date?
   ) -> (line: Data, failure: ActionLogError?) {
     let type = Swift.type(of: updater)
@@ -98,7 +98,7 @@ struct LineEncoder<S: State> {
   /// The checkpoint line recording `state` after entry `sequence`.
   ///
   /// - Complexity: O(size of the state).
-  func checkpoint(_ state: S, sequence: Int) throws(ActionLogError) -> Data {
+  package func checkpoint(_ state: S, sequence: Int) throws(ActionLogError) -> Data {
     guard let encodable = state as? any Encodable else {
       throw .stateNotEncodable(stateType: String(reflecting: S.self))
     }

@@ -8,7 +8,7 @@ package enum LineFailure: Error {
   case payload(type: String, error: any Error)
 
   /// The error for this failure on line `line`, reading any `DecodingError` for its path.
-  static func error(for error: any Error, line: Int) -> ActionLogError {
+  package static func error(for error: any Error, line: Int) -> ActionLogError {
     switch error {
     case LineFailure.malformed(let reason):
       return .malformedLine(line: line, reason: reason)

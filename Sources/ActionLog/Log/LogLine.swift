@@ -5,12 +5,12 @@ import StateStore
 ///
 /// The envelope and the payload are decoded together: the `type` key picks the registered
 /// updater, which then decodes `payload` from the same container. Unknown keys are ignored.
-enum LogLine<S: State>: DecodableWithConfiguration {
+package enum LogLine<S: State>: DecodableWithConfiguration {
   case entry(sequence: Int, type: String, updater: any StateUpdater<S>, cause: String?, time: Date?)
   case checkpoint(sequence: Int)
   case unrecorded(sequence: Int, type: String, reason: String)
 
-  init(from decoder: any Decoder, configuration registry: ActionLogRegistry<S>) throws {
+  package init(from decoder: any Decoder, configuration registry: ActionLogRegistry<S>) throws {
     let container: KeyedDecodingContainer<LogKey>
     do {
       container = try decoder.container(keyedBy: LogKey.self)

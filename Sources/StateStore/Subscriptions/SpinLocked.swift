@@ -17,8 +17,9 @@ import Synchronization
 /// this module, which ThreadSanitizer follows. A waiter yields its thread between attempts, so a
 /// holder preempted mid-section is not starved by it.
 ///
-/// `package`, for the test clock and the effect registry, whose locks ThreadSanitizer must see
-/// for the same reason: their bodies, too, are plain collection work that calls no user code.
+/// `package`, for the test clock, the effect registry and `StatePersistence`'s writer queue,
+/// whose locks ThreadSanitizer must see for the same reason: their bodies, too, are plain
+/// collection work that calls no user code.
 @usableFromInline
 package final class SpinLocked<Value: Sendable>: Sendable {
   @usableFromInline let isLocked = Atomic<Bool>(false)
@@ -28,12 +29,14 @@ package final class SpinLocked<Value: Sendable>: Sendable {
   // write of the one before. `body` gets it `inout`, which cannot escape the call; a `body`
   // that called `withLock` again would spin forever rather than overlap an access, and no
   // caller in this module does (the bodies are plain array and integer work, and release what
-  // they take only after the lock is released; so are those of the package's other callers,
-  // the test clock's and the effect registry's). The type is `package`, so no code outside the
+  // they take only after the lock is released; so are those of the package's other callers:
+  // the test clock's, the effect registry's, and `StatePersistence`'s writer, which runs plain
+  // bookkeeping and resumes continuations after releasing it). The type is `package`, so no code outside the
   // package can reach it, and `value` is internal, so only this module's code, which touches it
   // in `withLock` alone, can. The run-time exclusivity check is redundant with the lock and is skipped.
   @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var value: Value
 
+  /// Creates the lock around `value`.
   @inlinable
   package init(_ value: Value) {
     self.value = value

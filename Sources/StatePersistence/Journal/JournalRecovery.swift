@@ -1,0 +1,197 @@
+import ActionLog
+import Foundation
+import StateStore
+
+/// Reads a journal's directory: the snapshot, then every entry after it, in order.
+///
+/// The rules, which the writer keeps:
+/// - Entries are numbered from 1 without gaps, across segments.
+/// - A segment whose entries the snapshot covers may still be there (a crash between the
+///   snapshot and the removal); it is skipped.
+/// - Only the last segment may end in a torn tail: what follows its last newline, or a last
+///   line of NUL bytes with only NUL bytes after it (see `JSONLines`). A torn tail anywhere
+///   else, or any line that does not decode, is damage.
+struct JournalRecovery<S: State & Codable> {
+  let layout: JournalLayout
+  let files: FileAccess
+  let registry: ActionLogRegistry<S>
+  let schema: Int
+
+  /// The last segment, as the writer continues it.
+  struct Tail {
+    /// The segment's first entry.
+    var first: Int
+    /// The length up to the end of its last complete line; 0 when even its header is torn.
+    var committedLength: Int
+    /// The file's length, longer than `committedLength` by a torn tail's bytes.
+    var size: Int
+    /// The schema version its header names.
+    var schema: Int
+  }
+
+  /// What was read.
+  struct Recovered {
+    var state: S
+    var lastSequence: Int
+    var snapshotSequence: Int
+    /// Every segment's first entry, in order.
+    var segments: [Int]
+    var tail: Tail?
+    /// Entries and bytes after the snapshot, to know when the next one is due.
+    var entriesSinceSnapshot = 0
+    var bytesSinceSnapshot = 0
+    var damage: PersistenceError?
+  }
+
+  /// Reads everything; damage is returned in ``Recovered/damage`` with the state up to it.
+  ///
+  /// - Complexity: O(snapshot + journal after it), plus the updaters' own cost.
+  func read(initialState: S) throws(PersistenceError) -> Recovered {
+    try registry.validateForPersistence(path: layout.directory)
+    let names: [String]
+    do {
+      names = try files.names(in: layout.directory)
+    } catch .systemCall(_, _, let code) where code == ENOENT {
+      names = []
+    }
+    var recovered = Recovered(
+      state: initialState, lastSequence: 0, snapshotSequence: 0,
+      segments: names.compactMap(JournalLayout.segmentStart).sorted())
+    if names.contains("snapshot.json") {
+      do throws(PersistenceError) {
+        let bytes = try files.contents(of: layout.snapshotPath) ?? []
+        let (state, header) = try SnapshotCodec.decode(
+          S.self, from: bytes, path: layout.snapshotPath, schema: schema)
+        recovered.state = state
+        recovered.lastSequence = header.seq
+        recovered.snapshotSequence = header.seq
+      } catch .damaged(let file, let line, let reason) {
+        recovered.damage = .damaged(file: file, line: line, reason: reason)
+        return recovered
+      }
+    }
+    let segments = recovered.segments
+    // A segment is needed unless the next one starts within what the snapshot covers.
+    let needed = segments.indices.filter { index in
+      index + 1 == segments.count || segments[index + 1] > recovered.snapshotSequence + 1
+    }
+    for index in needed {
+      let isLast = index + 1 == segments.count
+      do throws(PersistenceError) {
+        try readSegment(first: segments[index], isLast: isLast, into: &recovered)
+      } catch .damaged(let file, let line, let reason) {
+        recovered.damage = .damaged(file: file, line: line, reason: reason)
+        return recovered
+      }
+    }
+    return recovered
+  }
+
+  private func readSegment(first: Int, isLast: Bool, into recovered: inout Recovered)
+    throws(PersistenceError)
+  {
+    let path = layout.segmentPath(first: first)
+    func damaged(_ line: Int?, _ reason: String) -> PersistenceError {
+      .damaged(file: path, line: line, reason: reason)
+    }
+    guard first <= recovered.lastSequence + 1 else {
+      throw damaged(
+        nil,
+        "it starts at entry \(first), but the entries before it end at "
+          + "\(recovered.lastSequence): entries are missing")
+    }
+    let bytes = try files.contents(of: path) ?? []
+    let (lines, tornStart) = JSONLines.readable(bytes)
+    guard let headerLine = lines.first else {
+      // The process creating the segment died before its header was complete.
+      guard isLast else { throw damaged(1, "the segment has no complete header line") }
+      recovered.tail = Tail(first: first, committedLength: 0, size: bytes.count, schema: schema)
+      return
+    }
+    let segmentSchema = try validateHeader(bytes[headerLine], path: path)
+    if tornStart != nil && !isLast {
+      throw damaged(lines.count + 1, "the last line is incomplete, and later segments follow")
+    }
+    let decoder = JSONDecoder()
+    for (offset, range) in lines.dropFirst().enumerated() {
+      let number = offset + 2
+      let line: LogLine<S>
+      do {
+        line = try decoder.decode(
+          LogLine<S>.self, from: Data(bytes[range]), configuration: registry)
+      } catch {
+        throw damaged(number, LineFailure.error(for: error, line: number).reason)
+      }
+      switch line {
+      case .checkpoint:
+        continue
+      case .unrecorded(let sequence, let type, let reason):
+        throw damaged(number, "entry \(sequence) (\(type)) was not recorded: \(reason)")
+      case .entry(let sequence, _, let updater, _, _):
+        if sequence <= recovered.lastSequence {
+          guard sequence <= recovered.snapshotSequence else {
+            throw damaged(
+              number, "entry \(sequence) comes after entry \(recovered.lastSequence)")
+          }
+          continue
+        }
+        guard sequence == recovered.lastSequence + 1 else {
+          throw damaged(
+            number,
+            "expected entry \(recovered.lastSequence + 1) but found entry \(sequence)")
+        }
+        updater.updateState(&recovered.state)
+        recovered.lastSequence = sequence
+        recovered.entriesSinceSnapshot += 1
+        recovered.bytesSinceSnapshot += range.count + 1
+      }
+    }
+    let committed = lines.last.map { $0.upperBound + 1 } ?? 0
+    recovered.tail = Tail(
+      first: first, committedLength: committed, size: bytes.count, schema: segmentSchema)
+  }
+
+  /// Checks a segment's header line and returns its schema version.
+  private func validateHeader(_ line: ArraySlice<UInt8>, path: String) throws(PersistenceError)
+    -> Int
+  {
+    do {
+      _ = try ActionLogHeader.validated(Data(line), line: 1)
+    } catch {
+      throw .damaged(file: path, line: 1, reason: error.reason)
+    }
+    let found: Int
+    do {
+      found = try JSONDecoder().decode(JournalLayout.SchemaField.self, from: Data(line)).schema ?? 1
+    } catch {
+      throw .damaged(file: path, line: 1, reason: "the schema version is not a whole number")
+    }
+    guard found <= schema else {
+      throw .newerSchema(file: path, found: found, supported: schema)
+    }
+    return found
+  }
+}
+
+extension ActionLogRegistry {
+  /// Throws the registry's first conflict as a persistence error.
+  func validateForPersistence(path: String) throws(PersistenceError) {
+    do {
+      try validate()
+    } catch {
+      throw .closed(reason: "the registry for \(path) is invalid: \(error)")
+    }
+  }
+}
+
+extension ActionLogError {
+  /// The description without the "action log line N:" prefix, which a persistence error
+  /// replaces with the file and the line.
+  var reason: String {
+    let text = description
+    guard text.hasPrefix("action log line "), let colon = text.firstIndex(of: ":") else {
+      return text
+    }
+    return String(text[text.index(after: colon)...].drop { $0 == " " })
+  }
+}

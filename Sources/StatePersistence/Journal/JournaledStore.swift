@@ -1,0 +1,253 @@
+import ActionLog
+import Dispatch
+import Foundation
+import StateStore
+
+/// A store whose every applied updater is journaled to a directory, and which reopens from it
+/// after a quit, a crash or a power cut.
+///
+/// ```swift
+/// let persisted = try await JournaledStore.open(
+///   directory: storeURL, dependencies: AppDependencies(), registry: registry)
+/// persisted.store.dispatch(AddTodo(title: "milk"))   // applied now; written off the actor
+/// try await persisted.flush()                          // durable now, or throws
+/// ```
+///
+/// The state is the last snapshot plus the journal after it, replayed through `registry`. Every
+/// updater the store applies from then on, through a scope too, is appended to the journal in
+/// dispatch order, as an action-log entry (`{"seq":…,"type":…,"payload":…}`), so a journal
+/// segment replays in `ActionReplayer` like any log. Appends are group-committed on a queue of
+/// the journal's own: dispatch never waits on the disk.
+///
+/// The contract, detailed in <doc:KeepingStateOnDisk>:
+/// - After a crash at any instant, reopening gives the state after a prefix of the applied
+///   updaters: no gap, no reorder, no half entry.
+/// - ``flush()`` returns once every updater applied before the call is durable, or throws, and
+///   then what is durable is exactly what it was.
+/// - A failure is never silent: ``status``, ``failures`` and the store's `onUnhandledError`
+///   hear it. The state in memory keeps every updater; the ones not yet durable stay queued
+///   and are written again at the next dispatch or flush.
+///
+/// Keep the journaled store as long as you use its ``store``: once it is released, updaters are
+/// no longer journaled.
+@MainActor
+public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
+  /// The store: dispatch to it, subscribe to it, scope it, as to any store.
+  public let store: Store<S, Dependencies>
+  /// The directory the journal lives in.
+  public nonisolated let directory: String
+  /// Every write failure, as it happens: appends, snapshots, removals.
+  ///
+  /// One consumer should iterate it; it keeps the latest 64 failures nobody has read.
+  public nonisolated let failures: AsyncStream<PersistenceError>
+  /// The number of the last updater applied, counted from the journal's first entry.
+  public private(set) var lastSequence: Int
+
+  private let writer: JournalWriter<S>
+  private let failureSink: AsyncStream<PersistenceError>.Continuation
+  private var subscription: Subscription?
+
+  private init(
+    store: Store<S, Dependencies>, directory: String, writer: JournalWriter<S>,
+    lastSequence: Int,
+    failures: (AsyncStream<PersistenceError>, AsyncStream<PersistenceError>.Continuation)
+  ) {
+    self.store = store
+    self.directory = directory
+    self.writer = writer
+    self.lastSequence = lastSequence
+    (self.failures, self.failureSink) = failures
+  }
+
+  isolated deinit {
+    subscription?.cancel()
+    writer.close()
+  }
+
+  /// Where the journal stands with the disk: ``PersistenceStatus/saved`` when every applied
+  /// updater is durable.
+  public nonisolated var status: PersistenceStatus { writer.status }
+
+  /// The number of the last updater known to be durable.
+  public nonisolated var durableSequence: Int { writer.durableSequence }
+
+  /// Opens the journal in `directory`, creating the directory (mode 0700) if needed, and
+  /// returns a store holding its state.
+  ///
+  /// - Parameters:
+  ///   - directory: The journal's directory; one process, one store at a time.
+  ///   - initialState: The state before the first entry, for a new journal.
+  ///   - dependencies: What the store's side effects receive.
+  ///   - registry: Every updater type the store applies, under stable names, with its scopes.
+  ///   - options: When to take snapshots, and the schema version.
+  ///   - interceptors: The store's interceptors.
+  /// - Throws: ``PersistenceError/damaged(file:line:reason:)`` naming the file and line (the
+  ///   file is left as it is; ``read(directory:initialState:registry:schemaVersion:)`` recovers
+  ///   the state before it), ``PersistenceError/newerSchema(file:found:supported:)``,
+  ///   ``PersistenceError/inUse(directory:)``, or ``PersistenceError/systemCall(operation:path:code:)``.
+  /// - Complexity: O(snapshot + journal after it).
+  public static func open(
+    directory: URL, initialState: S = S(), dependencies: Dependencies,
+    registry: ActionLogRegistry<S>, options: JournalOptions = JournalOptions(),
+    interceptors: [StoreInterceptor<S>] = []
+  ) async throws(PersistenceError) -> JournaledStore {
+    try await open(
+      directory: directory.path, initialState: initialState, dependencies: dependencies,
+      registry: registry, options: options, interceptors: interceptors, system: POSIXCalls())
+  }
+
+  /// Opens the journal on `system`'s calls; see
+  /// ``open(directory:initialState:dependencies:registry:options:interceptors:)``.
+  package static func open(
+    directory: String, initialState: S = S(), dependencies: Dependencies,
+    registry: ActionLogRegistry<S>, options: JournalOptions = JournalOptions(),
+    interceptors: [StoreInterceptor<S>] = [], system: any SystemCalls
+  ) async throws(PersistenceError) -> JournaledStore {
+    let layout = JournalLayout(directory: Self.trimmed(directory))
+    let files = FileAccess(system: system)
+    let queue = DispatchQueue(label: "StatePersistence.JournaledStore")
+    let failures = AsyncStream.makeStream(
+      of: PersistenceError.self, bufferingPolicy: .bufferingNewest(64))
+    let reporter = Reporter<S, Dependencies>(sink: failures.1)
+    let opened = await WriteQueue(queue).run {
+      () -> Result<(JournalWriter<S>, S, Int), PersistenceError> in
+      Result { () throws(PersistenceError) in
+        try files.createDirectory(layout.directory)
+        let lock = try OpenFile(layout.lockPath, flags: O_RDWR | O_CREAT, system: system)
+        do throws(SystemCallFailure) {
+          try lock.lock(LOCK_EX | LOCK_NB)
+        } catch  where error.code == EWOULDBLOCK {
+          throw .inUse(directory: layout.directory)
+        } catch {
+          throw .failed("lock", layout.lockPath, error)
+        }
+        try files.remove(layout.snapshotPath + ".tmp")
+        let recovered = try JournalRecovery(
+          layout: layout, files: files, registry: registry, schema: options.schemaVersion
+        ).read(initialState: initialState)
+        if let damage = recovered.damage { throw damage }
+        let writer = try JournalWriter(
+          layout: layout, files: files, options: options, registry: registry, lock: lock,
+          recovered: recovered, queue: queue, report: reporter.report)
+        return (writer, recovered.state, recovered.lastSequence)
+      }
+    }
+    let (writer, state, lastSequence) = try opened.get()
+    let store = Store(initialState: state, dependencies: dependencies, interceptors: interceptors)
+    let journaled = JournaledStore(
+      store: store, directory: layout.directory, writer: writer, lastSequence: lastSequence,
+      failures: failures)
+    reporter.store = store
+    journaled.subscription = store.observeUpdates { [weak journaled] (update: AppliedUpdate<S>) in
+      journaled?.journal(update)
+    }
+    return journaled
+  }
+
+  /// Reads the journal on `system`'s calls; see
+  /// ``read(directory:initialState:registry:schemaVersion:)``.
+  package nonisolated static func read(
+    directory: String, initialState: S = S(), registry: ActionLogRegistry<S>,
+    schemaVersion: Int = 1, system: any SystemCalls
+  ) async throws(PersistenceError) -> RecoveredState<S> {
+    let recovery = JournalRecovery(
+      layout: JournalLayout(directory: trimmed(directory)), files: FileAccess(system: system),
+      registry: registry, schema: schemaVersion)
+    let result = await WriteQueue(DispatchQueue(label: "StatePersistence.read")).run {
+      Result { () throws(PersistenceError) in
+        let recovered = try recovery.read(initialState: initialState)
+        return RecoveredState(
+          state: recovered.state, lastSequence: recovered.lastSequence, damage: recovered.damage)
+      }
+    }
+    return try result.get()
+  }
+
+  /// Returns once every updater applied before the call is durable.
+  ///
+  /// - Throws: The ``PersistenceError`` that kept an updater from being written. What is durable
+  ///   is then exactly what it was before the failed write, and the next open sees no part of
+  ///   it; the updaters stay queued and are written again at the next dispatch or flush.
+  public func flush() async throws(PersistenceError) {
+    try await writer.flush(upTo: lastSequence).get()
+  }
+
+  /// Flushes, then stops journaling and releases the directory for another open.
+  ///
+  /// - Throws: The flush's error; the directory is released all the same.
+  public func close() async throws(PersistenceError) {
+    subscription?.cancel()
+    subscription = nil
+    let result = await writer.flush(upTo: lastSequence)
+    writer.stop(.closed(reason: "the journaled store was closed"), at: lastSequence + 1)
+    await writer.closeAndWait()
+    try result.get()
+  }
+
+  private func journal(_ update: AppliedUpdate<S>) {
+    guard lastSequence < Int.max - 1 else {
+      writer.stop(
+        .closed(reason: "the journal's numbering is used up at entry \(lastSequence)"),
+        at: lastSequence + 1)
+      return
+    }
+    lastSequence += 1
+    let snapshot = writer.wantsSnapshot.exchange(false, ordering: .relaxed) ? store.state : nil
+    writer.enqueue(
+      PendingEntry(
+        updater: update.updater, cause: update.cause, sequence: lastSequence, snapshot: snapshot))
+  }
+
+  private nonisolated static func trimmed(_ directory: String) -> String {
+    directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+  }
+}
+
+extension JournaledStore where Dependencies == Void {
+  /// Reads the journal in `directory` without writing anything, and returns the state up to
+  /// the first damage, with the damage: for recovering what a damaged journal still holds.
+  ///
+  /// It is declared where `Dependencies` is `Void`, since reading runs no side effect:
+  /// `JournaledStore.read(directory: url, registry: registry)`.
+  ///
+  /// - Throws: ``PersistenceError/newerSchema(file:found:supported:)`` or
+  ///   ``PersistenceError/systemCall(operation:path:code:)``; damage is not thrown but returned.
+  /// - Complexity: O(snapshot + journal after it).
+  public nonisolated static func read(
+    directory: URL, initialState: S = S(), registry: ActionLogRegistry<S>,
+    schemaVersion: Int = 1
+  ) async throws(PersistenceError) -> RecoveredState<S> {
+    try await read(
+      directory: directory.path, initialState: initialState, registry: registry,
+      schemaVersion: schemaVersion, system: POSIXCalls())
+  }
+
+  /// Opens the journal in `directory` for a store whose side effects need no dependencies; see
+  /// ``open(directory:initialState:dependencies:registry:options:interceptors:)``.
+  public static func open(
+    directory: URL, initialState: S = S(), registry: ActionLogRegistry<S>,
+    options: JournalOptions = JournalOptions(), interceptors: [StoreInterceptor<S>] = []
+  ) async throws(PersistenceError) -> JournaledStore {
+    try await open(
+      directory: directory, initialState: initialState, dependencies: (), registry: registry,
+      options: options, interceptors: interceptors)
+  }
+}
+
+/// Sends the writer's failures to the stream and to the store's `onUnhandledError`.
+private final class Reporter<S: State, Dependencies: Sendable>: Sendable {
+  let sink: AsyncStream<PersistenceError>.Continuation
+  @MainActor weak var store: Store<S, Dependencies>?
+
+  init(sink: AsyncStream<PersistenceError>.Continuation) {
+    self.sink = sink
+  }
+
+  @Sendable func report(_ error: PersistenceError) {
+    sink.yield(error)
+    Task { @MainActor in self.store?.onUnhandledError(error, JournalWrite()) }
+  }
+}
+
+/// Stands for "the journal's writer" in `onUnhandledError`.
+struct JournalWrite: Dispatchable {}

@@ -1,0 +1,104 @@
+import ActionLog
+import Foundation
+
+/// A whole value in one file, with its schema version and a checksum.
+///
+/// ```
+/// {"format":"statepersistence-snapshot","version":1,"schema":1,"seq":500}
+/// {…the value, as one line of JSON…}
+/// {"checksum":"0123456789abcdef"}
+/// ```
+///
+/// `seq` is the journal entry the state includes (0 for a ``SnapshotFile``). The checksum is the
+/// 64-bit FNV-1a hash of every byte before its line, so a flipped bit is reported as damage, not
+/// read as a different value. The file is always replaced whole, so it is never torn.
+enum SnapshotCodec {
+  static let format = "statepersistence-snapshot"
+
+  /// What a snapshot's first line holds.
+  struct Header: Codable {
+    var format: String
+    var version: Int
+    var schema: Int
+    var seq: Int
+  }
+
+  /// The bytes of a snapshot of `value`.
+  ///
+  /// - Complexity: O(size of the value's encoding).
+  static func encode(_ value: some Encodable, schema: Int, seq: Int) throws(PersistenceError)
+    -> [UInt8]
+  {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    var bytes: [UInt8]
+    do {
+      bytes = Array(
+        try encoder.encode(Header(format: format, version: 1, schema: schema, seq: seq)))
+      bytes.append(0x0A)
+      bytes += try encoder.encode(value)
+    } catch {
+      throw .encodingFailed(
+        type: String(reflecting: type(of: value)), reason: String(describing: error))
+    }
+    bytes.append(0x0A)
+    bytes += Array("{\"checksum\":\"\(hex(fnv1a(bytes[...])))\"}\n".utf8)
+    return bytes
+  }
+
+  /// Decodes a snapshot written by ``encode(_:schema:seq:)``.
+  ///
+  /// - Throws: ``PersistenceError/damaged(file:line:reason:)`` naming `path` and the line, or
+  ///   ``PersistenceError/newerSchema(file:found:supported:)``.
+  /// - Complexity: O(bytes).
+  static func decode<Value: Decodable>(
+    _ type: Value.Type, from bytes: [UInt8], path: String, schema: Int
+  ) throws(PersistenceError) -> (value: Value, header: Header) {
+    func damaged(_ line: Int?, _ reason: String) -> PersistenceError {
+      .damaged(file: path, line: line, reason: reason)
+    }
+    let (lines, torn) = JSONLines.split(bytes)
+    guard torn == nil, lines.count == 3 else {
+      throw damaged(nil, "a snapshot has 3 complete lines, this file has \(lines.count)")
+    }
+    let decoder = JSONDecoder()
+    let header: Header
+    do {
+      header = try decoder.decode(Header.self, from: Data(bytes[lines[0]]))
+    } catch {
+      throw damaged(1, "not a snapshot header (\(LineFailure.summary(of: error)))")
+    }
+    guard header.format == format, header.version == 1, header.seq >= 0 else {
+      throw damaged(1, "not a version 1 \(format) header")
+    }
+    let expected = "{\"checksum\":\"\(hex(fnv1a(bytes[..<lines[2].lowerBound])))\"}"
+    guard bytes[lines[2]].elementsEqual(expected.utf8) else {
+      throw damaged(3, "the checksum does not match the contents")
+    }
+    guard header.schema <= schema else {
+      throw .newerSchema(file: path, found: header.schema, supported: schema)
+    }
+    do {
+      return (try decoder.decode(Value.self, from: Data(bytes[lines[1]])), header)
+    } catch {
+      throw damaged(2, "the value does not decode (\(LineFailure.summary(of: error)))")
+    }
+  }
+
+  /// The 64-bit FNV-1a hash of `bytes`.
+  ///
+  /// - Complexity: O(bytes).
+  static func fnv1a(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in bytes {
+      hash ^= UInt64(byte)
+      hash = hash &* 0x100_0000_01b3
+    }
+    return hash
+  }
+
+  private static func hex(_ value: UInt64) -> String {
+    let digits = String(value, radix: 16)
+    return String(repeating: "0", count: 16 - digits.count) + digits
+  }
+}

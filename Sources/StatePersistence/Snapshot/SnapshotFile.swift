@@ -1,0 +1,201 @@
+import Foundation
+import StateStore
+
+/// One `Codable` value kept in one file, saved whole: settings, a small document, a cache.
+///
+/// ```swift
+/// let file = SnapshotFile<Settings>(url: settingsURL)
+/// let store = Store<Settings, Void>(initialState: try file.load() ?? Settings(), dependencies: ())
+/// file.keepSaving(\.self, of: store)
+/// store.dispatch(SetTheme(.dark))   // saved within the coalescing interval
+/// try await file.flush()            // durable now, or throws
+/// ```
+///
+/// A save writes a temporary file, synchronizes it, renames it over the file and synchronizes
+/// the directory, so after a crash or a power cut the file holds one of the values saved, whole,
+/// never a mix. Saves are coalesced: a change starts a timer of
+/// ``Options-swift.struct/coalescingInterval`` on the injected clock, and when it fires the
+/// latest value is written once, however many changes came in between. The writing happens on
+/// a queue of its own: the store's actor never waits on the disk.
+///
+/// A failed save is never silent: ``status`` becomes ``PersistenceStatus/failing(_:)``, the
+/// error goes to ``failures``, and the value is saved again after
+/// ``Options-swift.struct/retryInterval`` (or at the next ``flush()``), until a save succeeds.
+/// The value in memory is not touched by a failure.
+@MainActor
+public final class SnapshotFile<Value: Codable & Equatable & Sendable> {
+  /// How saves are timed and what schema version the file carries.
+  public struct Options: Sendable {
+    /// How long after a change the value is written; changes in between are written together.
+    public var coalescingInterval: Duration
+    /// How long after a failed save it is tried again.
+    public var retryInterval: Duration
+    /// The version of the value's shape, written in the file.
+    ///
+    /// A file with a newer version is
+    /// refused by ``SnapshotFile/load()`` with ``PersistenceError/newerSchema(file:found:supported:)``.
+    public var schemaVersion: Int
+    /// The clock the intervals are measured on; tests inject one they advance by hand.
+    public var clock: any Clock<Duration>
+
+    /// Creates options; by default a change is saved half a second later, a failed save is
+    /// tried again after five seconds, on the continuous clock.
+    public init(
+      coalescingInterval: Duration = .milliseconds(500), retryInterval: Duration = .seconds(5),
+      schemaVersion: Int = 1, clock: any Clock<Duration> = ContinuousClock()
+    ) {
+      self.coalescingInterval = coalescingInterval
+      self.retryInterval = retryInterval
+      self.schemaVersion = schemaVersion
+      self.clock = clock
+    }
+  }
+
+  /// The file's path.
+  public nonisolated let path: String
+  /// How saves are timed.
+  public nonisolated let options: Options
+  /// Every failed save, as it happens; one consumer should iterate it.
+  public nonisolated let failures: AsyncStream<PersistenceError>
+
+  /// Where the file stands with the disk: ``PersistenceStatus/saved`` once the latest value is
+  /// durable.
+  public private(set) var status = PersistenceStatus.saved
+
+  private let files: FileAccess
+  private let directory: String
+  private let queue: WriteQueue
+  private let failureSink: AsyncStream<PersistenceError>.Continuation
+  /// The latest value not yet handed to the queue.
+  private var pending: Value?
+  /// The value last handed to the queue or loaded, to skip saving what is already saved.
+  private var lastHandedOver: Value?
+  private var timer: Task<Void, Never>?
+  private var lastWrite: Task<Result<Void, PersistenceError>, Never>?
+  private var subscription: Subscription?
+
+  /// Creates the file's keeper for `url`; nothing is read or written until asked.
+  public convenience init(url: URL, options: Options = Options()) {
+    self.init(path: url.path, options: options, system: POSIXCalls())
+  }
+
+  /// Creates the keeper on `system`'s calls.
+  package init(path: String, options: Options, system: any SystemCalls) {
+    self.path = path
+    self.options = options
+    self.files = FileAccess(system: system)
+    let parent = (path as NSString).deletingLastPathComponent
+    self.directory = parent.isEmpty ? "." : parent
+    self.queue = WriteQueue(label: "StatePersistence.SnapshotFile")
+    (failures, failureSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(64))
+  }
+
+  isolated deinit {
+    timer?.cancel()
+    failureSink.finish()
+  }
+
+  /// Reads the saved value, or `nil` when the file does not exist yet.
+  ///
+  /// - Throws: ``PersistenceError/damaged(file:line:reason:)`` naming the line at fault (the
+  ///   file is left as it is), ``PersistenceError/newerSchema(file:found:supported:)``, or
+  ///   ``PersistenceError/systemCall(operation:path:code:)``.
+  /// - Complexity: O(file size).
+  public func load() throws(PersistenceError) -> Value? {
+    guard let bytes = try files.contents(of: path) else { return nil }
+    let value = try SnapshotCodec.decode(
+      Value.self, from: bytes, path: path, schema: options.schemaVersion
+    ).value
+    lastHandedOver = value
+    return value
+  }
+
+  /// Saves `value` after the coalescing interval, with any later value replacing it.
+  ///
+  /// Returns at once. A value equal to the last one saved is not written again.
+  public func save(_ value: Value) {
+    if let pending, pending == value { return }
+    if pending == nil, let lastHandedOver, lastHandedOver == value { return }
+    pending = value
+    if case .saved = status { status = .saving }
+    if timer == nil { startTimer(options.coalescingInterval) }
+  }
+
+  /// Saves the value at `keyPath` of `store` whenever it changes, until ``stopSaving()`` or the
+  /// keeper is released; pass `\.self` for a store, or a scope, whose whole state is the value.
+  ///
+  /// The value is read through a subscription, so dispatch costs one comparison; a value
+  /// different from the one loaded or last saved is saved at once (after the coalescing
+  /// interval).
+  public func keepSaving<S: State, Dependencies: Sendable>(
+    _ keyPath: KeyPath<S, Value>, of store: Store<S, Dependencies>
+  ) {
+    subscription?.cancel()
+    subscription = store.subscribe(to: keyPath) { [weak self] value in self?.save(value) }
+  }
+
+  /// Stops following the store given to ``keepSaving(_:of:)``; values already saved or
+  /// pending are still written.
+  public func stopSaving() {
+    subscription?.cancel()
+    subscription = nil
+  }
+
+  /// Writes the latest value now, without waiting for the coalescing interval, and returns
+  /// once it is durable.
+  ///
+  /// - Throws: The ``PersistenceError`` of the failed save; the value stays pending and is tried
+  ///   again after the retry interval.
+  public func flush() async throws(PersistenceError) {
+    timer?.cancel()
+    timer = nil
+    if let lastWrite { _ = await lastWrite.value }
+    guard let value = pending else { return }
+    if case .failure(let error) = await write(value).value { throw error }
+  }
+
+  private func startTimer(_ interval: Duration) {
+    let clock = options.clock
+    timer = Task { [weak self] in
+      do { try await sleep(on: clock, for: interval) } catch { return }
+      guard let self else { return }
+      self.timer = nil
+      guard let value = self.pending else { return }
+      _ = await self.write(value).value
+    }
+  }
+
+  /// Hands `value` to the queue after any earlier write and records the outcome.
+  private func write(_ value: Value) -> Task<Result<Void, PersistenceError>, Never> {
+    pending = nil
+    lastHandedOver = value
+    let previous = lastWrite
+    let (files, path, directory, schema) = (files, path, directory, options.schemaVersion)
+    let queue = queue
+    let task = Task { [weak self] in
+      _ = await previous?.value
+      let result = await queue.run { () -> Result<Void, PersistenceError> in
+        Result { () throws(PersistenceError) in
+          let bytes = try SnapshotCodec.encode(value, schema: schema, seq: 0)
+          try files.replaceAtomically(path, with: bytes, in: directory)
+        }
+      }
+      self?.finish(value, result)
+      return result
+    }
+    lastWrite = task
+    return task
+  }
+
+  private func finish(_ value: Value, _ result: Result<Void, PersistenceError>) {
+    switch result {
+    case .success:
+      if pending == nil { status = .saved }
+    case .failure(let error):
+      status = .failing(error)
+      failureSink.yield(error)
+      if pending == nil { pending = value }
+      if timer == nil { startTimer(options.retryInterval) }
+    }
+  }
+}

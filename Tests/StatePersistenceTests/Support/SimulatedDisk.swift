@@ -1,0 +1,350 @@
+import Foundation
+import StatePersistence
+import StateStore
+
+/// An in-memory file system that remembers what was made durable, for power-cut tests, in the
+/// way LazyFS does for databases.
+///
+/// A file's data is durable once `fsync`ed; a directory's entries (created, renamed, removed
+/// files) once the directory is `fsync`ed. ``cutPower(afterCalls:)`` makes every call after
+/// the given count fail with `EIO`, as if the machine had stopped there, and
+/// ``afterPowerCut(seed:)`` gives the disk as a reboot finds it: for each directory, either its
+/// durable entries or its latest ones (the system may have written them anyway), and for each
+/// file, its durable data, its latest data, or, for data that grew, the durable data followed
+/// by part of the new bytes or by as many NUL bytes (the file's size reached the disk but its
+/// blocks did not).
+final class SimulatedDisk: SystemCalls {
+  struct Node {
+    var isDirectory: Bool
+    var data: [UInt8] = []
+    var durableData: [UInt8] = []
+    var mode: mode_t
+  }
+
+  struct Contents {
+    var nodes: [Int: Node] = [0: Node(isDirectory: true, mode: 0o755)]
+    /// Every path's node, as the running system sees it.
+    var entries: [String: Int] = ["/": 0]
+    /// Every path's node as the disk holds it.
+    var durableEntries: [String: Int] = ["/": 0]
+    var descriptors: [Int32: (node: Int, path: String)] = [:]
+    var nextNode = 1
+    var nextDescriptor: Int32 = 3
+    var calls = 0
+    var powerCutAfter: Int?
+  }
+
+  // Not a `Mutex`: the writer's queue and the test contend for it, and ThreadSanitizer cannot
+  // see a contended `Mutex` hand over on Linux.
+  private let contents: SpinLocked<Contents>
+
+  init() {
+    contents = SpinLocked(Contents())
+  }
+
+  private init(_ contents: Contents) {
+    self.contents = SpinLocked(contents)
+  }
+
+  /// Makes every call after the first `count` from now fail with `EIO`.
+  func cutPower(afterCalls count: Int) {
+    contents.withLock { $0.powerCutAfter = $0.calls + count }
+  }
+
+  /// Whether the power was cut, by a call past the limit.
+  var isPowerCut: Bool {
+    contents.withLock { contents in
+      contents.powerCutAfter.map { contents.calls > $0 } ?? false
+    }
+  }
+
+  /// The disk after a reboot, with the unsynchronized parts chosen by `seed`.
+  func afterPowerCut(seed: UInt64) -> SimulatedDisk {
+    var random = SplitMix(seed: seed)
+    let old = contents.withLock { $0 }
+    var fresh = Contents()
+    fresh.nodes = [:]
+    fresh.entries = [:]
+    // Each directory keeps its durable entries or its latest ones.
+    let directories = Set(
+      old.entries.keys.map(Self.parent) + old.durableEntries.keys.map(Self.parent))
+    var kept: [String: Int] = [:]
+    for directory in directories {
+      let useLatest = random.next() % 2 == 0
+      let source = useLatest ? old.entries : old.durableEntries
+      for (path, node) in source where Self.parent(path) == directory && path != "/" {
+        kept[path] = node
+      }
+    }
+    kept["/"] = 0
+    // A path whose parent did not survive is gone with it.
+    var reachable: [String: Int] = [:]
+    for (path, node) in kept where path == "/" || Self.ancestorsExist(path, in: kept) {
+      reachable[path] = node
+    }
+    for (path, id) in reachable {
+      guard var node = old.nodes[id] else { continue }
+      if !node.isDirectory { node.data = Self.survivingData(of: node, random: &random) }
+      node.durableData = node.data
+      fresh.nodes[id] = node
+      fresh.entries[path] = id
+    }
+    fresh.durableEntries = fresh.entries
+    fresh.nextNode = old.nextNode
+    return SimulatedDisk(fresh)
+  }
+
+  /// The data of the file at `path`, as the running system sees it.
+  func data(at path: String) -> [UInt8]? {
+    contents.withLock { contents in contents.entries[path].flatMap { contents.nodes[$0]?.data } }
+  }
+
+  /// Replaces the data of the file at `path`, durably: damage done by hand.
+  func setData(_ data: [UInt8], at path: String) {
+    contents.withLock { contents in
+      guard let id = contents.entries[path] else { return }
+      contents.nodes[id]?.data = data
+      contents.nodes[id]?.durableData = data
+    }
+  }
+
+  /// The mode of the node at `path`.
+  func mode(at path: String) -> mode_t? {
+    contents.withLock { contents in contents.entries[path].flatMap { contents.nodes[$0]?.mode } }
+  }
+
+  private static func survivingData(of node: Node, random: inout SplitMix) -> [UInt8] {
+    let durable = node.durableData
+    let latest = node.data
+    guard latest != durable else { return latest }
+    switch random.next() % 4 {
+    case 0: return durable
+    case 1: return latest
+    default:
+      guard latest.count > durable.count, latest.starts(with: durable) else {
+        return random.next() % 2 == 0 ? durable : latest
+      }
+      let grown = latest.count - durable.count
+      let kept = Int(random.next() % UInt64(grown + 1))
+      if random.next() % 2 == 0 {
+        return Array(latest.prefix(durable.count + kept))
+      }
+      return durable + [UInt8](repeating: 0, count: kept)
+    }
+  }
+
+  static func parent(_ path: String) -> String {
+    guard path != "/", let slash = path.lastIndex(of: "/") else { return "/" }
+    return slash == path.startIndex ? "/" : String(path[..<slash])
+  }
+
+  private static func ancestorsExist(_ path: String, in entries: [String: Int]) -> Bool {
+    var current = parent(path)
+    while current != "/" {
+      if entries[current] == nil { return false }
+      current = parent(current)
+    }
+    return true
+  }
+
+  private static func normalized(_ path: String) -> String {
+    path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+  }
+
+  // MARK: - The calls
+
+  private func call<Result>(
+    _ kind: SystemCallKind, _ body: (inout Contents) throws(SystemCallFailure) -> Result
+  ) throws(SystemCallFailure) -> Result {
+    let outcome = contents.withLock { contents -> Swift.Result<Result, SystemCallFailure> in
+      contents.calls += 1
+      if let limit = contents.powerCutAfter, contents.calls > limit {
+        return .failure(SystemCallFailure(kind, code: EIO))
+      }
+      return Swift.Result { () throws(SystemCallFailure) in try body(&contents) }
+    }
+    return try outcome.get()
+  }
+
+  func open(_ path: String, flags: Int32, mode: mode_t) throws(SystemCallFailure) -> Int32 {
+    let path = Self.normalized(path)
+    return try call(.open) { contents throws(SystemCallFailure) in
+      var id = contents.entries[path]
+      if let existing = id {
+        if flags & O_CREAT != 0 && flags & O_EXCL != 0 {
+          throw SystemCallFailure(.open, code: EEXIST)
+        }
+        let isDirectory = contents.nodes[existing]?.isDirectory ?? false
+        if flags & O_DIRECTORY != 0 && !isDirectory {
+          throw SystemCallFailure(.open, code: ENOTDIR)
+        }
+        if isDirectory && flags & (O_WRONLY | O_RDWR) != 0 {
+          throw SystemCallFailure(.open, code: EISDIR)
+        }
+        if flags & O_TRUNC != 0 { contents.nodes[existing]?.data = [] }
+      } else {
+        guard flags & O_CREAT != 0 else { throw SystemCallFailure(.open, code: ENOENT) }
+        guard let parent = contents.entries[Self.parent(path)],
+          contents.nodes[parent]?.isDirectory == true
+        else { throw SystemCallFailure(.open, code: ENOENT) }
+        let new = contents.nextNode
+        contents.nextNode += 1
+        contents.nodes[new] = Node(isDirectory: false, mode: mode)
+        contents.entries[path] = new
+        id = new
+      }
+      guard let id else { throw SystemCallFailure(.open, code: ENOENT) }
+      let descriptor = contents.nextDescriptor
+      contents.nextDescriptor += 1
+      contents.descriptors[descriptor] = (id, path)
+      return descriptor
+    }
+  }
+
+  private static func node(_ descriptor: Int32, _ contents: Contents, _ kind: SystemCallKind)
+    throws(SystemCallFailure) -> (id: Int, path: String)
+  {
+    guard let open = contents.descriptors[descriptor], contents.nodes[open.node] != nil else {
+      throw SystemCallFailure(kind, code: EBADF)
+    }
+    return (open.node, open.path)
+  }
+
+  func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int)
+    throws(SystemCallFailure) -> Int
+  {
+    try call(.read) { contents throws(SystemCallFailure) in
+      let id = try Self.node(descriptor, contents, .read).id
+      let data = contents.nodes[id]?.data ?? []
+      guard offset < data.count else { return 0 }
+      let count = min(buffer.count, data.count - offset)
+      for index in 0..<count { buffer[index] = data[offset + index] }
+      return count
+    }
+  }
+
+  func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int)
+    throws(SystemCallFailure) -> Int
+  {
+    try call(.write) { contents throws(SystemCallFailure) in
+      let id = try Self.node(descriptor, contents, .write).id
+      var data = contents.nodes[id]?.data ?? []
+      if data.count < offset { data += [UInt8](repeating: 0, count: offset - data.count) }
+      for (index, byte) in bytes.enumerated() {
+        if offset + index < data.count { data[offset + index] = byte } else { data.append(byte) }
+      }
+      contents.nodes[id]?.data = data
+      return bytes.count
+    }
+  }
+
+  func synchronize(_ descriptor: Int32) throws(SystemCallFailure) {
+    try call(.synchronize) { contents throws(SystemCallFailure) in
+      let (id, path) = try Self.node(descriptor, contents, .synchronize)
+      guard contents.nodes[id]?.isDirectory == true else {
+        let data = contents.nodes[id]?.data ?? []
+        contents.nodes[id]?.durableData = data
+        return
+      }
+      for (entry, _) in contents.durableEntries where Self.parent(entry) == path && entry != "/" {
+        contents.durableEntries[entry] = nil
+      }
+      for (entry, node) in contents.entries where Self.parent(entry) == path && entry != "/" {
+        contents.durableEntries[entry] = node
+      }
+    }
+  }
+
+  func truncate(_ descriptor: Int32, to length: Int) throws(SystemCallFailure) {
+    try call(.truncate) { contents throws(SystemCallFailure) in
+      let id = try Self.node(descriptor, contents, .truncate).id
+      var data = contents.nodes[id]?.data ?? []
+      if data.count > length {
+        data.removeSubrange(length...)
+      } else {
+        data += [UInt8](repeating: 0, count: length - data.count)
+      }
+      contents.nodes[id]?.data = data
+    }
+  }
+
+  func size(_ descriptor: Int32) throws(SystemCallFailure) -> Int {
+    try call(.size) { contents throws(SystemCallFailure) in
+      let id = try Self.node(descriptor, contents, .size).id
+      return contents.nodes[id]?.data.count ?? 0
+    }
+  }
+
+  func lock(_ descriptor: Int32, operation: Int32) throws(SystemCallFailure) {
+    try call(.lock) { contents throws(SystemCallFailure) in
+      _ = try Self.node(descriptor, contents, .lock)
+    }
+  }
+
+  func close(_ descriptor: Int32) throws(SystemCallFailure) {
+    try call(.close) { contents throws(SystemCallFailure) in
+      guard contents.descriptors.removeValue(forKey: descriptor) != nil else {
+        throw SystemCallFailure(.close, code: EBADF)
+      }
+    }
+  }
+
+  func rename(_ from: String, to: String) throws(SystemCallFailure) {
+    let (from, to) = (Self.normalized(from), Self.normalized(to))
+    try call(.rename) { contents throws(SystemCallFailure) in
+      guard let id = contents.entries[from] else { throw SystemCallFailure(.rename, code: ENOENT) }
+      contents.entries[from] = nil
+      contents.entries[to] = id
+    }
+  }
+
+  func unlink(_ path: String) throws(SystemCallFailure) {
+    let path = Self.normalized(path)
+    try call(.unlink) { contents throws(SystemCallFailure) in
+      guard let id = contents.entries[path] else { throw SystemCallFailure(.unlink, code: ENOENT) }
+      if contents.nodes[id]?.isDirectory == true { throw SystemCallFailure(.unlink, code: EISDIR) }
+      contents.entries[path] = nil
+    }
+  }
+
+  func makeDirectory(_ path: String, mode: mode_t) throws(SystemCallFailure) {
+    let path = Self.normalized(path)
+    try call(.makeDirectory) { contents throws(SystemCallFailure) in
+      if contents.entries[path] != nil { throw SystemCallFailure(.makeDirectory, code: EEXIST) }
+      guard let parent = contents.entries[Self.parent(path)],
+        contents.nodes[parent]?.isDirectory == true
+      else { throw SystemCallFailure(.makeDirectory, code: ENOENT) }
+      let id = contents.nextNode
+      contents.nextNode += 1
+      contents.nodes[id] = Node(isDirectory: true, mode: mode)
+      contents.entries[path] = id
+    }
+  }
+
+  func contentsOfDirectory(_ path: String) throws(SystemCallFailure) -> [String] {
+    let path = Self.normalized(path)
+    return try call(.contentsOfDirectory) { contents throws(SystemCallFailure) in
+      guard let id = contents.entries[path], contents.nodes[id]?.isDirectory == true else {
+        throw SystemCallFailure(.contentsOfDirectory, code: ENOENT)
+      }
+      return contents.entries.keys.filter { $0 != "/" && Self.parent($0) == path }.map {
+        String($0.dropFirst(path == "/" ? 1 : path.count + 1))
+      }
+    }
+  }
+}
+
+/// A small seeded generator, so that a failing power-cut run can be repeated.
+struct SplitMix: RandomNumberGenerator {
+  private var state: UInt64
+
+  init(seed: UInt64) { state = seed }
+
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E476
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}

@@ -65,6 +65,12 @@ final class ReleaseHook: Sendable {
   }
 }
 
+/// An increment that holds a ``ReleaseHook``.
+struct HookedIncrement: StateUpdater {
+  let hook = ReleaseHook()
+  func updateState(_ state: inout CounterState) { state.value += 1 }
+}
+
 /// A list that the state gives through a getter, which runs ``HostileHooks/onRead``.
 struct HostileListState: State {
   var stored = makeTodos(5)
@@ -237,5 +243,24 @@ struct HostileUserCodeTests {
     #expect(values["c"] == [0, 1])
     #expect(values["d"] == [0, 1])
     withExtendedLifetime(tokens) {}
+  }
+
+  @Test("a queued updater whose release dispatches, released as the queue empties: nothing lost")
+  func queuedUpdaterReleaseDispatches() {
+    let store = Store<CounterState, Void>(initialState: CounterState(), dependencies: ())
+    var once = true
+    let token = store.addListener { _, _ in
+      guard once else { return }
+      once = false
+      store.dispatch(HookedIncrement())
+      store.dispatch(Append(number: 1))
+    }
+    HostileHooks.onRelease = [{ store.dispatch(Append(number: 2)) }]
+    store.dispatch(Increment())
+    #expect(HostileHooks.onRelease.isEmpty, "the queued updater was released")
+    HostileHooks.onRelease = []
+    #expect(store.state.value == 2)
+    #expect(store.state.log == [1, 2], "the dispatch from the release was applied, in order")
+    withExtendedLifetime(token) {}
   }
 }

@@ -143,62 +143,66 @@ where Element.ID: Sendable {
   ///   otherwise O(buckets + subscribers).
   @inlinable
   func removeCancelledSlots() -> Bool {
-    var emptied: [Int] = []
-    // Held across the sweep so that the late subscribers it drops release their elements when
-    // this copy goes, after the lock and the write, not inside them.
-    let lateBeforeSweep = late
-    defer { withExtendedLifetime(lateBeforeSweep) {} }
-    // One lock for the whole sweep; nothing inside calls user code (the callbacks were released
-    // by their tokens, and the elements of the buckets and of late subscribers are released
-    // after the lock).
-    let isAbandoned = table.storage.withLock { storage in
-      if storage.live == 0 { return true }
-      var place = 0
-      while place < buckets.entries.count {
-        // Rechains the live subscribers in order; changing a bucket in place keeps every place
-        // valid, and removing buckets waits for the end.
-        var subscriber = buckets.entries[place].first
-        let latest = buckets.entries[place].latest
-        var first: SubscriberIndex?
-        var kept = subscriber
-        while true {
-          let next = links[Int(subscriber)]
-          if storage.callback(at: subscriber) == nil {
-            storage.free.append(subscriber)
-          } else {
-            if first == nil { first = subscriber } else { links[Int(kept)] = subscriber }
-            kept = subscriber
+    // Everything the sweep drops is released at the end of this block, after the lock and the
+    // writes; a deinitializer there may subscribe to this group, so emptiness is asked after.
+    do {
+      var emptied: [Int] = []
+      // Held across the sweep so that the late subscribers it drops release their elements
+      // when this copy goes.
+      let lateBeforeSweep = late
+      // One lock for the whole sweep; nothing inside calls user code (the callbacks were
+      // released by their tokens, and the elements of the buckets and of late subscribers are
+      // released after the lock).
+      let isAbandoned = table.storage.withLock { storage in
+        if storage.live == 0 { return true }
+        var place = 0
+        while place < buckets.entries.count {
+          // Rechains the live subscribers in order; changing a bucket in place keeps every
+          // place valid, and removing buckets waits for the end.
+          var subscriber = buckets.entries[place].first
+          let latest = buckets.entries[place].latest
+          var first: SubscriberIndex?
+          var kept = subscriber
+          while true {
+            let next = links[Int(subscriber)]
+            if storage.callback(at: subscriber) == nil {
+              storage.free.append(subscriber)
+            } else {
+              if first == nil { first = subscriber } else { links[Int(kept)] = subscriber }
+              kept = subscriber
+            }
+            if subscriber == latest { break }
+            subscriber = next
           }
-          if subscriber == latest { break }
-          subscriber = next
+          if let first {
+            buckets.entries[place].first = first
+            buckets.entries[place].latest = kept
+          } else {
+            emptied.append(place)
+          }
+          place += 1
         }
-        if let first {
-          buckets.entries[place].first = first
-          buckets.entries[place].latest = kept
-        } else {
-          emptied.append(place)
+        late.removeAll { subscriber in
+          guard storage.callback(at: subscriber.index) == nil else { return false }
+          storage.free.append(subscriber.index)
+          return true
         }
-        place += 1
+        return false
       }
-      late.removeAll { subscriber in
-        guard storage.callback(at: subscriber.index) == nil else { return false }
-        storage.free.append(subscriber.index)
-        return true
+      // Moved out whole, so that their last elements are released after the writes. Last place
+      // first: removing a bucket moves the last one into its place, which is then never one
+      // still to remove.
+      let removed: [ElementBucket<Element>]
+      if isAbandoned {
+        removed = buckets.removeAll()
+        late = []
+        links = []
+      } else {
+        removed = emptied.reversed().map { buckets.remove(at: $0) }
       }
-      return false
+      withExtendedLifetime((removed, lateBeforeSweep)) {}
     }
-    if isAbandoned {
-      // Moved out whole, so that the last elements are released after the writes.
-      let removed = buckets.removeAll()
-      late = []
-      links = []
-      return withExtendedLifetime(removed) { true }
-    }
-    // Taken out whole, so that their last elements are released after the writes. Last place
-    // first: removing a bucket moves the last one into its place, which is then never one still
-    // to remove.
-    let removed = emptied.reversed().map { buckets.remove(at: $0) }
-    return withExtendedLifetime(removed) { isEmpty }
+    return isEmpty
   }
 
   /// Adds the subscriber at `subscriber` in ``table``, who has just been given `element`, the

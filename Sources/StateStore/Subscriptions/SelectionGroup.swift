@@ -47,9 +47,13 @@ final class SelectionGroup<S: State, Value: Equatable>: SelectionGroupBase<S> {
     // The entries as they were keep the removed ones alive until the write is over: a removed
     // entry's last value is user code's, whose deinitializer may subscribe to this selection
     // (appending to `entries`) or read it (`cached`).
-    let before = entries
-    entries.removeAll { !$0.slot.isActive }
-    return withExtendedLifetime(before) { entries.isEmpty }
+    // Asked after they are released, which may have subscribed.
+    do {
+      let before = entries
+      entries.removeAll { !$0.slot.isActive }
+      withExtendedLifetime(before) {}
+    }
+    return entries.isEmpty
   }
 
   override var isEmpty: Bool { entries.isEmpty }

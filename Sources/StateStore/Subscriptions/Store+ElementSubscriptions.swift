@@ -44,8 +44,9 @@ extension Store {
   func lookupTable<Element: Identifiable & Equatable & Sendable>(
     of group: ElementGroup<S, Element>
   ) -> TrackedArray<Element>.LookupTable where Element.ID: Sendable {
-    // An access to `currentState` beside the updater's (see the proof there): the caller has
-    // checked that no updater is running, and `lookupTable(at:)` runs no code of the
+    // An access to `currentState` beside the updater's, which cannot overlap it: the caller has
+    // checked that no updater is running (`isApplyingUpdater`, set for the updater's whole
+    // access), and `lookupTable(at:)` runs no code of the
     // application's while the access is open (at the key path's offset, it copies two buffers'
     // references out; with no offset, it returns `nil` at once), so no dispatch can begin inside
     // it. A method rather than a closure: a closure formed here would be isolated to the main
@@ -82,8 +83,10 @@ extension Store {
       group = ElementGroup(
         keyPath: keyPath, state: liveState, table: SubscriberTable(noting: cancellationLog))
       // `unowned(unsafe)` spares two atomic reference-count operations a call: each closure
-      // lives only in the group itself, and the store calls it only through `elementOrder`,
-      // which holds the group for the call, so the group outlives every call.
+      // lives only in the group itself, and the store calls it only while iterating a copy of
+      // `elementOrder` (in `notifyObservers` and `sweepCancelledEntries`), which holds the group
+      // for the call, whatever user code the call runs (a subscriber that cancels every token,
+      // a deinitializer that subscribes), so the group outlives every call.
       group.refresh = { [unowned(unsafe) group] state in group.deliverChanges(in: state) }
       group.removeCancelled = { [unowned(unsafe) group] in group.removeCancelledSlots() }
       elementGroups[keyPath] = group

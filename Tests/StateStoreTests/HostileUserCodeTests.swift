@@ -71,6 +71,36 @@ struct HookedIncrement: StateUpdater {
   func updateState(_ state: inout CounterState) { state.value += 1 }
 }
 
+/// A todo that holds a ``ReleaseHook``, equal to any other with its id and title.
+struct HookedTodo: Identifiable, Equatable, Sendable {
+  let id: Int
+  var title: String
+  let hook = ReleaseHook()
+
+  static func == (lhs: HookedTodo, rhs: HookedTodo) -> Bool {
+    lhs.id == rhs.id && lhs.title == rhs.title
+  }
+}
+
+struct HookedListState: State {
+  var todos = TrackedArray((0..<4).map { HookedTodo(id: $0, title: "todo \($0)") })
+}
+
+/// Replaces a todo with an equal one: its subscribers' bucket keeps the old one.
+struct RenewTodo: StateUpdater {
+  let id: Int
+  func updateState(_ state: inout HookedListState) {
+    guard let todo = state.todos[id: id] else { return }
+    state.todos[id: id] = HookedTodo(id: id, title: todo.title)
+  }
+}
+
+struct RetitleTodo: StateUpdater {
+  let id: Int
+  let title: String
+  func updateState(_ state: inout HookedListState) { state.todos[id: id]?.title = title }
+}
+
 /// A list that the state gives through a getter, which runs ``HostileHooks/onRead``.
 struct HostileListState: State {
   var stored = makeTodos(5)
@@ -262,5 +292,33 @@ struct HostileUserCodeTests {
     #expect(store.state.value == 2)
     #expect(store.state.log == [1, 2], "the dispatch from the release was applied, in order")
     withExtendedLifetime(token) {}
+  }
+
+  @Test("an element whose release subscribes, released by the sweep of its emptied group")
+  func elementReleaseSubscribes() {
+    let store = Store<HookedListState, Void>(initialState: HookedListState(), dependencies: ())
+    var heard: [String: [String?]] = [:]
+    var tokens: [String: Subscription] = [:]
+    func subscribe(_ name: String, to id: Int) {
+      tokens[name] = store.subscribe(to: \.todos, id: id) {
+        heard[name, default: []].append($0?.title)
+      }
+    }
+    subscribe("first", to: 1)
+    // The bucket of 1 is left the only holder of the todo it was given.
+    store.dispatch(RenewTodo(id: 1))
+    HostileHooks.onRelease = [{ subscribe("from release", to: 2) }]
+    tokens["first"]?.cancel()
+    store.dispatch(RenewTodo(id: 3))
+    #expect(HostileHooks.onRelease.isEmpty, "the sweep released the todo")
+    HostileHooks.onRelease = []
+    subscribe("later", to: 3)
+    #expect(
+      store.elementOrder.count == 1, "the group that gained a subscriber was kept, not made again")
+    heard = [:]
+    store.dispatch(RetitleTodo(id: 2, title: "two"))
+    store.dispatch(RetitleTodo(id: 3, title: "three"))
+    #expect(heard == ["from release": ["two"], "later": ["three"]])
+    withExtendedLifetime(tokens) {}
   }
 }

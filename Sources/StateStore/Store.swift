@@ -28,9 +28,11 @@ public final class Store<S: State, Dependencies: Sendable> {
   // The state skips the run-time exclusivity check, which would otherwise cost more than the
   // whole dispatch. Why no two accesses can overlap:
   // - It is only accessed on the main actor, so never from two threads at once.
-  // - The only modifying access is the updater's `inout` in `runUpdater(_:)` (a row
-  //   subscription also reads the state in place through an `inout` pointer, after the check
-  //   below and without running user code; see `lookupTable(of:)`). Another modify cannot nest
+  // - The only modifying access is the updater's `inout` in `runUpdater(_:)`. A row
+  //   subscription also reads the state in place, through an `inout` pointer, after the check
+  //   below, and only at a stored key path's offset, where it copies two references and runs no
+  //   user code (a computed key path's getter is applied to a copy instead; see
+  //   `lookupTable(of:)`). Another modify cannot nest
   //   inside it: every path to `runUpdater` goes through `dispatch`/`drainQueue`,
   //   which queue instead of applying while `isDispatching` is set, and it is set for the whole
   //   updater.
@@ -38,10 +40,15 @@ public final class Store<S: State, Dependencies: Sendable> {
   //   the store and calls `MainActor.assumeIsolated { store.state }`): every read that code
   //   outside this file can start (`state`, subscribing, an interceptor's `context.state`)
   //   first checks `isApplyingUpdater` and stops the process with a message naming the rule.
-  // - Reads inside the store (notifying) happen only after the updater returned.
+  // - Reads inside the store (notifying) happen only after the updater returned, and copy the
+  //   state (a class property passed as an argument is copied), so no access is open while a
+  //   listener or subscriber runs.
+  // - User code that runs inside the updater's access besides the updater itself (the
+  //   deinitializers of values it replaces) meets the same checks: a read or subscription stops
+  //   the process with the message, a dispatch is queued.
   @exclusivity(unchecked) @usableFromInline var currentState: S
-  // The same holds for the flags below, set on every dispatch: main-actor state that is never
-  // passed `inout` to code that could reach the store.
+  // The flags below, set on every dispatch, are plain values: main-actor state read by copy and
+  // written by assignment, never passed `inout`, so no access to one spans any call.
   /// The number of updates applied so far.
   @exclusivity(unchecked) @usableFromInline var version: UInt64 = 0
   /// True while the store is applying a dispatch or notifying about it.
@@ -56,9 +63,12 @@ public final class Store<S: State, Dependencies: Sendable> {
   /// Whether a scope keeps its slice for `==` (see `lastSlice`), which a scope's in-place
   /// dispatch that may change it drops first, so that the dispatch mutates without copying.
   @usableFromInline var scopesKeepSlices = false
-  // The queue is read and changed only in short accesses (an append, a read of one element, a
-  // reset) that never span a call into user code, so no two accesses can overlap.
-  @exclusivity(unchecked) @usableFromInline var queue: [QueuedDispatch<S, Dependencies>] = []
+  // The queue is read and changed only in short accesses (an append, taking one element out, a
+  // reset) that never span a call into user code, so no two accesses can overlap. A queued
+  // dispatchable is user code whose deinitializer may dispatch (appending to the queue): each
+  // is moved out of its slot before it runs, so that the queue never holds the last reference
+  // to one, and the reset destroys nothing but empty slots.
+  @exclusivity(unchecked) @usableFromInline var queue: [QueuedDispatch<S, Dependencies>?] = []
   @exclusivity(unchecked) @usableFromInline var queueHead = 0
 
   @usableFromInline let interceptors: [StoreInterceptor<S>]
@@ -74,10 +84,13 @@ public final class Store<S: State, Dependencies: Sendable> {
   // run-time exclusivity check (a begin and an end access per read, five reads a dispatch, as
   // much as W0's whole floor) because no two accesses to one of them can overlap: each is read
   // by copying it (a `for` loop iterates a copy, `isEmpty` reads once) and written only by short
-  // appends, removals and assignments that call no code outside the store (a removal keeps what
-  // it removes alive until after the write, so that no deinitializer runs inside it), so no
-  // access is open while a listener, a subscriber or any other user code runs, even one that
-  // subscribes or cancels from inside a callback. All of it is main-actor state.
+  // appends, removals and assignments that call no code outside the store. A removal's
+  // predicate asks our own objects (`isActive`, `isEmpty`), and `sweepCancelledEntries()` keeps
+  // the lists as they were until after its writes, so the entries and groups it removes (a
+  // group holds the application's values: a cached view model, the elements of its rows) are
+  // released, and their deinitializers run, with no access open. So no access is open while a
+  // listener, a subscriber or any other user code runs, even one that subscribes or cancels
+  // from inside a callback. All of it is main-actor state.
   /// The scopes of this root that have listeners or subscribers, notified after every update.
   @exclusivity(unchecked) @usableFromInline var scopeNodes: [ScopeNode] = []
   /// A scope's registration with its root, while the scope has observers.
@@ -102,13 +115,13 @@ public final class Store<S: State, Dependencies: Sendable> {
   @usableFromInline var rootLink: ScopeLink<S>?
   /// What interceptors registered for this store alone; released with the store.
   private var interceptorResources: [AnyObject] = []
-  // An observer list: unchecked, as proved above `scopeNodes`.
+  // An observer list: unchecked, as proved above `scopeNodes`, in this file.
   @exclusivity(unchecked) @usableFromInline var listeners: [ListenerEntry<S>] = []
   var selectionGroups: [AnyHashable: SelectionGroupBase<S>] = [:]
-  // An observer list: unchecked, as proved above `scopeNodes`.
+  // An observer list: unchecked, as proved above `scopeNodes`, in this file.
   @exclusivity(unchecked) @usableFromInline var selectionOrder: [SelectionGroupBase<S>] = []
   @usableFromInline var elementGroups: [AnyKeyPath: ElementGroupBase<S>] = [:]
-  // An observer list: unchecked, as proved above `scopeNodes`.
+  // An observer list: unchecked, as proved above `scopeNodes`, in this file.
   @exclusivity(unchecked) @usableFromInline var elementOrder: [ElementGroupBase<S>] = []
   /// The element group a subscriber joined last, checked first by the next subscriber.
   ///
@@ -121,7 +134,7 @@ public final class Store<S: State, Dependencies: Sendable> {
   // group it replaces is still in `elementOrder`, and the sweep that clears it keeps the old
   // `elementOrder` alive until after the write), so no deinitializer runs inside an access.
   @exclusivity(unchecked) @usableFromInline var recentElementGroup: ElementGroupBase<S>?
-  // An observer list: unchecked, as proved above `scopeNodes`.
+  // An observer list: unchecked, as proved above `scopeNodes`, in this file.
   @exclusivity(unchecked) @usableFromInline var updateObservers: [UpdateObserverEntry<S>] = []
 
   /// Tokens cancelled since the last sweep; tokens may be cancelled on any thread.
@@ -299,12 +312,14 @@ public final class Store<S: State, Dependencies: Sendable> {
     isDispatching = true
     defer { isDispatching = false }
     while queueHead < queue.count {
-      let next = queue[queueHead]
+      // Moved out: released at the end of this turn, with no access to `queue` open.
+      let taken = queue[queueHead].take()
       queueHead += 1
       if queueHead == queue.count {
         queue.removeAll(keepingCapacity: true)
         queueHead = 0
       }
+      guard let next = taken else { continue }
       if interceptors.isEmpty {
         if let apply = next.apply {
           apply(self)

@@ -11,7 +11,8 @@ struct ElementBucketsTests {
   }
 
   func bucket(_ id: Int) -> ElementBucket<Item> {
-    ElementBucket(id: id, last: Item(id: id), subscriber: SubscriberIndex(id))
+    ElementBucket(
+      id: id, hashValue: id.hashValue, last: Item(id: id), subscriber: SubscriberIndex(id))
   }
 
   /// Checks that each present identifier finds its own bucket and each absent one finds none.
@@ -28,6 +29,20 @@ struct ElementBucketsTests {
     }
   }
 
+  @Test("a bucket keeps its identifier's hash: growing and removing never hash again")
+  func keepsHashes() {
+    var buckets = ElementBuckets<Item>()
+    for id in 0..<100 { buckets.append(bucket(id)) }
+    #expect(buckets.changes == 100)
+    #expect(
+      buckets.entries.allSatisfy { $0.hash == ElementBuckets<Item>.hash(of: $0.id.hashValue) })
+    _ = buckets.remove(at: 3)
+    let removed = buckets.removeAll()
+    #expect(removed.count == 99)
+    #expect(buckets.isEmpty && buckets.place(of: 5, hashValue: 5.hashValue) == nil)
+    #expect(buckets.changes == 102, "every addition and removal moves the count of changes")
+  }
+
   @Test("growth, and removals anywhere (the last bucket moving into the hole) keep every place")
   func staysExact() {
     var buckets = ElementBuckets<Item>()
@@ -35,7 +50,7 @@ struct ElementBucketsTests {
     #expect(buckets.place(of: 1, hashValue: 1.hashValue) == nil)
     var present = Set<Int>()
     for id in 0..<3_000 {
-      buckets.append(bucket(id), hashValue: id.hashValue)
+      buckets.append(bucket(id))
       present.insert(id)
     }
     expectExact(buckets, present: present, absent: 3_000..<3_100)
@@ -54,12 +69,25 @@ struct ElementBucketsTests {
       present.remove(removed.id)
     }
     for id in 5_000..<5_300 {
-      buckets.append(bucket(id), hashValue: id.hashValue)
+      buckets.append(bucket(id))
       present.insert(id)
     }
     expectExact(buckets, present: present, absent: (0..<3_000).filter { !present.contains($0) })
 
     while !buckets.isEmpty { _ = buckets.remove(at: buckets.entries.count / 2) }
     expectExact(buckets, present: [], absent: 0..<5_300)
+  }
+}
+
+extension ElementBuckets {
+  /// The place of `id`'s bucket, walking ``candidate(hash:after:)`` as the element group does,
+  /// on a table no user code can reach.
+  func place(of id: Element.ID, hashValue: Int) -> Int? {
+    var after: Int?
+    while case (let place, let slot)? = candidate(hash: Self.hash(of: hashValue), after: after) {
+      if entries[place].id == id { return place }
+      after = slot
+    }
+    return nil
   }
 }

@@ -56,7 +56,10 @@ struct StoredProjectionTests {
     for projection in [nested, computed, archived] {
       #expect(projection.value(in: state).elements == state.page.todos.elements)
       var copy = state
-      #expect(withUnsafePointer(to: &copy, projection.value(at:)).ids == [0, 1, 2, 3, 4])
+      let atOffset = withUnsafePointer(to: &copy, projection.value(at:))
+      // A key path without an offset is never applied through the pointer: its getter may be
+      // the application's code, which must not run while the state is being read in place.
+      #expect(atOffset?.ids == (projection.offset == nil ? nil : [0, 1, 2, 3, 4]))
     }
   }
 

@@ -48,13 +48,18 @@ where Element.ID: Sendable {
   @usableFromInline var first: SubscriberIndex
   /// The index of the subscriber that joined last: the end of the chain.
   @usableFromInline var latest: SubscriberIndex
+  /// The identifier's hash, as ``ElementBuckets`` keeps it: the table never hashes again.
+  ///
+  /// Last, where it fills the padding after `latest` for most elements.
+  @usableFromInline let hash: UInt32
 
   @inlinable
-  init(id: Element.ID, last: Element?, subscriber: SubscriberIndex) {
+  init(id: Element.ID, hashValue: Int, last: Element?, subscriber: SubscriberIndex) {
     self.id = id
     self.last = last
     self.first = subscriber
     self.latest = subscriber
+    self.hash = ElementBuckets<Element>.hash(of: hashValue)
   }
 }
 
@@ -87,10 +92,17 @@ where Element.ID: Sendable {
   /// The subscribers' callbacks; their tokens release them from any thread.
   @usableFromInline let table: SubscriberTable<Element>
   // Read and written on every dispatch; main-actor state that no access holds across a call to
-  // user code: a delivery copies what it compares and the indices it calls out of the bucket
-  // first, and a write that replaces or removes an element keeps the old one alive until the
-  // write is over (so its deinitializer runs outside). So the run-time exclusivity check only
-  // costs time.
+  // user code, so no two accesses can overlap and the run-time exclusivity check only costs
+  // time. The user code near it: the identifiers' `hash(into:)` and `==`, the elements' `==`
+  // and deinitializers, the subscribers' callbacks.
+  // - No method of `ElementBuckets` runs any of it: buckets keep their identifier's hash, and
+  //   a look-up by identifier (`place(of:hashValue:)` below) copies each candidate's identifier
+  //   out and compares it with no access open, then starts again if the comparison added or
+  //   removed a bucket (`changes`).
+  // - A delivery copies out what it compares and the indices it calls before calling.
+  // - A write that replaces an element, and every removal of a bucket (which moves it out
+  //   whole), keeps the old value alive until the write is over, so that its deinitializer runs
+  //   after it.
   @exclusivity(unchecked) @usableFromInline var buckets = ElementBuckets<Element>()
   /// The next subscriber of the same bucket, by index in ``table``.
   ///
@@ -131,63 +143,66 @@ where Element.ID: Sendable {
   ///   otherwise O(buckets + subscribers).
   @inlinable
   func removeCancelledSlots() -> Bool {
-    var emptied: [Int] = []
-    // Held across the sweep so that the late subscribers it drops release their elements when
-    // this copy goes, after the lock and the write, not inside them.
-    let lateBeforeSweep = late
-    defer { withExtendedLifetime(lateBeforeSweep) {} }
-    // One lock for the whole sweep; nothing inside calls user code (the callbacks were released
-    // by their tokens, and the elements of the buckets and of late subscribers are released
-    // after the lock).
-    let isAbandoned = table.storage.withLock { storage in
-      if storage.live == 0 { return true }
-      var place = 0
-      while place < buckets.entries.count {
-        // Rechains the live subscribers in order; changing a bucket in place keeps every place
-        // valid, and removing buckets waits for the end.
-        var subscriber = buckets.entries[place].first
-        let latest = buckets.entries[place].latest
-        var first: SubscriberIndex?
-        var kept = subscriber
-        while true {
-          let next = links[Int(subscriber)]
-          if storage.callback(at: subscriber) == nil {
-            storage.free.append(subscriber)
-          } else {
-            if first == nil { first = subscriber } else { links[Int(kept)] = subscriber }
-            kept = subscriber
+    // Everything the sweep drops is released at the end of this block, after the lock and the
+    // writes; a deinitializer there may subscribe to this group, so emptiness is asked after.
+    do {
+      var emptied: [Int] = []
+      // Held across the sweep so that the late subscribers it drops release their elements
+      // when this copy goes.
+      let lateBeforeSweep = late
+      // One lock for the whole sweep; nothing inside calls user code (the callbacks were
+      // released by their tokens, and the elements of the buckets and of late subscribers are
+      // released after the lock).
+      let isAbandoned = table.storage.withLock { storage in
+        if storage.live == 0 { return true }
+        var place = 0
+        while place < buckets.entries.count {
+          // Rechains the live subscribers in order; changing a bucket in place keeps every
+          // place valid, and removing buckets waits for the end.
+          var subscriber = buckets.entries[place].first
+          let latest = buckets.entries[place].latest
+          var first: SubscriberIndex?
+          var kept = subscriber
+          while true {
+            let next = links[Int(subscriber)]
+            if storage.callback(at: subscriber) == nil {
+              storage.free.append(subscriber)
+            } else {
+              if first == nil { first = subscriber } else { links[Int(kept)] = subscriber }
+              kept = subscriber
+            }
+            if subscriber == latest { break }
+            subscriber = next
           }
-          if subscriber == latest { break }
-          subscriber = next
+          if let first {
+            buckets.entries[place].first = first
+            buckets.entries[place].latest = kept
+          } else {
+            emptied.append(place)
+          }
+          place += 1
         }
-        if let first {
-          buckets.entries[place].first = first
-          buckets.entries[place].latest = kept
-        } else {
-          emptied.append(place)
+        late.removeAll { subscriber in
+          guard storage.callback(at: subscriber.index) == nil else { return false }
+          storage.free.append(subscriber.index)
+          return true
         }
-        place += 1
+        return false
       }
-      late.removeAll { subscriber in
-        guard storage.callback(at: subscriber.index) == nil else { return false }
-        storage.free.append(subscriber.index)
-        return true
+      // Moved out whole, so that their last elements are released after the writes. Last place
+      // first: removing a bucket moves the last one into its place, which is then never one
+      // still to remove.
+      let removed: [ElementBucket<Element>]
+      if isAbandoned {
+        removed = buckets.removeAll()
+        late = []
+        links = []
+      } else {
+        removed = emptied.reversed().map { buckets.remove(at: $0) }
       }
-      return false
+      withExtendedLifetime((removed, lateBeforeSweep)) {}
     }
-    if isAbandoned {
-      // Taken out whole, so that the last elements are released after the writes.
-      let removed = (buckets, late)
-      buckets = ElementBuckets()
-      late = []
-      links = []
-      return withExtendedLifetime(removed) { true }
-    }
-    // Taken out whole, so that their last elements are released after the writes. Last place
-    // first: removing a bucket moves the last one into its place, which is then never one still
-    // to remove.
-    let removed = emptied.reversed().map { buckets.remove(at: $0) }
-    return withExtendedLifetime(removed) { isEmpty }
+    return isEmpty
   }
 
   /// Adds the subscriber at `subscriber` in ``table``, who has just been given `element`, the
@@ -212,16 +227,47 @@ where Element.ID: Sendable {
     _ subscriber: SubscriberIndex, inBucketOf id: Element.ID, hashValue: Int,
     holding element: Element?
   ) {
+    // The look-up may run user code; nothing after it does, so its answer holds for the writes.
+    let place = place(of: id, hashValue: hashValue)
     // The table hands out indices densely, so this appends one link at most.
     while links.count <= Int(subscriber) { links.append(subscriber) }
-    if let place = buckets.place(of: id, hashValue: hashValue) {
+    if let place {
       let latest = buckets.entries[place].latest
       links[Int(latest)] = subscriber
       buckets.entries[place].latest = subscriber
     } else {
       buckets.append(
-        ElementBucket(id: id, last: element, subscriber: subscriber), hashValue: hashValue)
+        ElementBucket(id: id, hashValue: hashValue, last: element, subscriber: subscriber))
     }
+  }
+
+  /// The place in ``buckets`` of the bucket of `id`, whose `hashValue` is `hashValue`, as the
+  /// table is when this returns.
+  ///
+  /// The identifiers' `==` is user code, which may subscribe (adding a bucket, which can move
+  /// every slot), cancel and dispatch: so each candidate's identifier is copied out and compared
+  /// with no access to the table open, and a comparison after which ``ElementBuckets/changes``
+  /// moved starts the look-up again.
+  ///
+  /// - Complexity: O(1) on average.
+  @inlinable
+  func place(of id: Element.ID, hashValue: Int) -> Int? {
+    let hash = ElementBuckets<Element>.hash(of: hashValue)
+    var changes = buckets.changes
+    var after: Int?
+    while case (let place, let slot)? = buckets.candidate(hash: hash, after: after) {
+      let candidate = buckets.entries[place].id
+      let isMatch = candidate == id
+      if buckets.changes != changes {
+        changes = buckets.changes
+        after = nil
+      } else if isMatch {
+        return place
+      } else {
+        after = slot
+      }
+    }
+    return nil
   }
 
   @inlinable
@@ -242,11 +288,13 @@ where Element.ID: Sendable {
   func deliver(from array: TrackedArray<Element>, toBucketOf id: Element.ID) {
     // Hashed once, for the group's buckets and the array's index.
     let hashValue = id.hashValue
-    guard let place = buckets.place(of: id, hashValue: hashValue) else { return }
+    guard let place = place(of: id, hashValue: hashValue) else { return }
     let element = array[id: id, hashValue: hashValue]
     // Copied out, so that neither the element's `==` nor the deinitializer of the value it
     // replaces (user code either way) runs while `buckets` is being accessed. The place stays
-    // the bucket's: only the sweep, at the start of an update, removes or moves buckets.
+    // the bucket's although user code runs from here on: adding a bucket moves no bucket, and
+    // only the sweep removes one, which runs at the start of an update, never during one (a
+    // dispatch from a delivery is queued).
     let previous = buckets.entries[place].last
     guard previous != element else { return }
     withExtendedLifetime(previous) { buckets.entries[place].last = element }

@@ -44,7 +44,15 @@ final class SelectionGroup<S: State, Value: Equatable>: SelectionGroupBase<S> {
   }
 
   override func removeCancelled() -> Bool {
-    entries.removeAll { !$0.slot.isActive }
+    // The entries as they were keep the removed ones alive until the write is over: a removed
+    // entry's last value is user code's, whose deinitializer may subscribe to this selection
+    // (appending to `entries`) or read it (`cached`).
+    // Asked after they are released, which may have subscribed.
+    do {
+      let before = entries
+      entries.removeAll { !$0.slot.isActive }
+      withExtendedLifetime(before) {}
+    }
     return entries.isEmpty
   }
 
@@ -52,8 +60,11 @@ final class SelectionGroup<S: State, Value: Equatable>: SelectionGroupBase<S> {
 
   func value(for state: S, version: UInt64) -> Value {
     if version != cachedVersion {
-      cached = select(state)
+      var fresh = select(state)
       cachedVersion = version
+      // Swapped rather than assigned, so that the value it replaces is released after the
+      // write, from `fresh`: its deinitializer may subscribe, which reads `cached`.
+      swap(&cached, &fresh)
     }
     return cached
   }

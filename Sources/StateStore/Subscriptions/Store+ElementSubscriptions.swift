@@ -21,13 +21,19 @@ extension Store {
   ) -> Subscription where Element.ID: Sendable {
     checkNotInsideUpdater("subscribe")
     let group = elementGroup(for: keyPath)
-    let elements = lookupTable(of: group)
-    // Hashed once, for the array's index and the group's buckets.
-    let hashValue = id.hashValue
-    let current = elements[id: id, hashValue: hashValue]
     let subscriber = group.table.add(onChange)
-    group.add(subscriber, id: id, hashValue: hashValue, given: current, stamp: elements.stamp)
-    runAsStoreCallback { onChange(current) }
+    // From the read of the list to the first value, user code runs (the identifier's
+    // `hash(into:)` and `==`, a computed key path's getter, `onChange`): with the store marked
+    // busy, a dispatch it makes waits until the subscriber is filed and has its first value, so
+    // the element, its stamp and the group's buckets stay as read.
+    runAsStoreCallback {
+      let elements = lookupTable(of: group)
+      // Hashed once, for the array's index and the group's buckets.
+      let hashValue = id.hashValue
+      let current = elements[id: id, hashValue: hashValue]
+      group.add(subscriber, id: id, hashValue: hashValue, given: current, stamp: elements.stamp)
+      onChange(current)
+    }
     return Subscription(releasing: subscriber, from: group.table)
   }
 
@@ -38,13 +44,21 @@ extension Store {
   func lookupTable<Element: Identifiable & Equatable & Sendable>(
     of group: ElementGroup<S, Element>
   ) -> TrackedArray<Element>.LookupTable where Element.ID: Sendable {
-    guard scopeLink == nil else { return group.array.value(in: liveState).lookupTable }
-    // An access to `currentState` beside the updater's (see the proof there): the caller has
-    // checked that no updater is running, and `lookupTable(at:)` runs no code of the
-    // application's while the access is open (it copies two buffers' references out), so no
-    // dispatch can begin inside it. A method rather than a closure: a closure formed here would
-    // be isolated to the main actor, and checked at run time to be running there, at every call.
-    return withUnsafePointer(to: &currentState, group.array.lookupTable(at:))
+    // An access to `currentState` beside the updater's, which cannot overlap it: the caller has
+    // checked that no updater is running (`isApplyingUpdater`, set for the updater's whole
+    // access), and `lookupTable(at:)` runs no code of the
+    // application's while the access is open (at the key path's offset, it copies two buffers'
+    // references out; with no offset, it returns `nil` at once), so no dispatch can begin inside
+    // it. A method rather than a closure: a closure formed here would be isolated to the main
+    // actor, and checked at run time to be running there, at every call.
+    guard scopeLink == nil,
+      let table = withUnsafePointer(to: &currentState, group.array.lookupTable(at:))
+    else {
+      // A scope's list, or one that a getter of the application's gives (a computed key path, or
+      // one through a class): read from a copy of the state, with no access to it open.
+      return group.array.value(in: liveState).lookupTable
+    }
+    return table
   }
 
   /// The group of `keyPath`'s subscribers, made on first use.
@@ -69,8 +83,10 @@ extension Store {
       group = ElementGroup(
         keyPath: keyPath, state: liveState, table: SubscriberTable(noting: cancellationLog))
       // `unowned(unsafe)` spares two atomic reference-count operations a call: each closure
-      // lives only in the group itself, and the store calls it only through `elementOrder`,
-      // which holds the group for the call, so the group outlives every call.
+      // lives only in the group itself, and the store calls it only while iterating a copy of
+      // `elementOrder` (in `notifyObservers` and `sweepCancelledEntries`), which holds the group
+      // for the call, whatever user code the call runs (a subscriber that cancels every token,
+      // a deinitializer that subscribes), so the group outlives every call.
       group.refresh = { [unowned(unsafe) group] state in group.deliverChanges(in: state) }
       group.removeCancelled = { [unowned(unsafe) group] in group.removeCancelledSlots() }
       elementGroups[keyPath] = group

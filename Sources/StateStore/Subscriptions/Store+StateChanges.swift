@@ -4,8 +4,10 @@
 final class StateChangeGroup<S: State>: SelectionGroupBase<S> {
   // Read on every update. Main-actor state whose every access is instantaneous (an append, a
   // copy for the loop in `deliver`, a `removeAll` whose predicate only asks a slot whether it
-  // is active): no access spans a call into an observer, so none can overlap another and the
-  // run-time exclusivity check only costs time.
+  // is active): no access spans a call into an observer. The `removeAll` destroys only
+  // inactive slots, whose callback (and everything it captured) their token already released,
+  // so no deinitializer of the application's runs inside it either. So no access can overlap
+  // another and the run-time exclusivity check only costs time.
   @exclusivity(unchecked) @usableFromInline var entries: [CallbackSlot<@MainActor (S) -> Void>] =
     []
   /// Calls every observer.

@@ -18,18 +18,16 @@ struct StoredProjection<Root, Value> {
     self.offset = MemoryLayout<Root>.offset(of: keyPath)
   }
 
-  /// The value in the root at `root`.
+  /// The value in the root at `root`, read at the key path's offset; `nil` when the key path
+  /// has none (use ``value(in:)``).
   ///
   /// The only work done while `root` is read is a copy of the value itself, which runs no code
   /// of the application's (a copy retains, it calls nothing), so the root cannot change during
-  /// the read. A key path without an offset may run a getter of the application's, so it is
-  /// applied to a copy of the root.
+  /// the read. A key path without an offset may run a getter of the application's, which must
+  /// not run while the caller holds an access to the root: so it is not applied here.
   @inlinable
-  func value(at root: UnsafePointer<Root>) -> Value {
-    guard let offset else {
-      let copy = root.pointee
-      return copy[keyPath: keyPath]
-    }
+  func value(at root: UnsafePointer<Root>) -> Value? {
+    guard let offset else { return nil }
     // `MemoryLayout.offset(of:)` promises that the value the key path reads sits at this
     // offset from the root's address, in memory bound to `Value`.
     return UnsafeRawPointer(root).advanced(by: offset).assumingMemoryBound(to: Value.self).pointee
@@ -38,24 +36,23 @@ struct StoredProjection<Root, Value> {
   /// The value in `root`.
   @inlinable
   func value(in root: Root) -> Value {
-    guard offset != nil else { return root[keyPath: keyPath] }
-    return withUnsafePointer(to: root, value(at:))
+    guard offset != nil, let value = withUnsafePointer(to: root, value(at:)) else {
+      return root[keyPath: keyPath]
+    }
+    return value
   }
 }
 
 extension StoredProjection {
   /// The lookup table of the array at `root`, taken where the array is kept: the array's other
-  /// buffers are neither retained nor released.
+  /// buffers are neither retained nor released; `nil` when the key path has no offset.
   ///
   /// As with ``value(at:)``, nothing but copies of references runs while `root` is read.
   @inlinable
   func lookupTable<Element>(
     at root: UnsafePointer<Root>
-  ) -> TrackedArray<Element>.LookupTable where Value == TrackedArray<Element> {
-    guard let offset else {
-      let copy = root.pointee
-      return copy[keyPath: keyPath].lookupTable
-    }
+  ) -> TrackedArray<Element>.LookupTable? where Value == TrackedArray<Element> {
+    guard let offset else { return nil }
     // See `value(at:)`: the array sits at this offset, in memory bound to its type.
     return UnsafeRawPointer(root).advanced(by: offset).assumingMemoryBound(to: Value.self).pointee
       .lookupTable

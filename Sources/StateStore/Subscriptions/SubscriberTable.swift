@@ -56,8 +56,12 @@ class SubscriberTableBase: @unchecked Sendable {
 /// from the late subscribers, so an index in a bucket always names that bucket's subscriber or
 /// an emptied entry. The store sweeps only at the start of an update, never while one of the
 /// group's deliveries (which walk a bucket's chain) is under way.
-// `@unchecked Sendable` restates the base's conformance (see the proof there): every mutable
-// field is inside `storage`, a `SpinLocked`, and the rest is `let`s of `Sendable` types.
+// `@unchecked Sendable` restates the base's conformance, which the compiler cannot check for a
+// subclass of a non-final class: every mutable field is inside `storage`, a `SpinLocked`, and
+// the rest is `let`s of `Sendable` types, so every access from any thread goes through the
+// lock. No user code runs under it: a callback is moved out before it is called or released
+// (`callback(at:)` copies it out, `take` and `releaseAll` move it out), and only copies that
+// the table itself outlives are dropped inside.
 @usableFromInline
 final class SubscriberTable<Element: Sendable>: SubscriberTableBase, @unchecked Sendable {
   /// A subscriber's closure, in the form the subscriber gave it.

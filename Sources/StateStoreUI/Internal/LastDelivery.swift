@@ -2,10 +2,11 @@
 @MainActor
 @usableFromInline
 final class LastDelivery<Value: Equatable> {
-  // Main-actor state accessed only inside `isNew`, by instantaneous reads and writes: `!=`
-  // receives a copy of `last`, so no access is open while the view model's `==` (user code)
-  // runs, and the object is internal, so no other code can reach it. The run-time exclusivity
-  // check would only cost time on every delivery.
+  // Main-actor state accessed only inside `isNew`, by instantaneous reads and writes that call
+  // no user code: `!=` receives a copy of `last`, so no access is open while the view model's
+  // `==` runs, and the value `last` held is swapped out and released after the write, so its
+  // deinitializer runs with no access open either. The object is internal, so no other code can
+  // reach it. The run-time exclusivity check would only cost time on every delivery.
   @exclusivity(unchecked) @usableFromInline var last: Value?
   @exclusivity(unchecked) @usableFromInline var hasDelivered = false
 
@@ -18,7 +19,8 @@ final class LastDelivery<Value: Equatable> {
   func isNew(_ value: Value?) -> Bool {
     guard !hasDelivered || value != last else { return false }
     hasDelivered = true
-    last = value
+    var previous = value
+    swap(&last, &previous)
     return true
   }
 }

@@ -16,10 +16,13 @@ import Synchronization
 @usableFromInline
 final class RowModelGroup<Model: RowViewModel> {
   // `shared` and `entries` are read on every update. Main-actor state whose every access is
-  // instantaneous: `shared` is read into a local or assigned, `entries` is appended to, copied
-  // for a loop, or filtered by a predicate that only asks a slot whether it is active. No access
-  // spans a call into a row's callback or view model, so none can overlap another, and the
-  // run-time exclusivity check only costs time.
+  // instantaneous and calls no user code: `shared` is read into a local, or swapped with one (so
+  // the old slice is released after the write); `entries` is appended to, copied for a loop, or
+  // filtered by a predicate that only asks a slot whether it is active, while a copy taken
+  // before keeps the removed rows (and their last view models, whose deinitializers are user
+  // code that may subscribe rows) alive until after the write. No access spans a call into a
+  // row's callback, its view model's `init` or `==`, or a deinitializer, so none can overlap
+  // another, and the run-time exclusivity check only costs time.
   /// The shared slice as of the last update.
   @exclusivity(unchecked) @usableFromInline var shared: Model.Shared
   /// Every row, in subscription order; cancelled ones are dropped at the next sweep.
@@ -66,7 +69,9 @@ final class RowModelGroup<Model: RowViewModel> {
     if cancellations.load(ordering: .relaxed) != 0, sweepLeavesNoRow() { return }
     let value = Model.shared(in: state)
     guard value != shared else { return }
-    shared = value
+    var previous = value
+    swap(&shared, &previous)
+    // `previous`, the old slice, is released from here on, outside any access to `shared`.
     let array = state[keyPath: rows]
     // A row subscribed by a view during this loop already got the new slice.
     for entry in entries {
@@ -77,7 +82,10 @@ final class RowModelGroup<Model: RowViewModel> {
   func sweepIfNeeded() {
     guard cancellations.load(ordering: .relaxed) != 0 else { return }
     cancellations.store(0, ordering: .relaxed)
+    // Released after the write: see the proof at `entries`.
+    let before = entries
     entries.removeAll { !$0.slot.isActive }
+    withExtendedLifetime(before) {}
   }
 
   /// Drops cancelled rows; if none is left, ends the group's observation of the store, which

@@ -25,8 +25,7 @@ func recordedIssues(
     await body()
   } matching: { issue in
     guard isRecordedByTestStore(issue) else { return false }
-    let text = issue.comments.map(\.rawValue).joined(separator: "
-")
+    let text = issue.comments.map(\.rawValue).joined(separator: "\n")
     guard issue.severity >= .error else {
       warnings?.append(text)
       return false

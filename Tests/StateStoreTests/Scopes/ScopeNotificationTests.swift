@@ -201,13 +201,13 @@ struct ScopeNotificationTests {
   @Test("an id whose hash subscribes and dispatches while element scopes are notified")
   func hostileIDUnderElementScopes() {
     var initial = HostileRows()
-    for value in 0..<10 { initial.rows.append(HostileRow(id: HostileID(value: value))) }
+    for value in 0..<10 { initial.rows.append(HostileRow(id: HashHookedID(value: value))) }
     let app = Store<HostileRows, Void>(initialState: initial)
     var seen: [String] = []
     var tokens: [Subscription] = []
     for value in [2, 3] {
       tokens.append(
-        app.scope(state: \.rows, id: HostileID(value: value)).subscribe(to: \.done) {
+        app.scope(state: \.rows, id: HashHookedID(value: value)).subscribe(to: \.done) {
           seen.append("\(value) \($0)")
         })
     }
@@ -221,7 +221,7 @@ struct ScopeNotificationTests {
       armed = false
       fired = true
       tokens.append(
-        app.scope(state: \.rows, id: HostileID(value: 9)).subscribe(to: \.done) {
+        app.scope(state: \.rows, id: HashHookedID(value: 9)).subscribe(to: \.done) {
           seen.append("9 \($0)")
         })
       app.dispatch(ToggleHostileRow(value: 3))
@@ -360,7 +360,7 @@ struct ToggleTask: StateUpdater {
 @MainActor var hostileIDHook: (@MainActor () -> Void)?
 
 /// An id whose `hash(into:)` runs `hostileIDHook`, which subscribes and dispatches.
-struct HostileID: Hashable, Sendable {
+struct HashHookedID: Hashable, Sendable {
   let value: Int
 
   func hash(into hasher: inout Hasher) {
@@ -370,7 +370,7 @@ struct HostileID: Hashable, Sendable {
 }
 
 struct HostileRow: State, Identifiable, Equatable {
-  var id = HostileID(value: -1)
+  var id = HashHookedID(value: -1)
   var done = false
 }
 
@@ -381,7 +381,7 @@ struct HostileRows: State, Equatable {
 struct ToggleHostileRow: StateUpdater {
   let value: Int
   func updateState(_ state: inout HostileRows) {
-    state.rows[id: HostileID(value: value)]?.done.toggle()
+    state.rows[id: HashHookedID(value: value)]?.done.toggle()
   }
 }
 

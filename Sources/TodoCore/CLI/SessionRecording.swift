@@ -2,7 +2,9 @@ import ActionLog
 import Foundation
 
 /// `--record <file>`: appends the updaters one run dispatches to an action log, through the
-/// library's ``ActionRecorder``.
+/// library's ``ActionRecorder``, in diff mode: each entry says what it changed, and a run's
+/// first entry follows a checkpoint of the state it started from, so `statestore-inspect` shows
+/// the state after every entry.
 ///
 /// Several runs can record into one file: the recorder checks its header and continues its
 /// numbering. The runner loads the store before recording starts, so the log holds the user's
@@ -23,7 +25,7 @@ final class SessionRecording {
     guard let path else { return nil }
     let recorder = try ActionRecorder(
       store: store, registry: TodoActionLog.makeRegistry(),
-      destination: .file(URL(fileURLWithPath: path)))
+      destination: .file(URL(fileURLWithPath: path)), options: .init(recordsDiffs: true))
     let recording = SessionRecording(recorder: recorder)
     recorder.onError = { [weak recording] error in
       if recording?.failure == nil { recording?.failure = error }

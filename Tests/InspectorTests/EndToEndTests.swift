@@ -33,6 +33,7 @@ struct EndToEndTests {
     #expect(history.output.contains(#""old":"Call mom 📞","new":"Call dad""#))
     let summary = try harness.runProcess(inspector, ["--summary", "--json", log])
     #expect(summary.output.contains(#""entries":4,"unrecorded":0,"entriesWithDiff":4,"#))
+    #expect(summary.output.contains(#""timeSpan":{"first":"#), "todo-cli records times")
   }
 
   @Test("The binary prints what came before the damage, then exits 1 naming the line")

@@ -22,6 +22,7 @@ let package = Package(
     .library(name: "StateStoreUI", targets: ["StateStoreUI"]),
     .executable(name: "todo-cli", targets: ["todo-cli"]),
     .executable(name: "store-bench", targets: ["store-bench"]),
+    .executable(name: "statestore-inspect", targets: ["statestore-inspect"]),
   ],
   targets: [
     .target(name: "StateStore", swiftSettings: strict),
@@ -59,6 +60,10 @@ let package = Package(
       swiftSettings: strict
     ),
     .executableTarget(name: "todo-cli", dependencies: ["TodoCore"], swiftSettings: strict),
+    // The session inspector: the logic in a library, so that tests reach it, and the command.
+    .target(name: "Inspector", dependencies: ["ActionLog"], swiftSettings: strict),
+    .executableTarget(
+      name: "statestore-inspect", dependencies: ["Inspector"], swiftSettings: strict),
     .executableTarget(
       name: "store-bench",
       dependencies: ["StateStore", "SideEffects", "ActionLog", "StateStoreUI"],
@@ -143,6 +148,12 @@ let package = Package(
         "StateStore", "SideEffects", "Navigation", "ActionLog", "StateStoreTesting", "StateStoreUI",
         "StatePersistence",
       ],
+      swiftSettings: strict
+    ),
+    .testTarget(
+      name: "InspectorTests",
+      // The executables, so that the end-to-end tests find them built.
+      dependencies: ["Inspector", "ActionLog", "StateStore", "statestore-inspect", "todo-cli"],
       swiftSettings: strict
     ),
     .testTarget(

@@ -90,6 +90,18 @@ struct RecordingThroughputTests {
     let fileUnbuffered = try recordingCost(
       updaters, initialState: state(todos: 500),
       destination: .file(directory.file("unbuffered.jsonl")), options: .init())
+    // Diff mode encodes the whole state per entry: fewer entries, so the run stays short.
+    let fewer = Array(updaters.prefix(1000))
+    let plainSmall = try recordingCost(
+      fewer, initialState: state(todos: 50), destination: .memory, options: .init())
+    let diffsSmall = try recordingCost(
+      fewer, initialState: state(todos: 50), destination: .memory,
+      options: .init(recordsDiffs: true))
+    let plainMedium = try recordingCost(
+      fewer, initialState: state(todos: 500), destination: .memory, options: .init())
+    let diffsMedium = try recordingCost(
+      fewer, initialState: state(todos: 500), destination: .memory,
+      options: .init(recordsDiffs: true))
     let replayer = ActionReplayer(registry: .todos())
     let replay = try nanoseconds(per: updaters.count) {
       _ = try replayer.replay(writer.data, initialState: state(todos: 500))
@@ -105,6 +117,10 @@ struct RecordingThroughputTests {
       (\(Int(1e9 / fileBuffered)) entries/s)
         dispatch + record, file, unbuffered  \(Int(fileUnbuffered)) ns/entry
         replay from Data                     \(Int(replay)) ns/entry (\(Int(1e9 / replay)) entries/s)
+        diff mode, memory, 50 todos          \(Int(diffsSmall)) ns/entry, \
+      \(String(format: "%.1f", diffsSmall / plainSmall))x without (\(Int(plainSmall)))
+        diff mode, memory, 500 todos         \(Int(diffsMedium)) ns/entry, \
+      \(String(format: "%.1f", diffsMedium / plainMedium))x without (\(Int(plainMedium)))
       """
     print(report)
     #expect(memoryLarge < memorySmall * 3)

@@ -23,7 +23,9 @@ struct RecordReplayTests {
     }
     let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
     #expect(lines.first?.contains(#""format":"statestore-action-log","version":1"#) == true)
-    #expect(lines.count == 1 + 12, "one header, one line per change")
+    let entries = lines.filter { $0.hasPrefix(#"{"seq":"#) }
+    #expect(entries.count == 12, "one line per change")
+    #expect(entries.allSatisfy { $0.contains(#""diff":["#) }, "recorded in diff mode")
     let listed = try cli.run("list", "--json")
     let replayed = try cli.run(arguments: ["replay", log, "--json"])
     #expect(replayed.status == 0, "\(replayed.error)")

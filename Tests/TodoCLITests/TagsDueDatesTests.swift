@@ -262,7 +262,10 @@ struct TagsDueDatesTests {
       #expect(result.status == 0, "\(command): \(result.error)")
     }
     let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
-    #expect(lines.count == 1 + 8, "one header, one line per change, none for the no-op")
+    let entries = lines.filter { $0.hasPrefix(#"{"seq":"#) }
+    #expect(entries.count == 8, "one line per change, none for the no-op")
+    #expect(entries.allSatisfy { $0.contains(#""diff":["#) }, "recorded in diff mode")
+    #expect(lines.count == 1 + 8 + 8, "a header, and a checkpoint before each run's change")
     #expect(lines.contains { $0.contains(#""due":"2026-03-17""#) }, "the log holds the date")
     let listed = try cli.at("list", "--json")
     let replayed = try cli.run(

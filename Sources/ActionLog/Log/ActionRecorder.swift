@@ -47,17 +47,27 @@ public final class ActionRecorder {
     public var bufferCapacity: Int
     /// Whether each entry carries the time it was applied (`"time"`, seconds since 1970).
     public var recordsTime: Bool
+    /// Whether each entry carries `"diff"`, what it changed in the encoded state; needs an
+    /// `Encodable` state.
+    ///
+    /// The diff is structural, against the state before the entry, as JSON Patch operations
+    /// with the values they replace (see <doc:RecordingAndReplaying#Diff-mode>). A checkpoint of
+    /// the state recording started from goes before the first entry, so that a reader can
+    /// rebuild the state after every entry without the app's types. Each entry then costs an encoding of the whole state: O(state
+    /// size).
+    public var recordsDiffs: Bool
     /// The clock for `"time"` and the header's creation time.
     public var clock: @Sendable () -> Date
 
     /// Creates options; the defaults write every line at once, without checkpoints or times.
     public init(
       checkpointInterval: Int? = nil, bufferCapacity: Int = 0, recordsTime: Bool = false,
-      clock: @escaping @Sendable () -> Date = { Date() }
+      recordsDiffs: Bool = false, clock: @escaping @Sendable () -> Date = { Date() }
     ) {
       self.checkpointInterval = checkpointInterval.map { max(1, $0) }
       self.bufferCapacity = max(0, bufferCapacity)
       self.recordsTime = recordsTime
+      self.recordsDiffs = recordsDiffs
       self.clock = clock
     }
 
@@ -80,14 +90,14 @@ public final class ActionRecorder {
   /// Starts recording `store` into `destination`.
   ///
   /// - Throws: ``ActionLogError`` if the file cannot be opened, an existing log has a bad header
-  ///   or another state type, the registry has conflicting names, or checkpoints are asked for a
-  ///   state that is not `Encodable`.
+  ///   or another state type, the registry has conflicting names, or checkpoints or diffs are
+  ///   asked for a state that is not `Encodable`.
   public init<S, D>(
     store: Store<S, D>, registry: ActionLogRegistry<S>, destination: Destination,
     options: Options = Options()
   ) throws(ActionLogError) {
     try registry.validate()
-    if options.checkpointInterval != nil, !(store.state is any Encodable) {
+    if options.checkpointInterval != nil || options.recordsDiffs, !(store.state is any Encodable) {
       throw .stateNotEncodable(stateType: String(reflecting: S.self))
     }
     var startSequence = 0
@@ -115,8 +125,18 @@ public final class ActionRecorder {
     if needsHeader {
       try sink.write(ActionLogHeader.recorderLine(stateType: S.self, created: options.clock()))
     }
-    if options.checkpointInterval != nil {
-      try sink.write(try encoder.checkpoint(store.state, sequence: startSequence))
+    var diffs = options.recordsDiffs ? DiffRecording<S>() : nil
+    // The base of the first diff: written at once with periodic checkpoints, otherwise with the
+    // first entry, so that a run that changes nothing adds nothing to the log.
+    var pendingCheckpoint: Data?
+    if options.checkpointInterval != nil || options.recordsDiffs {
+      let checkpoint = try encoder.checkpoint(store.state, sequence: startSequence)
+      diffs?.reset(toCheckpoint: checkpoint)
+      if options.checkpointInterval != nil {
+        try sink.write(checkpoint)
+      } else {
+        pendingCheckpoint = checkpoint
+      }
     }
     subscription = store.observeUpdates { [weak self, weak store] update in
       guard let self else { return }
@@ -130,16 +150,25 @@ public final class ActionRecorder {
       }
       self.lastSequence += 1
       let time = options.recordsTime ? options.clock() : nil
-      let (line, failure) = encoder.entry(
+      var (line, failure) = encoder.entry(
         update.updater, sequence: self.lastSequence, cause: update.cause, time: time)
+      let diffed = store.flatMap { diffs?.appendDiff(to: &line, after: $0.state) }
+      if let checkpoint = pendingCheckpoint {
+        pendingCheckpoint = nil
+        line = checkpoint + line
+      }
       self.write(line, for: update.updater)
       if let failure { self.report(failure, update.updater) } else { self.entriesRecorded += 1 }
-      guard let interval = options.checkpointInterval, let store else { return }
+      if let diffFailure = diffed?.failure { self.report(diffFailure, update.updater) }
+      guard let store else { return }
       self.entriesSinceCheckpoint += 1
-      guard self.entriesSinceCheckpoint >= interval else { return }
+      let isDue = options.checkpointInterval.map { self.entriesSinceCheckpoint >= $0 } ?? false
+      guard isDue || diffed?.needsCheckpoint == true else { return }
       self.entriesSinceCheckpoint = 0
       do throws(ActionLogError) {
-        self.write(try encoder.checkpoint(store.state, sequence: self.lastSequence), for: nil)
+        let checkpoint = try encoder.checkpoint(store.state, sequence: self.lastSequence)
+        self.write(checkpoint, for: nil)
+        diffs?.reset(toCheckpoint: checkpoint)
       } catch {
         self.report(error, update.updater)
       }

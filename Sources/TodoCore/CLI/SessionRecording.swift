@@ -2,7 +2,10 @@ import ActionLog
 import Foundation
 
 /// `--record <file>`: appends the updaters one run dispatches to an action log, through the
-/// library's ``ActionRecorder``.
+/// library's ``ActionRecorder``, with times from the app's clock and in diff mode: each entry
+/// says when it was applied and what it changed, and a run's
+/// first entry follows a checkpoint of the state it started from, so `statestore-inspect` shows
+/// the state after every entry.
 ///
 /// Several runs can record into one file: the recorder checks its header and continues its
 /// numbering. The runner loads the store before recording starts, so the log holds the user's
@@ -23,7 +26,8 @@ final class SessionRecording {
     guard let path else { return nil }
     let recorder = try ActionRecorder(
       store: store, registry: TodoActionLog.makeRegistry(),
-      destination: .file(URL(fileURLWithPath: path)))
+      destination: .file(URL(fileURLWithPath: path)),
+      options: .init(recordsTime: true, recordsDiffs: true, clock: store.dependencies.clock.now))
     let recording = SessionRecording(recorder: recorder)
     recorder.onError = { [weak recording] error in
       if recording?.failure == nil { recording?.failure = error }

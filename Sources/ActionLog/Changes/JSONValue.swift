@@ -1,0 +1,158 @@
+/// A JSON value as a log holds it, for tools that read logs without the app's types.
+///
+/// Numbers keep their literal text, so a value read and written again is the same bytes, and
+/// objects keep their members in order.
+package indirect enum JSONValue: Sendable, Equatable {
+  case null
+  case bool(Bool)
+  /// A number, as its literal text (`1`, `-2.5e3`).
+  case number(String)
+  case string(String)
+  case array([JSONValue])
+  case object(JSONObject)
+
+  /// The member `key` of an object, or `nil` for a missing key or a value that is no object.
+  package subscript(key: String) -> JSONValue? {
+    guard case .object(let object) = self else { return nil }
+    return object[key]
+  }
+
+  /// The value at `path` (JSON Pointer tokens), or `nil` when there is none.
+  ///
+  /// - Complexity: O(length of `path`).
+  package func value(at path: some Collection<String>) -> JSONValue? {
+    var current = self
+    for token in path {
+      switch current {
+      case .object(let object):
+        guard let member = object[token] else { return nil }
+        current = member
+      case .array(let elements):
+        guard let index = JSONPointer.index(token), index < elements.count else { return nil }
+        current = elements[index]
+      default:
+        return nil
+      }
+    }
+    return current
+  }
+
+  /// The string, if the value is one.
+  package var stringValue: String? {
+    if case .string(let text) = self { return text }
+    return nil
+  }
+
+  /// The number as an `Int`, if the value is an integer that fits.
+  package var intValue: Int? {
+    if case .number(let text) = self { return Int(text) }
+    return nil
+  }
+
+  /// The number as a `Double`, if the value is a number.
+  package var doubleValue: Double? {
+    if case .number(let text) = self { return Double(text) }
+    return nil
+  }
+}
+
+/// The members of a JSON object, in order, with a key index for lookups in O(1).
+package struct JSONObject: Sendable, Equatable {
+  /// One member.
+  package struct Member: Sendable, Equatable {
+    /// The key.
+    package var key: String
+    /// The value.
+    package var value: JSONValue
+  }
+
+  /// The members, in the order they were read or added; each key at most once.
+  package private(set) var members: [Member] = []
+  private var positions: [String: Int] = [:]
+
+  /// Creates an empty object.
+  package init() {}
+
+  /// Creates an object of `pairs`; a repeated key keeps its first place and its last value.
+  ///
+  /// - Complexity: O(pairs).
+  package init(_ pairs: [(String, JSONValue)]) {
+    for (key, value) in pairs { self[key] = value }
+  }
+
+  /// The number of members.
+  package var count: Int { members.count }
+
+  /// The value of `key`; setting `nil` removes the member.
+  ///
+  /// - Complexity: O(1) to read or change a member; O(members) to remove one.
+  package subscript(key: String) -> JSONValue? {
+    get { positions[key].map { members[$0].value } }
+    set {
+      if let position = positions[key] {
+        if let newValue {
+          members[position].value = newValue
+        } else {
+          members.remove(at: position)
+          positions[key] = nil
+          for index in position..<members.count { positions[members[index].key] = index }
+        }
+      } else if let newValue {
+        positions[key] = members.count
+        members.append(Member(key: key, value: newValue))
+      }
+    }
+  }
+
+  /// Changes the value of `key` in place, which must exist, without copying it.
+  ///
+  /// - Returns: Whether the key exists.
+  package mutating func modify<Failure: Error>(
+    _ key: String, _ body: (inout JSONValue) throws(Failure) -> Void
+  ) throws(Failure) -> Bool {
+    guard let position = positions[key] else { return false }
+    try body(&members[position].value)
+    return true
+  }
+
+  /// Whether both objects have the same members in the same order.
+  package static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+    lhs.members == rhs.members
+  }
+}
+
+/// JSON Pointer paths (RFC 6901): `/todos/0/title`, with `~` written `~0` and `/` written `~1`.
+package enum JSONPointer {
+  /// The pointer text of `tokens`; the root is the empty string.
+  ///
+  /// - Complexity: O(length of the tokens).
+  package static func text(_ tokens: some Sequence<String>) -> String {
+    var text = ""
+    for token in tokens {
+      text +=
+        "/"
+        + token.replacingOccurrences(of: "~", with: "~0")
+        .replacingOccurrences(of: "/", with: "~1")
+    }
+    return text
+  }
+
+  /// The tokens of a pointer, or `nil` when `text` is neither empty nor starts with `/`.
+  ///
+  /// - Complexity: O(length of `text`).
+  package static func tokens(_ text: String) -> [String]? {
+    guard !text.isEmpty else { return [] }
+    guard text.hasPrefix("/") else { return nil }
+    return text.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map {
+      $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+    }
+  }
+
+  /// The array index a token names: decimal digits without a leading zero.
+  package static func index(_ token: String) -> Int? {
+    guard let first = token.utf8.first, token.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+      first != 0x30 || token.utf8.count == 1
+    else { return nil }
+    return Int(token)
+  }
+}

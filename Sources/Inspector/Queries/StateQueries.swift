@@ -1,0 +1,154 @@
+import ActionLog
+import Foundation
+
+/// The states after chosen entries, found in one pass over a log.
+package struct StateLookup: Sendable {
+  /// For each entry asked for that the log has: its state, or `nil` when the log does not hold
+  /// it (the entries up to it were recorded without diffs and no checkpoint follows it).
+  package private(set) var found: [Int: JSONValue?] = [:]
+  /// The first and last `seq` of the log, if it has entries.
+  package private(set) var sequences: ClosedRange<Int>?
+  /// The entries whose checkpoints the log has, the first few.
+  package private(set) var checkpoints: [Int] = []
+  /// What stopped the reading, if anything did.
+  package private(set) var damage: LogDamage?
+
+  /// Finds the state after each entry of `wanted` (0 is the state before the first entry, as
+  /// the checkpoint 0 holds it).
+  ///
+  /// - Complexity: O(size of the log); one state is held at a time, plus the ones found.
+  package init(_ wanted: Set<Int>, in data: Data) {
+    var first: Int?
+    var last: Int?
+    var found: [Int: JSONValue?] = [:]
+    var checkpoints: [Int] = []
+    damage = LogFileReader.scan(data) { record, state in
+      switch record {
+      case .entry(let entry):
+        first = first ?? entry.sequence
+        last = entry.sequence
+        if wanted.contains(entry.sequence) { found[entry.sequence] = .some(state) }
+      case .checkpoint(let sequence, _, let state):
+        if checkpoints.count < 10 { checkpoints.append(sequence) }
+        if wanted.contains(sequence) { found[sequence] = .some(state) }
+      }
+      return true
+    }
+    self.found = found
+    self.checkpoints = checkpoints
+    if let first, let last { sequences = first...last }
+  }
+
+  /// The state after entry `sequence`.
+  ///
+  /// - Throws: ``InspectorError`` saying why the log does not hold it.
+  package func state(after sequence: Int) throws(InspectorError) -> JSONValue {
+    guard let entry = found[sequence] else {
+      if sequence == 0 {
+        throw InspectorError(
+          "the log does not hold the state before its first entry: it has no checkpoint 0")
+      }
+      let range = sequences.map { "its entries run from \($0.lowerBound) to \($0.upperBound)" }
+      var message = "the log has no entry \(sequence) (\(range ?? "it has no entries")"
+      if damage != nil { message += " before the damage" }
+      throw InspectorError(message + ")")
+    }
+    guard let state = entry else {
+      let known =
+        checkpoints.isEmpty
+        ? "it has no checkpoints"
+        : "checkpoints hold the state after entries "
+          + checkpoints.map(String.init).joined(separator: ", ")
+      throw InspectorError(
+        "the log does not hold the state after entry \(sequence): the entries up to it were "
+          + "recorded without diffs (ActionRecorder.Options(recordsDiffs: true)), and \(known)")
+    }
+    return state
+  }
+}
+
+/// The entries that changed one path of the state.
+package struct PathHistory: Sendable {
+  /// One change of the path.
+  package struct Change: Sendable {
+    /// The entry that made it.
+    package var entry: InspectedEntry
+    /// The value before, `nil` when the path did not exist.
+    package var old: JSONValue?
+    /// The value after, `nil` when the path no longer exists.
+    package var new: JSONValue?
+  }
+
+  /// The path, as JSON Pointer tokens.
+  package let path: [String]
+  /// The changes, in the order of the log.
+  package private(set) var changes: [Change] = []
+  /// How many entries came where the log does not hold the state, so they could not be checked.
+  package private(set) var entriesWithoutState = 0
+  /// What stopped the reading, if anything did.
+  package private(set) var damage: LogDamage?
+
+  /// Finds every entry after which the value at `path` differs from the value before it.
+  ///
+  /// - Complexity: O(size of the log); one state is held at a time.
+  package init(of path: [String], in data: Data) {
+    self.path = path
+    var changes: [Change] = []
+    var unknown = 0
+    // Only the value at the path is kept from one record to the next, not the whole state.
+    var previous: (known: Bool, value: JSONValue?) = (false, nil)
+    damage = LogFileReader.scan(data) { record, state in
+      let current = (known: state != nil, value: state?.value(at: path))
+      defer { previous = current }
+      guard case .entry(let entry) = record else { return true }
+      guard previous.known, current.known else {
+        unknown += 1
+        return true
+      }
+      if previous.value != current.value {
+        changes.append(Change(entry: entry, old: previous.value, new: current.value))
+      }
+      return true
+    }
+    self.changes = changes
+    entriesWithoutState = unknown
+  }
+
+  /// `{"path":…,"changes":[{"seq":…,"line":…,"type":…,"scope":…,"cause":…,"time":…,"old":…,
+  /// "new":…}],"entriesWithoutState":n}`; `old` or `new` is missing where the path was not.
+  package var json: JSONValue {
+    var object = JSONObject()
+    object["path"] = .string(JSONPointer.text(path))
+    object["changes"] = .array(
+      changes.map { change in
+        var item = JSONObject()
+        item["seq"] = .number(String(change.entry.sequence))
+        item["line"] = .number(String(change.entry.line))
+        item["type"] = .string(change.entry.type)
+        item["scope"] = .string(change.entry.scope)
+        if let cause = change.entry.cause { item["cause"] = .string(cause) }
+        if let time = change.entry.time { item["time"] = .number(InspectedEntry.seconds(time)) }
+        if let old = change.old { item["old"] = old }
+        if let new = change.new { item["new"] = new }
+        return .object(item)
+      })
+    object["entriesWithoutState"] = .number(String(entriesWithoutState))
+    return .object(object)
+  }
+
+  /// One line per change: `seq 3 (line 5) EditTitle: "a" → "b"`.
+  package var text: String {
+    var text = ""
+    for change in changes {
+      text +=
+        "seq \(change.entry.sequence) (line \(change.entry.line)) "
+        + TextOutput.label(change.entry) + ": " + TextOutput.value(change.old) + " → "
+        + TextOutput.value(change.new) + "\n"
+    }
+    if changes.isEmpty { text += "no entry changed \(JSONPointer.text(path))\n" }
+    if entriesWithoutState > 0 {
+      text += "\(entriesWithoutState) entries could not be checked: recorded without diffs\n"
+    }
+    return text
+  }
+}

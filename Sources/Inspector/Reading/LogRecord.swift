@@ -1,0 +1,72 @@
+import ActionLog
+import Foundation
+
+/// One entry of an action log, read without the app's types: its envelope, its payload and its
+/// diff as plain JSON.
+package struct InspectedEntry: Sendable, Equatable {
+  /// The entry's `seq`.
+  package var sequence: Int
+  /// The line of the file it was read from; the header is line 1.
+  package var line: Int
+  /// The registered name of the updater, or the Swift type of an unrecorded one.
+  package var type: String
+  /// The scope it was dispatched through, `""` for the root.
+  package var scope: String
+  /// What dispatched it, if the log says.
+  package var cause: String?
+  /// When it was applied, in seconds since 1970, if the log says.
+  package var time: Double?
+  /// The updater's encoding; `nil` for an unrecorded entry.
+  package var payload: JSONValue?
+  /// What it changed in the encoded state, when the log was recorded in diff mode.
+  package var diff: [JSONChange]?
+  /// Why the recorder could not record the updater, for an unrecorded marker.
+  package var unrecordedReason: String?
+
+  /// The entry as a JSON object: `seq`, `line`, `type`, `scope`, then `cause`, `time`,
+  /// `payload`, `diff` and `unrecorded` where the log has them.
+  package var json: JSONValue {
+    var object = JSONObject()
+    object["seq"] = .number(String(sequence))
+    object["line"] = .number(String(line))
+    object["type"] = .string(type)
+    object["scope"] = .string(scope)
+    if let cause { object["cause"] = .string(cause) }
+    if let time { object["time"] = .number(Self.seconds(time)) }
+    if let payload { object["payload"] = payload }
+    if let diff { object["diff"] = JSONChange.json(diff) }
+    if let unrecordedReason { object["unrecorded"] = .string(unrecordedReason) }
+    return .object(object)
+  }
+
+  /// Seconds as JSON, to the millisecond, as the recorder writes them.
+  package static func seconds(_ value: Double) -> String {
+    guard value.isFinite, abs(value) < 1e15 else { return "0" }
+    return String(format: "%.3f", value)
+  }
+}
+
+/// A line of an action log after its header.
+package enum LogRecord: Sendable, Equatable {
+  /// An entry, recorded or not.
+  case entry(InspectedEntry)
+  /// A checkpoint: the whole state after entry `sequence` (0 before any).
+  case checkpoint(sequence: Int, line: Int, state: JSONValue)
+}
+
+/// Where and why a log stops being readable.
+package struct LogDamage: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The line at fault; the header is line 1.
+  package var line: Int
+  /// What is wrong with it.
+  package var reason: String
+
+  /// Creates a damage report for `line`.
+  package init(line: Int, reason: String) {
+    self.line = line
+    self.reason = reason
+  }
+
+  /// `line N: reason`.
+  package var description: String { "line \(line): \(reason)" }
+}

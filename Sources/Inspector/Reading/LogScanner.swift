@@ -1,0 +1,202 @@
+import ActionLog
+import Foundation
+
+/// Reads the lines of an action log, one at a time, into ``LogRecord``s, checking what a
+/// generic reader can check: the header, the shape of each line, the order of `seq` numbers,
+/// the place of checkpoints.
+///
+/// It is fed whole lines, so it serves a file read at once and a file still being written.
+package struct LogScanner {
+  /// The longest line read: longer ones are damage, so a hostile file cannot exhaust memory
+  /// one line at a time.
+  package static let maximumLineLength = 64 << 20
+
+  private var hasHeader = false
+  private var lastSequence: Int?
+  /// The number of the line the next call reads.
+  package private(set) var nextLineNumber = 1
+
+  /// Creates a scanner that expects the header first.
+  package init() {}
+
+  /// Reads one line, without its newline.
+  ///
+  /// - Returns: The record, or `nil` for the header and blank lines.
+  /// - Throws: ``LogDamage`` naming the line.
+  /// - Complexity: O(length of the line).
+  package mutating func read(_ bytes: [UInt8], _ range: Range<Int>) throws(LogDamage) -> LogRecord?
+  {
+    let line = nextLineNumber
+    nextLineNumber += 1
+    var range = range
+    if range.upperBound > range.lowerBound, bytes[range.upperBound - 1] == 0x0D {
+      range = range.lowerBound..<range.upperBound - 1
+    }
+    if bytes[range].allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return nil }
+    guard range.count <= Self.maximumLineLength else {
+      throw LogDamage(line: line, reason: "longer than \(Self.maximumLineLength) bytes")
+    }
+    guard hasHeader else {
+      do {
+        _ = try ActionLogHeader.validated(Data(bytes[range]), line: line)
+      } catch {
+        throw LogDamage(line: line, reason: Self.withoutPrefix(error.description, line: line))
+      }
+      hasHeader = true
+      return nil
+    }
+    let value: JSONValue
+    do {
+      value = try JSONParser.parse(bytes, in: range)
+    } catch {
+      let offset = error.offset - range.lowerBound
+      throw LogDamage(line: line, reason: "not JSON: \(error.reason) at byte \(offset)")
+    }
+    guard case .object(let object) = value else {
+      throw LogDamage(line: line, reason: "not a JSON object")
+    }
+    return try record(object, line: line)
+  }
+
+  private mutating func record(_ object: JSONObject, line: Int) throws(LogDamage) -> LogRecord {
+    func fail(_ reason: String) -> LogDamage { LogDamage(line: line, reason: reason) }
+    if let number = object["checkpoint"] {
+      guard let sequence = number.intValue, sequence >= 0, sequence < Int.max else {
+        throw fail("\"checkpoint\" must be an entry's seq, or 0")
+      }
+      guard let state = object["state"] else { throw fail("a checkpoint needs \"state\"") }
+      let expected = lastSequence ?? 0
+      guard sequence == expected else {
+        throw fail(
+          "checkpoint \(sequence) does not follow entry \(expected): a checkpoint holds the "
+            + "state after the entry just before it")
+      }
+      return .checkpoint(sequence: sequence, line: line, state: state)
+    }
+    guard let number = object["seq"] else {
+      throw fail("neither an entry (\"seq\", \"type\", \"payload\") nor a checkpoint")
+    }
+    guard let sequence = number.intValue, sequence >= 1, sequence < Int.max else {
+      throw fail("\"seq\" must be a whole number from 1")
+    }
+    if let lastSequence, sequence <= lastSequence {
+      throw fail("seq \(sequence) does not follow seq \(lastSequence)")
+    }
+    var entry = InspectedEntry(sequence: sequence, line: line, type: "", scope: "")
+    if let unrecorded = object["unrecorded"] {
+      guard let type = unrecorded.stringValue else { throw fail("\"unrecorded\" must be a string") }
+      entry.type = type
+      entry.unrecordedReason = object["reason"]?.stringValue ?? "unknown reason"
+    } else {
+      guard let type = object["type"]?.stringValue else { throw fail("missing \"type\"") }
+      entry.type = type
+      entry.payload = object["payload"] ?? .null
+    }
+    entry.scope = try optionalString(object, "scope", line: line) ?? ""
+    entry.cause = try optionalString(object, "cause", line: line)
+    if let time = object["time"] {
+      guard let seconds = time.doubleValue, seconds.isFinite else {
+        throw fail("\"time\" must be a number of seconds")
+      }
+      entry.time = seconds
+    }
+    if let diff = object["diff"] {
+      guard case .array(let operations) = diff else { throw fail("\"diff\" must be an array") }
+      var changes: [JSONChange] = []
+      changes.reserveCapacity(operations.count)
+      for (index, operation) in operations.enumerated() {
+        do {
+          changes.append(try JSONChange(json: operation))
+        } catch {
+          throw fail("diff[\(index)]: \(error.reason)")
+        }
+      }
+      entry.diff = changes
+    }
+    lastSequence = sequence
+    return .entry(entry)
+  }
+
+  private func optionalString(
+    _ object: JSONObject, _ key: String, line: Int
+  ) throws(LogDamage) -> String? {
+    guard let value = object[key] else { return nil }
+    guard let text = value.stringValue else {
+      throw LogDamage(line: line, reason: "\"\(key)\" must be a string")
+    }
+    return text
+  }
+
+  /// An `ActionLogError`'s description without its `action log line N: ` prefix.
+  private static func withoutPrefix(_ text: String, line: Int) -> String {
+    let prefix = "action log line \(line): "
+    return text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text
+  }
+}
+
+/// Reads a whole log file, record by record, up to the first damage.
+package enum LogFileReader {
+  /// Calls `visit` with every record of `data`, in order, and the encoded state after it (see
+  /// ``StateTracker``), and returns what stopped the reading, if anything did; `visit` returns
+  /// `false` to stop early.
+  ///
+  /// Every question checks the whole log alike: a diff that does not fit its state is damage
+  /// for a summary too. A last line without a newline counts if it is complete JSON (a
+  /// hand-edited file); otherwise it is damage: the write that a crash cut short.
+  ///
+  /// - Complexity: O(size of the log), plus what `visit` costs; one record and one state are
+  ///   held at a time.
+  package static func scan(
+    _ data: Data, _ visit: (LogRecord, _ state: JSONValue?) throws(LogDamage) -> Bool
+  ) -> LogDamage? {
+    let bytes = [UInt8](data)
+    guard !bytes.isEmpty else { return LogDamage(line: 1, reason: "empty file: no header") }
+    var scanner = LogScanner()
+    var tracker = StateTracker()
+    let (lines, tornStart) = JSONLines.split(bytes)
+    do throws(LogDamage) {
+      for line in lines {
+        guard let record = try scanner.read(bytes, line) else { continue }
+        try tracker.apply(record)
+        if try !visit(record, tracker.state) { return nil }
+      }
+      guard let tornStart else { return nil }
+      let tail = tornStart..<bytes.count
+      if JSONLines.isNULLine(bytes[tail]) || (try? JSONParser.parse(bytes, in: tail)) == nil {
+        throw LogDamage(
+          line: scanner.nextLineNumber,
+          reason: "the last line is incomplete (no newline, not JSON): a write cut short")
+      }
+      if let record = try scanner.read(bytes, tail) {
+        try tracker.apply(record)
+        _ = try visit(record, tracker.state)
+      }
+      return nil
+    } catch {
+      return error
+    }
+  }
+
+  /// Reads the file at `path` whole.
+  ///
+  /// - Throws: A message naming the file when it cannot be read.
+  package static func read(_ path: String) throws(InspectorError) -> Data {
+    do {
+      return try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
+    } catch {
+      throw InspectorError("cannot read \(path): \(error.localizedDescription)")
+    }
+  }
+}
+
+/// A failure to report with exit status 1: a file that cannot be read or written, a question the
+/// log cannot answer.
+package struct InspectorError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The message, without the program's name.
+  package var description: String
+
+  /// Creates an error with `message`.
+  package init(_ message: String) {
+    description = message
+  }
+}

@@ -35,8 +35,10 @@ struct KillNineTests {
     var durable = 0
     for run in 0..<50 {
       let threshold = Int.random(in: 1...150, using: &random)
-      var child = try ChildRun(executable: executable, directory: directory)
-      let outcome = child.killed(afterDurable: threshold)
+      let outcome = try await ChildRun.killed(
+        executable: executable, directory: directory, afterDurable: threshold
+      ).get()
+      #expect(outcome.unexpected == nil, "run \(run): the child printed something else")
       #expect(outcome.opened == recovered, "run \(run): the child opened a different state")
       #expect(outcome.signaled, "run \(run): the child ended before the kill: \(outcome.error)")
       durable = max(durable, outcome.durable)
@@ -85,6 +87,26 @@ private struct ChildRun {
     var signaled = false
     /// What it wrote to standard error.
     var error = ""
+    /// A line it printed that is not a report.
+    var unexpected: String?
+  }
+
+  /// Runs the child in `directory` until it reported `count` more durable entries than it
+  /// opened with, then kills it; on a thread of its own, since reading the child's output
+  /// blocks, and a blocked thread of the concurrency pool (two on a two-core machine) would
+  /// stall every other test.
+  static func killed(executable: URL, directory: URL, afterDurable count: Int) async -> Result<
+    Outcome, any Error
+  > {
+    await withCheckedContinuation { continuation in
+      Thread {
+        continuation.resume(
+          returning: Result {
+            var child = try ChildRun(executable: executable, directory: directory)
+            return child.killed(afterDurable: count)
+          })
+      }.start()
+    }
   }
 
   let process = Process()
@@ -125,7 +147,7 @@ private struct ChildRun {
     while outcome.durable - opened < count, let line = nextLine() {
       // Flushes may report out of order: every one is true, the highest says the most.
       guard let durable = Self.number(in: line, after: "durable ") else {
-        Issue.record("unexpected report from the child: \(line)")
+        outcome.unexpected = line
         return
       }
       outcome.durable = max(outcome.durable, durable)

@@ -69,6 +69,11 @@ let package = Package(
       dependencies: ["StateStore", "SideEffects", "ActionLog", "StateStoreUI"],
       swiftSettings: strict
     ),
+    // Appends to a journaled store until the kill -9 test of StatePersistence kills it.
+    .executableTarget(
+      name: "persistence-crash-child",
+      dependencies: ["StatePersistence", "StateStore", "ActionLog"],
+      swiftSettings: strict),
     .testTarget(
       name: "StateStoreTests",
       dependencies: ["StateStore", "StateStoreTesting"],
@@ -92,7 +97,11 @@ let package = Package(
     ),
     .testTarget(
       name: "StatePersistenceTests",
-      dependencies: ["StatePersistence", "StateStore", "ActionLog", "StateStoreTesting"],
+      // The crash child, so that the kill -9 test finds it built.
+      dependencies: [
+        "StatePersistence", "StateStore", "ActionLog", "StateStoreTesting",
+        "persistence-crash-child",
+      ],
       swiftSettings: strict
     ),
     .testTarget(

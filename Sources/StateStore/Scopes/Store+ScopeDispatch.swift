@@ -203,9 +203,16 @@ extension Store {
   }
 
   private static func equality<T: Equatable>(as _: T.Type) -> @MainActor (S, S) -> Bool {
-    // `T` is `S` itself (its metatype is `S.self`, opened), so reinterpreting a value of `S` as
-    // `T` is the identity; a dynamic cast per comparison would cost more than most `==`.
-    { lhs, rhs in unsafeBitCast(lhs, to: T.self) == unsafeBitCast(rhs, to: T.self) }
+    // Proof for `unsafeBitCast`: it runs only when `T` is `S` itself, checked once here by
+    // metatype identity (opening `S.self` gives `S`, but the check does not rely on that), so
+    // reinterpreting a value of `S` as `T` is the identity: same size, same layout, same
+    // ownership. Otherwise each comparison takes the checked dynamic cast. A dynamic cast per
+    // comparison would cost more than most `==`. The `==` it calls is the application's, and
+    // runs on copies outside any unchecked access (see `isUnchangedSinceEvaluated(_:)`).
+    guard ObjectIdentifier(T.self) == ObjectIdentifier(S.self) else {
+      return { lhs, rhs in isSame(lhs, rhs) }
+    }
+    return { lhs, rhs in unsafeBitCast(lhs, to: T.self) == unsafeBitCast(rhs, to: T.self) }
   }
 
   /// Whether two slices are equal, when the state is `Equatable`; otherwise assumed different.

@@ -128,7 +128,7 @@ public final class Store<S: State, Dependencies: Sendable> {
   private var interceptorResources: [AnyObject] = []
   // An observer list: unchecked, as proved above `scopeNodes`, in this file.
   @exclusivity(unchecked) @usableFromInline var listeners: [ListenerEntry<S>] = []
-  var selectionGroups: [AnyHashable: SelectionGroupBase<S>] = [:]
+  @usableFromInline var selectionGroups: [AnyHashable: SelectionGroupBase<S>] = [:]
   // An observer list: unchecked, as proved above `scopeNodes`, in this file.
   @exclusivity(unchecked) @usableFromInline var selectionOrder: [SelectionGroupBase<S>] = []
   @usableFromInline var elementGroups: [AnyKeyPath: ElementGroupBase<S>] = [:]

@@ -93,6 +93,15 @@ public final class Store<S: State, Dependencies: Sendable> {
   // from inside a callback. All of it is main-actor state.
   /// The scopes of this root that have listeners or subscribers, notified after every update.
   @exclusivity(unchecked) @usableFromInline var scopeNodes: [ScopeNode] = []
+  /// The root's mirror of its scopes' kept slices, made with its first scope; see
+  /// ``ScopeMirror``.
+  // Read on every update that has scopes; written once, when the root's link is made, by an
+  // assignment that releases nothing (it was `nil`), so no access to it can overlap another.
+  @exclusivity(unchecked) @usableFromInline var scopeMirror: ScopeMirror?
+  /// The scope nodes outside the mirror, in `scopeNodes`' order: all an update visits when the
+  /// mirror matches.
+  // An observer list: unchecked, as proved above `scopeNodes`, in this file.
+  @exclusivity(unchecked) @usableFromInline var unmirroredScopeNodes: [ScopeNode] = []
   /// A scope's registration with its root, while the scope has observers.
   weak var ownScopeNode: ScopeNode?
   /// A scope's slice from before the update being applied, for its `(old, new)` listeners.
@@ -100,7 +109,9 @@ public final class Store<S: State, Dependencies: Sendable> {
   /// A scope's slice as its view-model and key-path subscribers were last evaluated on, kept
   /// while it has some and its slice is `Equatable`, so that an update that leaves the slice
   /// `==` evaluates none of them.
-  @usableFromInline var lastSlice: S?
+  @usableFromInline var lastSlice: S? {
+    didSet { ownScopeNode?.keptSliceReplaced(isHeld: lastSlice != nil) }
+  }
   /// Whether `lastSlice` was dropped before an in-place scoped dispatch (see
   /// `forgetSlices(changedBy:)`) and not yet taken again.
   @usableFromInline var hasForgottenSlice = false
@@ -117,7 +128,7 @@ public final class Store<S: State, Dependencies: Sendable> {
   private var interceptorResources: [AnyObject] = []
   // An observer list: unchecked, as proved above `scopeNodes`, in this file.
   @exclusivity(unchecked) @usableFromInline var listeners: [ListenerEntry<S>] = []
-  var selectionGroups: [AnyHashable: SelectionGroupBase<S>] = [:]
+  @usableFromInline var selectionGroups: [AnyHashable: SelectionGroupBase<S>] = [:]
   // An observer list: unchecked, as proved above `scopeNodes`, in this file.
   @exclusivity(unchecked) @usableFromInline var selectionOrder: [SelectionGroupBase<S>] = []
   @usableFromInline var elementGroups: [AnyKeyPath: ElementGroupBase<S>] = [:]
@@ -382,7 +393,7 @@ public final class Store<S: State, Dependencies: Sendable> {
     }
     if !keepsOldState {
       runUpdater(updater)
-      notify(updater, cause: cause, old: nil)
+      notify(updater, cause: cause)
     } else {
       let old: S? = listeners.isEmpty ? nil : currentState
       captureScopeSlices()

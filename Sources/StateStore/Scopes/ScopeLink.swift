@@ -41,9 +41,13 @@ package final class ScopeLink<Sub: State> {
   @usableFromInline let register: @MainActor (ScopeNode) -> Void
   /// Tells the root that a scope's observers changed, so that it knows what to keep.
   @usableFromInline let observersChanged: @MainActor () -> Void
-  /// For a scope at or under an element scope, the log its cancellations are also noted in, so
-  /// that the group, which visits only changed elements, knows to sweep; `nil` elsewhere.
+  /// The log its cancellations are also noted in: for a scope at or under an element scope, its
+  /// group's, which visits only changed elements and must still sweep; elsewhere the root's
+  /// ``ScopeMirror``'s, whose check skips unchanged scopes and must still sweep them.
   @usableFromInline let relay: CancellationLog?
+  /// Whether this scope is an element scope or lies under one: its node is then notified by
+  /// its element's group, through the array's change journal, rather than by the root.
+  @usableFromInline let isUnderElement: Bool
   /// The element scopes made from this link, by the key path of their array.
   @usableFromInline var elementScopes: [AnyKeyPath: ElementScopeEntry] = [:]
 
@@ -58,7 +62,7 @@ package final class ScopeLink<Sub: State> {
     dropReason: @escaping @MainActor () -> ScopeDispatchDroppedError.Reason?,
     register: @escaping @MainActor (ScopeNode) -> Void,
     observersChanged: @escaping @MainActor () -> Void,
-    relay: CancellationLog?
+    relay: CancellationLog?, isUnderElement: Bool
   ) {
     self.root = root
     self.path = path
@@ -73,11 +77,8 @@ package final class ScopeLink<Sub: State> {
     self.register = register
     self.observersChanged = observersChanged
     self.relay = relay
+    self.isUnderElement = isUnderElement
   }
-
-  /// Whether this scope is an element scope or lies under one: its node is then notified by
-  /// its element's group, through the array's change journal, rather than by the root.
-  @usableFromInline var isUnderElement: Bool { relay != nil }
 
   /// The entry of the element scopes of the array at `keyPath`, made on first use.
   @usableFromInline
@@ -152,7 +153,8 @@ package final class ScopeLink<Sub: State> {
             lens: { state, body in body(&state[keyPath: keyPath]) }))
       },
       dropReason: parent.dropReason, register: parent.register,
-      observersChanged: parent.observersChanged, relay: parent.relay)
+      observersChanged: parent.observersChanged, relay: parent.relay,
+      isUnderElement: parent.isUnderElement)
   }
 
   /// Runs `body` on the stored property at `offset` bytes into `slice`.
@@ -268,7 +270,7 @@ package final class ScopeLink<Sub: State> {
         entry.register(
           node, id: id, origin: origin, read: readArray, registerGroup: parent.register)
       },
-      observersChanged: parent.observersChanged, relay: entry.relay)
+      observersChanged: parent.observersChanged, relay: entry.relay, isUnderElement: true)
   }
 }
 

@@ -120,6 +120,8 @@ extension Store {
     // The closures share one `weak let`: a `[weak self]` capture is a mutable box, and every
     // read of it pays a run-time exclusivity check on top of the weak load.
     let root = WeakRoot(self)
+    let mirror = ScopeMirror(size: MemoryLayout<S>.size)
+    scopeMirror = mirror
     let link = ScopeLink<S>(
       root: self, path: "", name: "", origin: .bytes(0..<MemoryLayout<S>.size),
       identity: ScopeIdentity(),
@@ -140,7 +142,8 @@ extension Store {
       },
       dropReason: { root.store == nil ? .rootReleased : nil },
       register: { node in root.store?.addScopeNode(node) },
-      observersChanged: { root.store?.refreshHasObservers() }, relay: nil)
+      observersChanged: { root.store?.refreshHasObservers() }, relay: mirror.cancellations,
+      isUnderElement: false)
     rootLink = link
     return link
   }
@@ -182,13 +185,14 @@ extension Store {
     } else if !keepsOldState {
       if scopesKeepSlices { forgetSlices(changedBy: origin) }
       runBody(body)
-      notifyObservers(old: nil, origin: origin)
+      notifyObservers(origin: origin)
     } else {
       let old: S? = listeners.isEmpty ? nil : currentState
       captureScopeSlices()
       if scopesKeepSlices { forgetSlices(changedBy: origin) }
       runBody(body)
-      notifyObservers(old: old, origin: origin)
+      if let old { notifyListeners(old: old) }
+      notifyObservers(origin: origin)
     }
     isDispatching = false
     if queueHead < queue.count { drainQueue() }
@@ -238,6 +242,8 @@ extension Store {
   /// Registers the node of a scope that has observers, to be notified after every update.
   @usableFromInline
   func addScopeNode(_ node: ScopeNode) {
+    node.mirror = scopeMirror
+    scopeMirror?.needsRebuild = true
     scopeNodes.append(node)
     refreshHasObservers()
   }
@@ -250,22 +256,118 @@ extension Store {
 
   /// Notifies the scopes with observers; drops those left without any.
   ///
-  /// - Complexity: O(scopes with observers, the element scopes of one array counting as one
-  ///   group), plus what each scope's subscribers cost when its slice may have changed; a
-  ///   group costs the journal's length plus the scopes of the elements that changed.
+  /// A scope in the mirror (a stored, `Equatable` slice kept for `==`) is skipped when the
+  /// root's bytes at its slice still equal the kept slice's (see ``ScopeMirror``): when all
+  /// of them do, which one comparison of the mirrored bytes tells, only the scopes outside the
+  /// mirror are visited. After a cancellation in any scope every scope is visited once, since
+  /// a visit sweeps.
+  ///
+  /// - Complexity: O(the mirrored bytes + the scopes outside the mirror) when no mirrored
+  ///   slice changed; otherwise O(scopes with observers, the element scopes of one array
+  ///   counting as one group). Plus what each visited scope's subscribers cost when its slice
+  ///   may have changed; a group costs the journal's length plus the scopes of the elements
+  ///   that changed.
+  @inlinable
+  func notifyScopes(origin: () -> SliceOrigin) {
+    guard let mirror = scopeMirror else {
+      refreshScopes(scopeNodes, origin: origin(), skippingMirrored: nil)
+      return
+    }
+    if mirror.needsRebuild { rebuildMirror(mirror) }
+    if mirror.cancellations.count.load(ordering: .relaxed) != 0 {
+      mirror.cancellations.count.store(0, ordering: .relaxed)
+      refreshScopes(scopeNodes, origin: origin(), skippingMirrored: nil)
+    } else if mirror.unmirrored == 0, mirroredBytesMatch(mirror, in: nil) {
+      if !unmirroredScopeNodes.isEmpty {
+        refreshScopes(unmirroredScopeNodes, origin: origin(), skippingMirrored: nil)
+      }
+    } else {
+      refreshScopes(scopeNodes, origin: origin(), skippingMirrored: mirror)
+    }
+  }
+
+  /// Refreshes `nodes`, except, with a mirror, the mirrored ones whose bytes match; copies the
+  /// bytes of each member's newly kept slice into the mirror; drops the nodes left without
+  /// observers.
   @usableFromInline
-  func notifyScopes(origin: SliceOrigin) {
+  func refreshScopes(_ nodes: [ScopeNode], origin: SliceOrigin, skippingMirrored: ScopeMirror?) {
     var emptied = false
-    for node in scopeNodes where !node.refresh(origin) {
-      node.isActive = false
-      emptied = true
+    for node in nodes {
+      if let mirror = skippingMirrored, node.isMirrorMember, node.isMirrored,
+        mirroredBytesMatch(mirror, in: node.mirrorRange)
+      {
+        continue
+      }
+      if !node.refresh(origin) {
+        node.isActive = false
+        emptied = true
+      } else if node.isMirrorMember, node.holdsSlice, !node.isMirrored, let mirror = scopeMirror,
+        let range = node.mirrorRange
+      {
+        // The scope took its slice from the root during this refresh, and the root cannot
+        // change while it notifies (a dispatch from a subscriber is queued), so these bytes
+        // are the kept slice's.
+        ScopeLink<S>.withAddress(of: &currentState) { mirror.take($0, in: range) }
+        node.isMirrored = true
+      }
     }
     guard emptied else { return }
     // Released only after the write: see the proof at `scopeNodes`.
     let before = scopeNodes
     defer { withExtendedLifetime(before) {} }
     scopeNodes.removeAll { !$0.isActive }
+    if let scopeMirror { rebuildMirror(scopeMirror) }
     refreshHasObservers()
+  }
+
+  /// Whether the root's bytes equal the mirror's at `range`, or over every member's slice.
+  ///
+  /// An access to `currentState` beside the updater's, as in `peekState(_:)`: it compares bytes
+  /// and calls no code of the application's.
+  ///
+  /// - Complexity: O(the bytes compared).
+  @inlinable
+  func mirroredBytesMatch(_ mirror: ScopeMirror, in range: Range<Int>?) -> Bool {
+    var matches = false
+    ScopeLink<S>.withAddress(of: &currentState) { root in
+      matches = range.map { mirror.matches(root, in: $0) } ?? mirror.matchesEverySpan(root)
+    }
+    return matches
+  }
+
+  /// Sorts the scope nodes into the mirror's members and the rest.
+  ///
+  /// A node that joins keeps no mirrored bytes until its next refresh copies them.
+  ///
+  /// - Complexity: O(*n* log *n*) for *n* scopes with observers.
+  @usableFromInline
+  func rebuildMirror(_ mirror: ScopeMirror) {
+    mirror.needsRebuild = false
+    var ranges: [Range<Int>] = []
+    var others: [ScopeNode] = []
+    var unmirrored = 0
+    for node in scopeNodes {
+      let wasMember = node.isMirrorMember
+      node.isMirrorMember = false
+      guard let range = node.mirrorRange, node.keepsLastSlice, !node.keepsOldSlice,
+        range.upperBound <= mirror.size
+      else {
+        node.isMirrored = false
+        others.append(node)
+        continue
+      }
+      if !wasMember { node.isMirrored = false }
+      node.isMirrorMember = true
+      ranges.append(range)
+      if !node.isMirrored { unmirrored += 1 }
+    }
+    mirror.setSpans(covering: ranges)
+    mirror.unmirrored = unmirrored
+    // Released only after the write: a node dropped from `scopeNodes` may be the last
+    // reference, and its scope's release runs the application's deinitializers.
+    let before = unmirroredScopeNodes
+    defer { withExtendedLifetime(before) {} }
+    unmirroredScopeNodes = others
   }
 
   /// The part of the state `updater` could have changed: its scope's slice, if it is scoped.

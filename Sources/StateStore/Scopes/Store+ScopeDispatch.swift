@@ -127,6 +127,7 @@ extension Store {
           refresh: { [self] origin in self.refreshAsScope(origin: origin) },
           sweep: { [self] in self.sweepAsScope() })
       ownScopeNode = node
+      node.holdsSlice = lastSlice != nil
       node.keepsOldSlice = !listeners.isEmpty
       node.keepsLastSlice = lastSlice != nil || hasForgottenSlice
       link.register(node)

@@ -2,14 +2,25 @@
 @usableFromInline
 @MainActor
 class SelectionGroupBase<S: State> {
-  let key: AnyHashable
-
-  init(key: AnyHashable) {
-    self.key = key
-  }
+  @usableFromInline let key: AnyHashable
+  /// The group's refresh, as a closure made where the subscription is made (see
+  /// `Store.subscribe(key:select:_:)`), so that it runs as code specialised for the
+  /// application's types: an override would run as generic code, which looks up the runtime
+  /// metadata of the entries' types on every update.
+  @usableFromInline let refreshBody: @MainActor (SelectionGroupBase<S>, S, UInt64) -> Void
 
   @usableFromInline
-  func refresh(_ state: S, version: UInt64) {}
+  init(key: AnyHashable, refresh: @escaping @MainActor (SelectionGroupBase<S>, S, UInt64) -> Void) {
+    self.key = key
+    self.refreshBody = refresh
+  }
+
+  /// Evaluates the selection on `state` (once per `version`) and tells each subscriber whose
+  /// last value differs.
+  @inlinable
+  final func refresh(_ state: S, version: UInt64) {
+    refreshBody(self, state, version)
+  }
 
   var isEmpty: Bool { true }
 
@@ -18,29 +29,46 @@ class SelectionGroupBase<S: State> {
 }
 
 /// One subscriber of a selection, remembering the last value it received.
+@usableFromInline
 @MainActor
 final class SelectionEntry<Value: Equatable> {
-  let slot: CallbackSlot<@MainActor (Value) -> Void>
-  var last: Value
+  @usableFromInline let slot: CallbackSlot<@MainActor (Value) -> Void>
+  @usableFromInline var last: Value
 
+  @usableFromInline
   init(last: Value, callback: @escaping @MainActor (Value) -> Void) {
     self.last = last
     self.slot = CallbackSlot(callback)
   }
 }
 
+@usableFromInline
 @MainActor
 final class SelectionGroup<S: State, Value: Equatable>: SelectionGroupBase<S> {
-  let select: (S) -> Value
-  var entries: [SelectionEntry<Value>] = []
-  var cached: Value
-  var cachedVersion: UInt64
+  @usableFromInline let select: (S) -> Value
+  @usableFromInline var entries: [SelectionEntry<Value>] = []
+  @usableFromInline var cached: Value
+  @usableFromInline var cachedVersion: UInt64
 
-  init(key: AnyHashable, select: @escaping (S) -> Value, state: S, version: UInt64) {
+  /// A group whose refresh is ``deliver(_:version:)``, specialised where this is called.
+  @inlinable
+  convenience init(key: AnyHashable, select: @escaping (S) -> Value, state: S, version: UInt64) {
+    self.init(key: key, select: select, state: state, version: version) { group, state, version in
+      // The closure is stored only in the group made here, and only that group's `refresh`
+      // calls it, passing itself: `group` is always a `SelectionGroup<S, Value>`.
+      unsafeDowncast(group, to: SelectionGroup<S, Value>.self).deliver(state, version: version)
+    }
+  }
+
+  @usableFromInline
+  init(
+    key: AnyHashable, select: @escaping (S) -> Value, state: S, version: UInt64,
+    refresh: @escaping @MainActor (SelectionGroupBase<S>, S, UInt64) -> Void
+  ) {
     self.select = select
     self.cached = select(state)
     self.cachedVersion = version
-    super.init(key: key)
+    super.init(key: key, refresh: refresh)
   }
 
   override func removeCancelled() -> Bool {
@@ -58,6 +86,7 @@ final class SelectionGroup<S: State, Value: Equatable>: SelectionGroupBase<S> {
 
   override var isEmpty: Bool { entries.isEmpty }
 
+  @inlinable
   func value(for state: S, version: UInt64) -> Value {
     if version != cachedVersion {
       var fresh = select(state)
@@ -69,7 +98,10 @@ final class SelectionGroup<S: State, Value: Equatable>: SelectionGroupBase<S> {
     return cached
   }
 
-  override func refresh(_ state: S, version: UInt64) {
+  /// Evaluates the selection on `state` (once per `version`) and tells each subscriber whose
+  /// last value differs.
+  @inlinable
+  func deliver(_ state: S, version: UInt64) {
     let value = value(for: state, version: version)
     for entry in entries where entry.last != value {
       entry.last = value

@@ -46,25 +46,41 @@ extension Store {
   }
 
   /// Tells every observer about the updater just applied, in order: update observers, then
-  /// listeners, then view-model and key-path subscribers, then element subscribers, then scopes.
+  /// listeners (given the state from before it, when they want it), then view-model and key-path
+  /// subscribers, then element subscribers, then scopes.
   @inlinable
   func notify<U: StateUpdater>(_ updater: U, cause: DispatchCause?, old: S?)
   where U.StateType == S {
     if !updateObservers.isEmpty {
       notifyUpdateObservers(updater, cause: cause)
     }
-    notifyObservers(old: old, origin: scopeNodes.isEmpty ? .everything : Self.origin(of: updater))
+    if let old { notifyListeners(old: old) }
+    notifyObservers(origin: Self.origin(of: updater))
   }
 
-  /// Tells listeners, subscribers and scopes about the change just made; `origin` is the part
-  /// of the state the updater could have changed, for scopes to skip a change outside their slice.
+  /// ``notify(_:cause:old:)`` with no state from before: passing no `S?` at all, since making
+  /// an empty optional of a large state writes all its bytes.
   @inlinable
-  func notifyObservers(old: S?, origin: SliceOrigin) {
-    if let old {
-      for entry in listeners {
-        entry.callback?(old, currentState)
-      }
+  func notify<U: StateUpdater>(_ updater: U, cause: DispatchCause?) where U.StateType == S {
+    if !updateObservers.isEmpty {
+      notifyUpdateObservers(updater, cause: cause)
     }
+    notifyObservers(origin: Self.origin(of: updater))
+  }
+
+  /// Tells the `(old, new)` listeners about the change just made.
+  @inlinable
+  func notifyListeners(old: S) {
+    for entry in listeners {
+      entry.callback?(old, currentState)
+    }
+  }
+
+  /// Tells subscribers and scopes about the change just made; `origin` is the part of the state
+  /// the updater could have changed, for scopes to skip a change outside their slice; found only
+  /// when a scope needs it, as it takes a dynamic cast.
+  @inlinable
+  func notifyObservers(origin: @autoclosure () -> SliceOrigin) {
     if !selectionOrder.isEmpty {
       for group in selectionOrder {
         group.refresh(currentState, version: version)

@@ -18,7 +18,10 @@ final class StateChangeGroup<S: State>: SelectionGroupBase<S> {
   @usableFromInline var deliver: @MainActor (S) -> Void = { _ in }
 
   init() {
-    super.init(key: ObjectIdentifier(StateChangeGroup<S>.self))
+    super.init(key: ObjectIdentifier(StateChangeGroup<S>.self)) { group, state, _ in
+      // Stored only in this group, and called only by its `refresh` with itself.
+      unsafeDowncast(group, to: StateChangeGroup<S>.self).deliver(state)
+    }
   }
 
   override var isEmpty: Bool { entries.isEmpty }
@@ -26,10 +29,6 @@ final class StateChangeGroup<S: State>: SelectionGroupBase<S> {
   override func removeCancelled() -> Bool {
     entries.removeAll { !$0.isActive }
     return entries.isEmpty
-  }
-
-  override func refresh(_ state: S, version: UInt64) {
-    deliver(state)
   }
 }
 

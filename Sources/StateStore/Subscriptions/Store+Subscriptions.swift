@@ -6,6 +6,7 @@ extension Store {
   ///
   /// - Returns: The token that keeps the subscription alive.
   /// - Complexity: O(view-model types) per dispatch, plus one comparison per subscriber.
+  @inlinable
   public func subscribe<VM: ViewModelWithState>(
     _ type: VM.Type, _ onChange: @escaping @MainActor (VM?) -> Void
   ) -> Subscription where VM.StateType == S {
@@ -17,13 +18,17 @@ extension Store {
   /// All subscribers of one key path share a single read per state change.
   ///
   /// - Returns: The token that keeps the subscription alive.
+  @inlinable
   public func subscribe<Value: Equatable & Sendable>(
     to keyPath: KeyPath<S, Value>, _ onChange: @escaping @MainActor (Value) -> Void
   ) -> Subscription {
     subscribe(key: keyPath as AnyKeyPath, select: { $0[keyPath: keyPath] }, onChange)
   }
 
-  private func subscribe<Value: Equatable & Sendable>(
+  /// Subscribes `onChange` to the selection `select` shared under `key`; inlinable so that the
+  /// group's refresh is made, and runs, as code specialised for the application's types.
+  @inlinable
+  func subscribe<Value: Equatable & Sendable>(
     key: AnyHashable, select: @escaping (S) -> Value,
     _ onChange: @escaping @MainActor (Value) -> Void
   ) -> Subscription {

@@ -102,6 +102,7 @@ let package = Package(
         "StatePersistence", "StateStore", "ActionLog", "StateStoreTesting",
         "persistence-crash-child",
       ],
+      exclude: ["Fixtures"],
       swiftSettings: strict
     ),
     .testTarget(

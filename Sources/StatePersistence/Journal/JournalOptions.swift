@@ -8,13 +8,19 @@ public struct JournalOptions: Sendable {
   ///
   /// It is written in every journal segment and snapshot. Files with a newer version are refused with
   /// ``PersistenceError/newerSchema(file:found:supported:)``; files with an older one are read
-  /// as they are (see <doc:KeepingStateOnDisk>).
+  /// through ``migrations``, and opening the store for writing upgrades them (see
+  /// <doc:KeepingStateOnDisk>).
   public var schemaVersion: Int
+  /// How files of older schema versions are read: renamed updaters, changed payloads, a changed
+  /// snapshot shape.
+  public var migrations: Migrations
 
   /// Creates options; by default a snapshot is taken every 1,000 entries or 4 MiB of journal.
   public init(
-    snapshotInterval: Int = 1_000, snapshotByteThreshold: Int = 4 << 20, schemaVersion: Int = 1
+    snapshotInterval: Int = 1_000, snapshotByteThreshold: Int = 4 << 20, schemaVersion: Int = 1,
+    migrations: Migrations = Migrations()
   ) {
+    self.migrations = migrations
     self.snapshotInterval = max(1, snapshotInterval)
     self.snapshotByteThreshold = max(1, snapshotByteThreshold)
     self.schemaVersion = schemaVersion

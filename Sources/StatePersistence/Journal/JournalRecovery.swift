@@ -16,6 +16,8 @@ struct JournalRecovery<S: State & Codable> {
   let files: FileAccess
   let registry: ActionLogRegistry<S>
   let schema: Int
+  /// How files of an older schema version are read.
+  var migrations = Migrations()
 
   /// The last segment, as the writer continues it.
   struct Tail {
@@ -41,6 +43,9 @@ struct JournalRecovery<S: State & Codable> {
     var entriesSinceSnapshot = 0
     var bytesSinceSnapshot = 0
     var damage: PersistenceError?
+    /// The oldest schema version of the files read: older than the current one when the
+    /// directory needs an upgrade.
+    var oldestSchema: Int
   }
 
   /// Reads everything; damage is returned in ``Recovered/damage`` with the state up to it.
@@ -56,13 +61,15 @@ struct JournalRecovery<S: State & Codable> {
     }
     var recovered = Recovered(
       state: initialState, lastSequence: 0, snapshotSequence: 0,
-      segments: names.compactMap(JournalLayout.segmentStart).sorted())
+      segments: names.compactMap(JournalLayout.segmentStart).sorted(), oldestSchema: schema)
     if names.contains("snapshot.json") {
       do throws(PersistenceError) {
         let bytes = try files.contents(of: layout.snapshotPath) ?? []
         let (state, header) = try SnapshotCodec.decode(
-          S.self, from: bytes, path: layout.snapshotPath, schema: schema)
+          S.self, from: bytes, path: layout.snapshotPath, schema: schema,
+          migrations: migrations)
         recovered.state = state
+        recovered.oldestSchema = min(recovered.oldestSchema, header.schema)
         recovered.lastSequence = header.seq
         recovered.snapshotSequence = header.seq
       } catch .damaged(let file, let line, let reason) {
@@ -109,6 +116,8 @@ struct JournalRecovery<S: State & Codable> {
       return
     }
     let segmentSchema = try validateHeader(bytes[headerLine], path: path)
+    recovered.oldestSchema = min(recovered.oldestSchema, segmentSchema)
+    let applying = migrations.operations(from: segmentSchema, to: schema)
     if tornStart != nil && !isLast {
       throw damaged(lines.count + 1, "the last line is incomplete, and later segments follow")
     }
@@ -116,9 +125,12 @@ struct JournalRecovery<S: State & Codable> {
     for (offset, range) in lines.dropFirst().enumerated() {
       let number = offset + 2
       let line: LogLine<S>
+      let text =
+        applying.isEmpty
+        ? bytes[range]
+        : try migrations.migrateLine(bytes[range], through: applying, file: path, line: number)[...]
       do {
-        line = try decoder.decode(
-          LogLine<S>.self, from: Data(bytes[range]), configuration: registry)
+        line = try decoder.decode(LogLine<S>.self, from: Data(text), configuration: registry)
       } catch {
         throw damaged(number, LineFailure.error(for: error, line: number).reason)
       }

@@ -109,9 +109,17 @@ final class JournalWriter<S: State & Codable>: Sendable {
         encoder: LineEncoder(registry: registry), lock: lock, segment: segment,
         segments: recovered.segments, entriesSinceSnapshot: recovered.entriesSinceSnapshot,
         bytesSinceSnapshot: recovered.bytesSinceSnapshot))
-    if recovered.entriesSinceSnapshot >= options.snapshotInterval
-      || recovered.bytesSinceSnapshot >= options.snapshotByteThreshold
-    {
+    if recovered.oldestSchema < options.schemaVersion {
+      // The upgrade: the state read through the migrations becomes a snapshot of the current
+      // version, and the old files go only once it is durable, as in any compaction. Should it
+      // fail, the old files stay and are read through the migrations again.
+      disk.withLock { takeSnapshot(recovered.state, at: recovered.lastSequence, disk: &$0) }
+    }
+    let due = disk.withLock {
+      $0.entriesSinceSnapshot >= options.snapshotInterval
+        || $0.bytesSinceSnapshot >= options.snapshotByteThreshold
+    }
+    if due {
       wantsSnapshot.store(true, ordering: .relaxed)
     }
   }

@@ -123,7 +123,8 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
         }
         try files.remove(layout.snapshotPath + ".tmp")
         let recovered = try JournalRecovery(
-          layout: layout, files: files, registry: registry, schema: options.schemaVersion
+          layout: layout, files: files, registry: registry, schema: options.schemaVersion,
+          migrations: options.migrations
         ).read(initialState: initialState)
         if let damage = recovered.damage { throw damage }
         let writer = try JournalWriter(
@@ -145,14 +146,14 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
   }
 
   /// Reads the journal on `system`'s calls; see
-  /// ``read(directory:initialState:registry:schemaVersion:)``.
+  /// ``read(directory:initialState:registry:schemaVersion:migrations:)``.
   package nonisolated static func read(
     directory: String, initialState: S = S(), registry: ActionLogRegistry<S>,
-    schemaVersion: Int = 1, system: any SystemCalls
+    schemaVersion: Int = 1, migrations: Migrations = Migrations(), system: any SystemCalls
   ) async throws(PersistenceError) -> RecoveredState<S> {
     let recovery = JournalRecovery(
       layout: JournalLayout(directory: trimmed(directory)), files: FileAccess(system: system),
-      registry: registry, schema: schemaVersion)
+      registry: registry, schema: schemaVersion, migrations: migrations)
     let result = await WriteQueue(DispatchQueue(label: "StatePersistence.read")).run {
       Result { () throws(PersistenceError) in
         let recovered = try recovery.read(initialState: initialState)
@@ -220,6 +221,23 @@ extension JournaledStore where Dependencies == Void {
     try await read(
       directory: directory.path, initialState: initialState, registry: registry,
       schemaVersion: schemaVersion, system: POSIXCalls())
+  }
+
+  /// Reads the journal in `directory` as
+  /// ``read(directory:initialState:registry:schemaVersion:)`` does, reading files of an older
+  /// schema version through `migrations`; nothing is written, so nothing is upgraded.
+  ///
+  /// - Throws: ``PersistenceError/newerSchema(file:found:supported:)`` or
+  ///   ``PersistenceError/systemCall(operation:path:code:)``; damage, and a migration step that
+  ///   throws, are not thrown but returned.
+  /// - Complexity: O(snapshot + journal after it), plus the migrations' own cost.
+  public nonisolated static func read(
+    directory: URL, initialState: S = S(), registry: ActionLogRegistry<S>,
+    schemaVersion: Int, migrations: Migrations
+  ) async throws(PersistenceError) -> RecoveredState<S> {
+    try await read(
+      directory: directory.path, initialState: initialState, registry: registry,
+      schemaVersion: schemaVersion, migrations: migrations, system: POSIXCalls())
   }
 
   /// Opens the journal in `directory` for a store whose side effects need no dependencies; see

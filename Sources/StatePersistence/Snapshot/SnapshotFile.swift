@@ -37,13 +37,20 @@ public final class SnapshotFile<Value: Codable & Equatable & Sendable> {
     public var schemaVersion: Int
     /// The clock the intervals are measured on; tests inject one they advance by hand.
     public var clock: any Clock<Duration>
+    /// How a file of an older schema version is read.
+    ///
+    /// Its value goes through the snapshot steps (``SchemaMigration/migrateSnapshot(_:)``); the
+    /// file is rewritten in the new version at the next save.
+    public var migrations: Migrations
 
     /// Creates options; by default a change is saved half a second later, a failed save is
     /// tried again after five seconds, on the continuous clock.
     public init(
       coalescingInterval: Duration = .milliseconds(500), retryInterval: Duration = .seconds(5),
-      schemaVersion: Int = 1, clock: any Clock<Duration> = ContinuousClock()
+      schemaVersion: Int = 1, clock: any Clock<Duration> = ContinuousClock(),
+      migrations: Migrations = Migrations()
     ) {
+      self.migrations = migrations
       self.coalescingInterval = coalescingInterval
       self.retryInterval = retryInterval
       self.schemaVersion = schemaVersion
@@ -104,7 +111,8 @@ public final class SnapshotFile<Value: Codable & Equatable & Sendable> {
   public func load() throws(PersistenceError) -> Value? {
     guard let bytes = try files.contents(of: path) else { return nil }
     let value = try SnapshotCodec.decode(
-      Value.self, from: bytes, path: path, schema: options.schemaVersion
+      Value.self, from: bytes, path: path, schema: options.schemaVersion,
+      migrations: options.migrations
     ).value
     lastHandedOver = value
     return value

@@ -55,7 +55,7 @@ enum V1App {
     for (directory, interval) in [("/v1-store", 3), ("/v1-log", 1_000)] {
       let journaled = try await JournaledStore.open(
         directory: directory, dependencies: (), registry: registry(),
-        options: JournalOptions(snapshotInterval: interval), system: system)
+        options: JournalOptions(snapshotInterval: interval, recordsTime: false), system: system)
       for step in session(journaled.store) {
         step()
         try await journaled.flush()

@@ -14,12 +14,17 @@ public struct JournalOptions: Sendable {
   /// How files of older schema versions are read: renamed updaters, changed payloads, a changed
   /// snapshot shape.
   public var migrations: Migrations
+  /// Whether each entry carries the time it was applied (`"time"`, seconds since 1970 to the
+  /// millisecond), as ``HistoryEntry/time`` shows it; turn it off for journals that must be the
+  /// same bytes every run, such as test fixtures.
+  public var recordsTime: Bool
 
   /// Creates options; by default a snapshot is taken every 1,000 entries or 4 MiB of journal.
   public init(
     snapshotInterval: Int = 1_000, snapshotByteThreshold: Int = 4 << 20, schemaVersion: Int = 1,
-    migrations: Migrations = Migrations()
+    migrations: Migrations = Migrations(), recordsTime: Bool = true
   ) {
+    self.recordsTime = recordsTime
     self.migrations = migrations
     self.snapshotInterval = max(1, snapshotInterval)
     self.snapshotByteThreshold = max(1, snapshotByteThreshold)

@@ -18,6 +18,8 @@ struct JournalRecovery<S: State & Codable> {
   let schema: Int
   /// How files of an older schema version are read.
   var migrations = Migrations()
+  /// Whether to keep every entry read, and the state before the first, for history and undo.
+  var keepsHistory = false
 
   /// The last segment, as the writer continues it.
   struct Tail {
@@ -46,6 +48,10 @@ struct JournalRecovery<S: State & Codable> {
     /// The oldest schema version of the files read: older than the current one when the
     /// directory needs an upgrade.
     var oldestSchema: Int
+    /// With ``JournalRecovery/keepsHistory``: the state before the first entry of `history`.
+    var base: S?
+    /// With ``JournalRecovery/keepsHistory``: every entry applied, in order.
+    var history: [HistoryEntry<S>] = []
   }
 
   /// Reads everything; damage is returned in ``Recovered/damage`` with the state up to it.
@@ -77,6 +83,7 @@ struct JournalRecovery<S: State & Codable> {
         return recovered
       }
     }
+    if keepsHistory { recovered.base = recovered.state }
     let segments = recovered.segments
     // A segment is needed unless the next one starts within what the snapshot covers.
     let needed = segments.indices.filter { index in
@@ -139,7 +146,7 @@ struct JournalRecovery<S: State & Codable> {
         continue
       case .unrecorded(let sequence, let type, let reason):
         throw damaged(number, "entry \(sequence) (\(type)) was not recorded: \(reason)")
-      case .entry(let sequence, _, let updater, _, _):
+      case .entry(let sequence, let type, let updater, let cause, let time):
         if sequence <= recovered.lastSequence {
           guard sequence <= recovered.snapshotSequence else {
             throw damaged(
@@ -153,6 +160,13 @@ struct JournalRecovery<S: State & Codable> {
             "expected entry \(recovered.lastSequence + 1) but found entry \(sequence)")
         }
         updater.updateState(&recovered.state)
+        if keepsHistory {
+          let fields = try? decoder.decode(HistoryFields.self, from: Data(text))
+          recovered.history.append(
+            HistoryEntry(
+              sequence: sequence, type: type, scope: fields?.scope, cause: cause, time: time,
+              undoes: fields?.undoes, updater: updater))
+        }
         recovered.lastSequence = sequence
         recovered.entriesSinceSnapshot += 1
         recovered.bytesSinceSnapshot += range.count + 1
@@ -183,6 +197,12 @@ struct JournalRecovery<S: State & Codable> {
     }
     return found
   }
+}
+
+/// The keys of an entry that history shows besides the action log's own.
+private struct HistoryFields: Decodable {
+  var scope: String?
+  var undoes: Int?
 }
 
 extension ActionLogRegistry {

@@ -11,6 +11,10 @@ struct PendingEntry<S: State>: Sendable {
   let sequence: Int
   /// The state just after this entry, when the writer asked for a snapshot.
   let snapshot: S?
+  /// When it was applied, if the journal records times.
+  var time: Date? = nil
+  /// The entry it reverts, when ``JournaledStore/undo()`` dispatched it.
+  var undoes: Int? = nil
 }
 
 /// Appends a journaled store's entries off its actor, in order, several per `write` and `fsync`
@@ -67,6 +71,10 @@ final class JournalWriter<S: State & Codable>: Sendable {
   let layout: JournalLayout
   let files: FileAccess
   let options: JournalOptions
+  /// The registry the journal is read and written with.
+  let registry: ActionLogRegistry<S>
+  /// The state before the journal's first entry.
+  let initialState: S
   /// Set by the queue when a snapshot is due; the store's actor then hands over its state.
   let wantsSnapshot = Atomic<Bool>(false)
   /// Not a `Mutex`: the store's actor and the queue contend for it, and ThreadSanitizer cannot
@@ -80,9 +88,12 @@ final class JournalWriter<S: State & Codable>: Sendable {
   /// lock `lock` holds; call on the queue.
   init(
     layout: JournalLayout, files: FileAccess, options: JournalOptions,
-    registry: ActionLogRegistry<S>, lock: sending OpenFile, recovered: JournalRecovery<S>.Recovered,
-    queue: DispatchQueue, report: @escaping @Sendable (PersistenceError) -> Void
+    registry: ActionLogRegistry<S>, initialState: S, lock: sending OpenFile,
+    recovered: JournalRecovery<S>.Recovered, queue: DispatchQueue,
+    report: @escaping @Sendable (PersistenceError) -> Void
   ) throws(PersistenceError) {
+    self.registry = registry
+    self.initialState = initialState
     self.layout = layout
     self.files = files
     self.options = options
@@ -175,6 +186,13 @@ final class JournalWriter<S: State & Codable>: Sendable {
     }
   }
 
+  /// Runs `work` on the writer's queue, between two batches, and returns its result.
+  func run<Success: Sendable>(
+    _ work: @escaping @Sendable () -> Result<Success, PersistenceError>
+  ) async -> Result<Success, PersistenceError> {
+    await WriteQueue(queue).run(work)
+  }
+
   /// Closes the files, releasing the directory's lock, once everything queued before is
   /// written; later entries are not written.
   func close() {
@@ -238,8 +256,8 @@ final class JournalWriter<S: State & Codable>: Sendable {
     for entry in batch {
       // An entry queued before the writer stopped is not written past the stop.
       if let stoppedAt, entry.sequence >= stoppedAt { break }
-      let (line, failure) = disk.encoder.entry(
-        entry.updater, sequence: entry.sequence, cause: entry.cause, time: nil)
+      var (line, failure) = disk.encoder.entry(
+        entry.updater, sequence: entry.sequence, cause: entry.cause, time: entry.time)
       if let failure {
         // Writing this entry's marker would make the journal unreadable past it, and skipping
         // it would leave a gap: the journal ends before it, and the store says so.
@@ -248,6 +266,11 @@ final class JournalWriter<S: State & Codable>: Sendable {
         stop(error, at: entry.sequence)
         report(error)
         break
+      }
+      if let undoes = entry.undoes {
+        // The line ends in "}\n": the mark goes inside, after the payload.
+        line.removeLast(2)
+        line.append(contentsOf: ",\"undoes\":\(undoes)}\n".utf8)
       }
       disk.unwritten.append((entry.sequence, line, entry.snapshot))
     }

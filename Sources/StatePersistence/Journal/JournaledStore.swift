@@ -43,7 +43,9 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
   /// The number of the last updater applied, counted from the journal's first entry.
   public private(set) var lastSequence: Int
 
-  private let writer: JournalWriter<S>
+  let writer: JournalWriter<S>
+  /// The entry that the next journaled updater reverts, while ``undo()`` dispatches its inverse.
+  var undoing: Int?
   private let failureSink: AsyncStream<PersistenceError>.Continuation
   private var subscription: Subscription?
 
@@ -128,7 +130,8 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
         ).read(initialState: initialState)
         if let damage = recovered.damage { throw damage }
         let writer = try JournalWriter(
-          layout: layout, files: files, options: options, registry: registry, lock: lock,
+          layout: layout, files: files, options: options, registry: registry,
+          initialState: initialState, lock: lock,
           recovered: recovered, queue: queue, report: reporter.report)
         return (writer, recovered.state, recovered.lastSequence)
       }
@@ -196,7 +199,9 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
     let snapshot = writer.wantsSnapshot.exchange(false, ordering: .relaxed) ? store.state : nil
     writer.enqueue(
       PendingEntry(
-        updater: update.updater, cause: update.cause, sequence: lastSequence, snapshot: snapshot))
+        updater: update.updater, cause: update.cause, sequence: lastSequence, snapshot: snapshot,
+        time: writer.options.recordsTime ? Date() : nil, undoes: undoing))
+    undoing = nil
   }
 
   private nonisolated static func trimmed(_ directory: String) -> String {

@@ -13,8 +13,9 @@ public struct HistoryEntry<S: State>: Sendable {
   /// What dispatched it (a side effect's type, `"undo"` for ``JournaledStore/undo()``), when
   /// known.
   public let cause: String?
-  /// When it was applied, to the millisecond, when the journal records times
-  /// (``JournalOptions/recordsTime``).
+  /// When it was journaled, to the millisecond, when the journal records times
+  /// (``JournalOptions/recordsTime``): moments after it was applied, as the writer took its
+  /// batch.
   public let time: Date?
   /// The entry this one reverted, when ``JournaledStore/undo()`` dispatched it.
   public let undoes: Int?

@@ -14,9 +14,12 @@ public struct JournalOptions: Sendable {
   /// How files of older schema versions are read: renamed updaters, changed payloads, a changed
   /// snapshot shape.
   public var migrations: Migrations
-  /// Whether each entry carries the time it was applied (`"time"`, seconds since 1970 to the
+  /// Whether each entry carries the time it was journaled (`"time"`, seconds since 1970 to the
   /// millisecond), as ``HistoryEntry/time`` shows it; turn it off for journals that must be the
   /// same bytes every run, such as test fixtures.
+  ///
+  /// The writer reads the clock once per batch, off the store's actor, when it takes the batch:
+  /// moments after the updaters were applied (while the previous batch was written).
   public var recordsTime: Bool
 
   /// Creates options; by default a snapshot is taken every 1,000 entries or 4 MiB of journal.

@@ -11,8 +11,6 @@ struct PendingEntry<S: State>: Sendable {
   let sequence: Int
   /// The state just after this entry, when the writer asked for a snapshot.
   let snapshot: S?
-  /// When it was applied, if the journal records times.
-  var time: Date? = nil
   /// The entry it reverts, when ``JournaledStore/undo()`` dispatched it.
   var undoes: Int? = nil
 }
@@ -253,11 +251,14 @@ final class JournalWriter<S: State & Codable>: Sendable {
       stop(.closed(reason: "the journaled store was closed"), at: batch.first?.sequence ?? 1)
       return
     }
+    // One reading of the clock per batch, off the store's actor: the batch was applied moments
+    // ago, while the previous one was written.
+    let time = options.recordsTime ? Date() : nil
     for entry in batch {
       // An entry queued before the writer stopped is not written past the stop.
       if let stoppedAt, entry.sequence >= stoppedAt { break }
       var (line, failure) = disk.encoder.entry(
-        entry.updater, sequence: entry.sequence, cause: entry.cause, time: entry.time)
+        entry.updater, sequence: entry.sequence, cause: entry.cause, time: time)
       if let failure {
         // Writing this entry's marker would make the journal unreadable past it, and skipping
         // it would leave a gap: the journal ends before it, and the store says so.

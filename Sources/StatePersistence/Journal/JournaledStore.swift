@@ -200,7 +200,7 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
     writer.enqueue(
       PendingEntry(
         updater: update.updater, cause: update.cause, sequence: lastSequence, snapshot: snapshot,
-        time: writer.options.recordsTime ? Date() : nil, undoes: undoing))
+        undoes: undoing))
     undoing = nil
   }
 

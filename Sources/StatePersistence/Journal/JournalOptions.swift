@@ -10,6 +10,15 @@ public struct JournalOptions: Sendable {
   /// ``PersistenceError/newerSchema(file:found:supported:)``; files with an older one are read
   /// as they are (see <doc:KeepingStateOnDisk>).
   public var schemaVersion: Int
+  /// How often the store looks for updaters other processes appended to the directory; `nil`
+  /// never looks on its own (call ``JournaledStore/catchUp()``).
+  ///
+  /// 250 milliseconds by default: another process's updaters reach this store within a second.
+  /// Looking costs a few system calls (`flock`, listing the directory, `fstat`) when nothing
+  /// changed.
+  public var pollInterval: Duration? = .milliseconds(250)
+  /// The clock ``pollInterval`` is measured on; tests inject one they advance by hand.
+  public var clock: any Clock<Duration> = ContinuousClock()
 
   /// Creates options; by default a snapshot is taken every 1,000 entries or 4 MiB of journal.
   public init(

@@ -41,12 +41,19 @@ struct JournalRecovery<S: State & Codable> {
     var entriesSinceSnapshot = 0
     var bytesSinceSnapshot = 0
     var damage: PersistenceError?
+    /// The entries after the one ``read(initialState:after:)`` was given, in order; `nil` when
+    /// the snapshot covers some of them (their segments may be gone: only the state says what
+    /// they did).
+    var entriesAfter: [HeardEntry<S>]? = []
   }
 
   /// Reads everything; damage is returned in ``Recovered/damage`` with the state up to it.
   ///
+  /// Given `known`, the entries after entry `known` are also kept, in
+  /// ``Recovered/entriesAfter``: what another process appended since this one last read.
+  ///
   /// - Complexity: O(snapshot + journal after it), plus the updaters' own cost.
-  func read(initialState: S) throws(PersistenceError) -> Recovered {
+  func read(initialState: S, after known: Int? = nil) throws(PersistenceError) -> Recovered {
     try registry.validateForPersistence(path: layout.directory)
     let names: [String]
     do {
@@ -65,6 +72,7 @@ struct JournalRecovery<S: State & Codable> {
         recovered.state = state
         recovered.lastSequence = header.seq
         recovered.snapshotSequence = header.seq
+        if let known, header.seq > known { recovered.entriesAfter = nil }
       } catch .damaged(let file, let line, let reason) {
         recovered.damage = .damaged(file: file, line: line, reason: reason)
         return recovered
@@ -78,7 +86,8 @@ struct JournalRecovery<S: State & Codable> {
     for index in needed {
       let isLast = index + 1 == segments.count
       do throws(PersistenceError) {
-        try readSegment(first: segments[index], isLast: isLast, into: &recovered)
+        try readSegment(
+          first: segments[index], isLast: isLast, keepingAfter: known, into: &recovered)
       } catch .damaged(let file, let line, let reason) {
         recovered.damage = .damaged(file: file, line: line, reason: reason)
         return recovered
@@ -87,9 +96,9 @@ struct JournalRecovery<S: State & Codable> {
     return recovered
   }
 
-  private func readSegment(first: Int, isLast: Bool, into recovered: inout Recovered)
-    throws(PersistenceError)
-  {
+  private func readSegment(
+    first: Int, isLast: Bool, keepingAfter known: Int?, into recovered: inout Recovered
+  ) throws(PersistenceError) {
     let path = layout.segmentPath(first: first)
     func damaged(_ line: Int?, _ reason: String) -> PersistenceError {
       .damaged(file: path, line: line, reason: reason)
@@ -127,7 +136,7 @@ struct JournalRecovery<S: State & Codable> {
         continue
       case .unrecorded(let sequence, let type, let reason):
         throw damaged(number, "entry \(sequence) (\(type)) was not recorded: \(reason)")
-      case .entry(let sequence, _, let updater, _, _):
+      case .entry(let sequence, _, let updater, let cause, _):
         if sequence <= recovered.lastSequence {
           guard sequence <= recovered.snapshotSequence else {
             throw damaged(
@@ -141,6 +150,9 @@ struct JournalRecovery<S: State & Codable> {
             "expected entry \(recovered.lastSequence + 1) but found entry \(sequence)")
         }
         updater.updateState(&recovered.state)
+        if let known, sequence > known {
+          recovered.entriesAfter?.append(HeardEntry(updater: updater, cause: cause))
+        }
         recovered.lastSequence = sequence
         recovered.entriesSinceSnapshot += 1
         recovered.bytesSinceSnapshot += range.count + 1

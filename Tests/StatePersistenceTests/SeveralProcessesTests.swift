@@ -164,7 +164,9 @@ struct SeveralProcessesTests {
     #expect(reopened.store.state == numbers(upTo: 5))
   }
 
-  @Test("each store hears the other's updaters at its next poll, on the injected clock")
+  @Test(
+    "each store hears the other's updaters at its next poll, on the injected clock",
+    .timeLimit(.minutes(1)))
   func polling() async throws {
     let disk = SimulatedDisk()
     let clock = TestClock()

@@ -59,8 +59,9 @@ extension JournalWriter {
 
   private func poll(_ disk: inout Disk) throws(PersistenceError) {
     // Bytes of this writer's own failed append may follow the journal: read as another
-    // process's entries, they would be applied twice. The next append sorts them out.
-    guard disk.uncertain == nil else { return }
+    // process's entries, they would be applied twice. The next append sorts them out. A
+    // closed store reads nothing either.
+    guard disk.uncertain == nil, disk.lock != nil else { return }
     try lockAndCatchUp(exclusively: false, disk: &disk)
     unlock(&disk)
   }

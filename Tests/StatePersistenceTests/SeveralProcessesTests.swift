@@ -165,6 +165,46 @@ struct SeveralProcessesTests {
   }
 
   @Test(
+    "an append whose rollback failed: its whole lines, which another store may have read, count as written, never twice"
+  )
+  func uncertainAppend() async throws {
+    let disk = SimulatedDisk()
+    let truncations = FaultyCalls(disk)
+    let calls = FaultyCalls(truncations)
+    let first = try await JournaledStore.openNumbers(on: calls, options: .readingByHand())
+    let second = try await JournaledStore.openNumbers(on: disk, options: .readingByHand())
+    // The append's `fsync` fails, and so does cutting it back: its line stays in the file.
+    calls.inject(
+      .init(kind: .synchronize, occurrence: (calls.calls[.synchronize] ?? 0) + 1, code: EIO))
+    truncations.inject(
+      .init(kind: .truncate, occurrence: (truncations.calls[.truncate] ?? 0) + 1, code: EIO))
+    var failures = first.failures.makeAsyncIterator()
+    first.store.dispatch(Append(value: 1))
+    let failure = await failures.next()
+    guard case .uncertain = failure else {
+      Issue.record("expected the append to be uncertain, got \(String(describing: failure))")
+      return
+    }
+    // Its own line is not read back as another's.
+    try await first.catchUp()
+    #expect(first.store.state == numbers(upTo: 1))
+    try await second.catchUp()
+    #expect(second.store.state == numbers(upTo: 1))
+    second.store.dispatch(Append(value: 2))
+    try await second.flush()
+
+    try await first.flush()
+    try await first.catchUp()
+    #expect(first.store.state == numbers(upTo: 2))
+    #expect(first.status == .saved)
+    try await first.close()
+    try await second.close()
+    let reopened = try await JournaledStore.readNumbers(on: disk)
+    #expect(reopened.damage == nil)
+    #expect(reopened.state == numbers(upTo: 2))
+  }
+
+  @Test(
     "each store hears the other's updaters at its next poll, on the injected clock",
     .timeLimit(.minutes(1)))
   func polling() async throws {

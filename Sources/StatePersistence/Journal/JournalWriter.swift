@@ -263,7 +263,7 @@ final class JournalWriter<S: State & Codable>: Sendable {
     }
   }
 
-  func scheduleIfIdle(_ shared: inout Shared) -> Bool {
+  private func scheduleIfIdle(_ shared: inout Shared) -> Bool {
     guard !shared.isScheduled else { return false }
     shared.isScheduled = true
     return true

@@ -71,6 +71,33 @@ struct SeveralProcessesTests {
   }
 
   @Test(
+    "a listener's dispatch in answer to another process's updater is this process's, and is journaled once"
+  )
+  func answeringAnotherProcess() async throws {
+    let disk = SimulatedDisk()
+    let first = try await JournaledStore.openNumbers(on: disk, options: .readingByHand())
+    let second = try await JournaledStore.openNumbers(on: disk, options: .readingByHand())
+    let witness = Witness(second)
+    let answer = second.store.addListener { [weak second] _, new in
+      guard let second, second.origin == .otherProcess, new.items.last == 1 else { return }
+      second.store.dispatch(Append(value: 2))
+    }
+    first.store.dispatch(Append(value: 1))
+    try await first.flush()
+    try await second.catchUp()
+    #expect(second.store.state == numbers(upTo: 2))
+    #expect(witness.changes.map(\.origin) == [.otherProcess, .thisProcess])
+    #expect(second.origin == .thisProcess)
+    try await second.flush()
+    try await first.catchUp()
+    #expect(first.store.state == numbers(upTo: 2))
+    answer.cancel()
+    try await first.close()
+    try await second.close()
+    #expect(try await JournaledStore.readNumbers(on: disk).state == numbers(upTo: 2))
+  }
+
+  @Test(
     "an updater applied before another process's entry was heard comes after it in the journal, and the state is rebased so"
   )
   func rebase() async throws {

@@ -196,17 +196,16 @@ extension JournalWriter {
     let found =
       size > uncertain.start
       ? try segment.file.read(from: uncertain.start, count: size - uncertain.start) : []
+    // The longest run of whole lines (the header first, if any) found as they were written.
     var length = 0
     var written = 0
-    if !uncertain.header.isEmpty && found.starts(with: uncertain.header) {
-      length = uncertain.header.count
-    }
-    if length > 0 || uncertain.header.isEmpty {
-      for line in uncertain.lines {
-        guard found.dropFirst(length).starts(with: line) else { break }
-        length += line.count
-        written += 1
-      }
+    let lengths = [uncertain.headerLength] + uncertain.lineLengths
+    for (index, count) in lengths.enumerated() where count > 0 {
+      let end = length + count
+      guard end <= found.count, found[length..<end].elementsEqual(uncertain.bytes[length..<end])
+      else { break }
+      length = end
+      if index > 0 { written += 1 }
     }
     if length > 0 {
       try segment.file.synchronize()
@@ -231,10 +230,11 @@ extension JournalWriter {
     }
   }
 
-  /// `line`, encoded with the number 0, numbered `sequence`.
-  static func numbered(_ line: Data, _ sequence: Int) -> [UInt8] {
+  /// Appends `line`, encoded with the number 0, to `bytes`, numbered `sequence`.
+  static func appendNumbered(_ line: Data, _ sequence: Int, to bytes: inout [UInt8]) {
     // The encoder writes `{"seq":0,` first; only the number changes.
     let placeholder = #"{"seq":0,"#.utf8.count
-    return Array(#"{"seq":\#(sequence),"#.utf8) + line.dropFirst(placeholder)
+    bytes += #"{"seq":\#(sequence),"#.utf8
+    bytes += line.dropFirst(placeholder)
   }
 }

@@ -91,10 +91,13 @@ final class JournalWriter<S: State & Codable>: Sendable {
   /// What an append whose rollback failed tried to write at `start`.
   struct UncertainAppend {
     let start: Int
-    /// The segment's header, when the append began the segment.
-    let header: [UInt8]
-    /// The numbered lines, in order, newline included.
-    let lines: [[UInt8]]
+    /// The bytes: the segment's header when the append began the segment, then the numbered
+    /// lines.
+    let bytes: [UInt8]
+    /// The header's length, 0 without one.
+    let headerLength: Int
+    /// Each line's length, newline included, in order.
+    let lineLengths: [Int]
   }
 
   /// The segment being appended to.
@@ -372,14 +375,18 @@ final class JournalWriter<S: State & Codable>: Sendable {
     }
     guard var segment = disk.segment else { return }
     defer { disk.segment = segment }
-    var header: [UInt8] = []
+    var bytes: [UInt8] = []
     if segment.committedLength == 0 {
-      header = JournalLayout.header(stateType: S.self, schema: options.schemaVersion)
+      bytes = JournalLayout.header(stateType: S.self, schema: options.schemaVersion)
     }
-    let lines = chunk.enumerated().map { offset, entry in
-      Self.numbered(entry.line, first + offset)
+    let headerLength = bytes.count
+    var lineLengths: [Int] = []
+    lineLengths.reserveCapacity(chunk.count)
+    for (offset, entry) in chunk.enumerated() {
+      let before = bytes.count
+      Self.appendNumbered(entry.line, first + offset, to: &bytes)
+      lineLengths.append(bytes.count - before)
     }
-    let bytes = header + lines.joined()
     let start = segment.committedLength
     do throws(PersistenceError) {
       if segment.needsCut {
@@ -399,7 +406,8 @@ final class JournalWriter<S: State & Codable>: Sendable {
         try segment.file.synchronize()
       } catch let rollback {
         // Sorted out under the next exclusive lock, see `settleUncertainAppend`.
-        disk.uncertain = UncertainAppend(start: start, header: header, lines: lines)
+        disk.uncertain = UncertainAppend(
+          start: start, bytes: bytes, headerLength: headerLength, lineLengths: lineLengths)
         throw .uncertain(cause: error.description, rollback: rollback.description)
       }
       throw error

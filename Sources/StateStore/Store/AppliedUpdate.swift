@@ -6,4 +6,11 @@ public struct AppliedUpdate<S: State>: Sendable {
   public let cause: DispatchCause?
   /// The position of this update among every update this store has applied, from 1.
   public let sequence: UInt64
+
+  @usableFromInline
+  init(updater: any StateUpdater<S>, cause: DispatchCause?, sequence: UInt64) {
+    self.updater = updater
+    self.cause = cause
+    self.sequence = sequence
+  }
 }

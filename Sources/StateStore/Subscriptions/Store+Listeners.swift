@@ -96,7 +96,9 @@ extension Store {
     }
   }
 
-  @usableFromInline
+  /// Tells the update observers; inlinable so that boxing the updater runs as code specialised
+  /// for its type (generic code looks up the existential's metadata on every update).
+  @inlinable
   func notifyUpdateObservers<U: StateUpdater>(_ updater: U, cause: DispatchCause?)
   where U.StateType == S {
     let update = AppliedUpdate(updater: updater, cause: cause, sequence: version)

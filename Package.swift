@@ -33,6 +33,9 @@ let package = Package(
     .target(
       name: "StatePersistence", dependencies: ["StateStore", "ActionLog"], swiftSettings: strict),
     .target(name: "StateStoreUI", dependencies: ["StateStore"], swiftSettings: strict),
+    // The terminal toolkit that `todo-cli ui` and `statestore-inspect` share: raw mode, keys,
+    // display width, frames, widgets. It knows nothing of stores or todos.
+    .target(name: "TerminalKit", swiftSettings: strict),
     .target(
       name: "StateStoreTesting",
       dependencies: ["StateStore", "SideEffects", "Navigation", "ActionLog"],
@@ -56,6 +59,7 @@ let package = Package(
       dependencies: [
         "StateStore", "SideEffects", "Navigation", "ActionLog", "StateStoreUI",
         "TitleEditorFeature", "StatusLineFeature", "TodoListFeature", "TodoDetailFeature",
+        "TerminalKit",
       ],
       swiftSettings: strict
     ),
@@ -109,10 +113,12 @@ let package = Package(
       dependencies: ["StateStoreUI", "StateStore"],
       swiftSettings: strict
     ),
+    .testTarget(name: "TerminalKitTests", dependencies: ["TerminalKit"], swiftSettings: strict),
     .testTarget(
       name: "TodoCoreTests",
       dependencies: [
         "TodoCore", "StateStore", "SideEffects", "Navigation", "ActionLog", "StateStoreTesting",
+        "TerminalKit",
       ],
       swiftSettings: strict
     ),

@@ -3,16 +3,16 @@
 /// The first frame, and any frame after a size change or ``invalidate()``, is drawn in full.
 /// Later frames write only the rows that differ, and in each such row only from the first cell
 /// that differs, so a change to one todo costs one short write instead of a repaint.
-struct FrameRenderer: Sendable {
+package struct FrameRenderer: Sendable {
   private var previous: Frame?
   private var cursorVisible: Bool?
 
   /// Creates a renderer that draws its first frame in full.
-  init() {}
+  package init() {}
 
   /// Forgets what the screen shows, so the next frame is drawn in full (after a resize, or when
   /// something else may have written to the terminal).
-  mutating func invalidate() {
+  package mutating func invalidate() {
     previous = nil
     cursorVisible = nil
   }
@@ -21,7 +21,7 @@ struct FrameRenderer: Sendable {
   /// changed.
   ///
   /// - Complexity: O(width × height).
-  mutating func output(for frame: Frame) -> String {
+  package mutating func output(for frame: Frame) -> String {
     var output = ""
     if let previous, previous.width == frame.width, previous.height == frame.height {
       for row in 0..<frame.height

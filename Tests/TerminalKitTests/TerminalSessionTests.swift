@@ -1,7 +1,6 @@
 import Glibc
+import TerminalKit
 import Testing
-
-@testable import TodoCore
 
 @Suite("Terminal session")
 struct TerminalSessionTests {

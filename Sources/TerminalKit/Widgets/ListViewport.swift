@@ -2,20 +2,20 @@
 ///
 /// Selection is kept by identifier, not by position, so that a todo added, removed or toggled
 /// elsewhere does not silently move the highlight to a different todo.
-struct ListViewport<ID: Hashable & Sendable>: Equatable, Sendable {
+package struct ListViewport<ID: Hashable & Sendable>: Equatable, Sendable {
   /// The selected row's identifier, or `nil` when the list is empty.
-  private(set) var selection: ID?
+  package private(set) var selection: ID?
   /// The index of the first row on screen.
-  private(set) var offset = 0
+  package private(set) var offset = 0
 
   /// Creates a viewport with nothing selected.
-  init() {}
+  package init() {}
 
   /// Keeps the selection valid for `ids`: an unknown selection moves to the row that now sits at
   /// its old position (or the last row), an empty list clears it.
   ///
   /// - Complexity: O(n) in the number of rows.
-  mutating func update(ids: [ID], previousIndex: Int?) {
+  package mutating func update(ids: [ID], previousIndex: Int?) {
     guard !ids.isEmpty else {
       selection = nil
       return
@@ -28,19 +28,19 @@ struct ListViewport<ID: Hashable & Sendable>: Equatable, Sendable {
   /// Moves the selection by `delta` rows, stopping at either end.
   ///
   /// - Complexity: O(n) in the number of rows.
-  mutating func move(by delta: Int, in ids: [ID]) {
+  package mutating func move(by delta: Int, in ids: [ID]) {
     guard !ids.isEmpty else { return }
     let current = selection.flatMap { ids.firstIndex(of: $0) } ?? 0
     selection = ids[min(max(current + delta, 0), ids.count - 1)]
   }
 
   /// Selects the row with `id`.
-  mutating func select(_ id: ID) { selection = id }
+  package mutating func select(_ id: ID) { selection = id }
 
   /// Scrolls so the selected row is among the `height` rows shown; returns the visible range.
   ///
   /// - Complexity: O(n) in the number of rows.
-  mutating func visibleRange(in ids: [ID], height: Int) -> Range<Int> {
+  package mutating func visibleRange(in ids: [ID], height: Int) -> Range<Int> {
     guard height > 0, !ids.isEmpty else { return 0..<0 }
     let index = selection.flatMap { ids.firstIndex(of: $0) } ?? 0
     if index < offset { offset = index }

@@ -7,7 +7,7 @@
 /// columns.
 extension Character {
   /// The number of terminal columns this character takes: 0, 1 or 2.
-  var displayWidth: Int {
+  package var displayWidth: Int {
     let scalars = unicodeScalars
     guard let first = scalars.first else { return 0 }
     if scalars.count == 1 { return first.displayWidth }
@@ -28,7 +28,7 @@ extension Character {
 
 extension Unicode.Scalar {
   /// The number of terminal columns this scalar takes on its own: 0, 1 or 2.
-  var displayWidth: Int {
+  package var displayWidth: Int {
     let value = value
     if value < 0x7F { return value < 0x20 ? 0 : 1 }
     switch properties.generalCategory {
@@ -95,7 +95,7 @@ extension StringProtocol {
   /// The number of terminal columns the text takes.
   ///
   /// - Complexity: O(n) in the length of the text.
-  var displayWidth: Int {
+  package var displayWidth: Int {
     reduce(0) { $0 + $1.displayWidth }
   }
 }

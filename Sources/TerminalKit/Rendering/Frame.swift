@@ -2,43 +2,55 @@
 ///
 /// Screens draw into a frame; the ``FrameRenderer`` turns the difference between two frames into
 /// terminal output, and tests read ``text`` to see what a user would see.
-struct Frame: Equatable, Sendable {
+package struct Frame: Equatable, Sendable {
   /// A zero-based cell position.
-  struct Position: Equatable, Sendable {
+  package struct Position: Equatable, Sendable {
     /// The row, from the top.
-    var row: Int
+    package var row: Int
     /// The column, from the left.
-    var column: Int
+    package var column: Int
+
+    /// Creates a position at `row` and `column`.
+    package init(row: Int, column: Int) {
+      self.row = row
+      self.column = column
+    }
   }
 
   /// How cells are shown beyond their text.
-  enum Style: Equatable, Sendable {
+  package enum Style: Equatable, Sendable {
     /// Bold red: something that needs attention, such as an overdue date.
     case alert
   }
 
   /// A style over a run of columns of one row.
-  struct StyledRun: Equatable, Sendable {
+  package struct StyledRun: Equatable, Sendable {
     /// The columns styled.
-    var columns: Range<Int>
+    package var columns: Range<Int>
     /// Their style.
-    var style: Style
+    package var style: Style
+
+    /// Creates a run of `style` over `columns`.
+    package init(columns: Range<Int>, style: Style) {
+      self.columns = columns
+      self.style = style
+    }
   }
 
   /// The number of columns.
-  let width: Int
+  package let width: Int
   /// The number of rows.
-  let height: Int
+  package let height: Int
   /// The rows, each padded or cut to exactly `width` columns.
-  private(set) var rows: [String]
+  package private(set) var rows: [String]
   /// Each row's styled runs, left to right and apart; the text itself never holds a style, so
   /// widths and truncation are computed on plain text.
-  private(set) var styles: [[StyledRun]]
+  package private(set) var styles: [[StyledRun]]
   /// Where the terminal's cursor shows, or `nil` to hide it.
-  var cursor: Position?
+  package var cursor: Position?
 
   /// Creates a blank frame; sizes below one column or row are raised to one.
-  init(width: Int, height: Int) {
+  package init(width: Int, height: Int) {
     self.width = max(width, 1)
     self.height = max(height, 1)
     rows = Array(repeating: String(repeating: " ", count: self.width), count: self.height)
@@ -52,7 +64,7 @@ struct Frame: Equatable, Sendable {
   /// the frame are ignored.
   ///
   /// - Complexity: O(width) plus the text's length.
-  mutating func draw(_ text: String, row: Int, column: Int = 0, width limit: Int? = nil) {
+  package mutating func draw(_ text: String, row: Int, column: Int = 0, width limit: Int? = nil) {
     guard rows.indices.contains(row), column >= 0, column < width else { return }
     let safe = TerminalSafeText.pictured(text)
     let room = min(limit ?? safe.displayWidth, width - column)
@@ -69,7 +81,7 @@ struct Frame: Equatable, Sendable {
   /// Columns outside the frame are ignored.
   ///
   /// - Complexity: O(styled runs on the row).
-  mutating func style(_ style: Style, row: Int, columns: Range<Int>) {
+  package mutating func style(_ style: Style, row: Int, columns: Range<Int>) {
     guard rows.indices.contains(row) else { return }
     let clamped = columns.clamped(to: 0..<width)
     guard !clamped.isEmpty else { return }
@@ -81,7 +93,7 @@ struct Frame: Equatable, Sendable {
   /// The style of the cell at `column` of `row`, if any.
   ///
   /// - Complexity: O(styled runs on the row).
-  func style(row: Int, column: Int) -> Style? {
+  package func style(row: Int, column: Int) -> Style? {
     guard styles.indices.contains(row) else { return nil }
     return styles[row].first { $0.columns.contains(column) }?.style
   }
@@ -106,7 +118,7 @@ struct Frame: Equatable, Sendable {
   /// The frame as lines of text without trailing spaces, the way a person reads the screen.
   ///
   /// - Complexity: O(width × height).
-  var text: String {
+  package var text: String {
     rows.map { row in
       var trimmed = Substring(row)
       while trimmed.last == " " { trimmed.removeLast() }

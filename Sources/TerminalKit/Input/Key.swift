@@ -1,5 +1,5 @@
 /// One key press, decoded from the bytes a terminal sends.
-enum Key: Hashable, Sendable {
+package enum Key: Hashable, Sendable {
   /// A printable character: one grapheme cluster, possibly several Unicode scalars (emoji).
   case character(Character)
   /// A character of pasted text (between the terminal's bracketed-paste marks).
@@ -29,5 +29,5 @@ enum Key: Hashable, Sendable {
   case unsupported
 
   /// The space bar, which is also a printable character for text fields.
-  static let space = Key.character(" ")
+  package static let space = Key.character(" ")
 }

@@ -6,7 +6,7 @@ extension String {
   /// the result one column short of `width`; ``fitted(toWidth:)`` pads it.
   ///
   /// - Complexity: O(n) in the length of the text.
-  func truncated(toWidth width: Int) -> String {
+  package func truncated(toWidth width: Int) -> String {
     guard width > 0 else { return "" }
     guard displayWidth > width else { return self }
     let room = width - 1
@@ -24,7 +24,7 @@ extension String {
   /// The text cut with an ellipsis or padded with spaces to exactly `width` columns.
   ///
   /// - Complexity: O(n) in the length of the text.
-  func fitted(toWidth width: Int) -> String {
+  package func fitted(toWidth width: Int) -> String {
     let cut = truncated(toWidth: width)
     let missing = width - cut.displayWidth
     return missing > 0 ? cut + String(repeating: " ", count: missing) : cut
@@ -34,7 +34,7 @@ extension String {
   /// character is cut in half by either edge or where the text is shorter.
   ///
   /// - Complexity: O(n) in the length of the text.
-  func columns(_ range: Range<Int>) -> String {
+  package func columns(_ range: Range<Int>) -> String {
     var result = ""
     var column = 0
     for character in self {
@@ -64,7 +64,7 @@ extension String {
   /// to break after a space.
   ///
   /// - Complexity: O(n) in the length of the text.
-  func wrapped(toWidth width: Int) -> [String] {
+  package func wrapped(toWidth width: Int) -> [String] {
     guard width > 0 else { return [] }
     var lines: [String] = []
     var line = ""

@@ -1,6 +1,5 @@
+import TerminalKit
 import Testing
-
-@testable import TodoCore
 
 @Suite("Display width and truncation")
 struct DisplayWidthTests {

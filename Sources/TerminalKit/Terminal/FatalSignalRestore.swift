@@ -15,10 +15,10 @@ import Synchronization
 /// saved `termios`, the bytes to write) from memory prepared before the handlers are installed,
 /// through a pointer, with no Swift runtime call on the way: no allocation, no reference
 /// counting, no lazy global initialisation, no exclusivity check.
-enum FatalSignalRestore {
+package enum FatalSignalRestore {
   /// The signals whose default action ends the process abnormally with a core dump: the ones
   /// a bug, rather than a request to stop, raises.
-  static let signals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP]
+  package static let signals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP]
 
   /// The most bytes the handler writes; the restore sequence is about 25.
   private static let capacity = 64
@@ -31,7 +31,7 @@ enum FatalSignalRestore {
   /// `saved` on `input` before the process dies.
   ///
   /// Call it before switching the terminal to raw mode, so no moment of raw mode is uncovered.
-  static func arm(input: Int32, output: Int32, saved: termios, sequence: String) {
+  package static func arm(input: Int32, output: Int32, saved: termios, sequence: String) {
     previousActions.withLock { previous in
       let state = sharedState()
       let bytes = Array(sequence.utf8.prefix(capacity))
@@ -55,7 +55,7 @@ enum FatalSignalRestore {
 
   /// Disarms the handlers and puts back the actions they replaced; the terminal has been
   /// restored the ordinary way.
-  static func disarm() {
+  package static func disarm() {
     previousActions.withLock { previous in
       fatalSignalState?.pointee.armed = 0
       for (number, old) in previous {
@@ -67,7 +67,7 @@ enum FatalSignalRestore {
   }
 
   /// Whether a fatal signal would restore the terminal now.
-  static var isArmed: Bool {
+  package static var isArmed: Bool {
     previousActions.withLock { _ in fatalSignalState.map { $0.pointee.armed != 0 } ?? false }
   }
 

@@ -1,6 +1,5 @@
+import TerminalKit
 import Testing
-
-@testable import TodoCore
 
 @Suite("Frames and the diff renderer")
 struct FrameRendererTests {

@@ -2,7 +2,7 @@ import Dispatch
 import Glibc
 
 /// Something the terminal UI must react to.
-enum TerminalEvent: Sendable, Equatable {
+package enum TerminalEvent: Sendable, Equatable {
   /// Bytes the user typed, as one read returned them.
   case input([UInt8])
   /// The terminal changed size (`SIGWINCH`).
@@ -23,22 +23,22 @@ enum TerminalEvent: Sendable, Equatable {
 /// Linux a Dispatch signal source misses signals whose action is "ignore", and `SIGWINCH` is
 /// ignored by default.) A termination signal restores the terminal at once, on that queue, and
 /// then tells the UI loop to finish.
-final class TerminalEventSource {
+package final class TerminalEventSource {
   /// The events, in the order they happened.
-  let events: AsyncStream<TerminalEvent>
+  package let events: AsyncStream<TerminalEvent>
   private let sources: [any DispatchSourceProtocol]
   private static let terminationSignals = [SIGTERM, SIGINT, SIGHUP]
 
   /// How often ``TerminalEvent/tick`` comes: often enough that another process's change shows
   /// within a second.
-  static let tickInterval = DispatchTimeInterval.milliseconds(250)
+  package static let tickInterval = DispatchTimeInterval.milliseconds(250)
 
   /// Starts watching `input` and the signals; `session` is restored when a termination signal
   /// arrives.
-  init(input: Int32 = STDIN_FILENO, session: TerminalSession) {
+  package init(input: Int32 = STDIN_FILENO, session: TerminalSession) {
     let (events, continuation) = AsyncStream.makeStream(of: TerminalEvent.self)
     self.events = events
-    let queue = DispatchQueue(label: "todo-cli.terminal-events")
+    let queue = DispatchQueue(label: "terminal-kit.events")
     var sources: [any DispatchSourceProtocol] = []
 
     let reader = DispatchSource.makeReadSource(fileDescriptor: input, queue: queue)
@@ -83,7 +83,7 @@ final class TerminalEventSource {
   }
 
   /// Stops watching and gives the signals their default actions back.
-  func stop() {
+  package func stop() {
     for source in sources { source.cancel() }
     for number in Self.terminationSignals + [SIGWINCH] { signal(number, SIG_DFL) }
   }

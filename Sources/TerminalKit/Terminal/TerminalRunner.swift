@@ -5,14 +5,14 @@
 /// written. Whatever way the loop ends (the application finishing, Ctrl-C, a termination signal,
 /// the terminal closing), the terminal is restored before `run` returns.
 @MainActor
-struct TerminalRunner {
+package struct TerminalRunner {
   /// The exit status for Ctrl-C, following the shell's 128 + `SIGINT` convention.
-  static let interruptExitCode: Int32 = 130
+  package static let interruptExitCode: Int32 = 130
 
   private let session: TerminalSession
 
   /// Creates a runner for a terminal session that has not been entered yet.
-  init(session: TerminalSession) {
+  package init(session: TerminalSession) {
     self.session = session
   }
 
@@ -21,7 +21,7 @@ struct TerminalRunner {
   /// - Returns: The application's exit status, 130 for Ctrl-C, 128 + the signal number for a
   ///   termination signal, or 1 when the terminal closes.
   /// - Throws: ``TerminalError`` if the terminal cannot be set up.
-  func run(_ application: some TerminalApplication) async throws(TerminalError) -> Int32 {
+  package func run(_ application: some TerminalApplication) async throws(TerminalError) -> Int32 {
     try session.enter()
     let source = TerminalEventSource(session: session)
     defer {

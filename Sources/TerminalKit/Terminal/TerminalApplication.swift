@@ -3,7 +3,7 @@
 /// The real terminal (``TerminalRunner``) and the headless test harness drive the same
 /// application, so what the tests read is exactly what a user sees.
 @MainActor
-protocol TerminalApplication: AnyObject {
+package protocol TerminalApplication: AnyObject {
   /// The exit status once the application has finished, `nil` while it runs.
   var exitCode: Int32? { get }
 

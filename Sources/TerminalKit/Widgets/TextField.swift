@@ -15,27 +15,27 @@
 ///
 /// Each key costs a few grapheme-cluster steps around the insertion point, never a walk from the
 /// start of the text, so typing or pasting n characters at the end takes O(n) time.
-struct TextField: Equatable, Sendable {
+package struct TextField: Equatable, Sendable {
   /// The text typed so far.
-  private(set) var text: String
+  package private(set) var text: String
   /// The insertion point: a character boundary of `text`, from `startIndex` to `endIndex`.
-  private(set) var cursor: String.Index
+  package private(set) var cursor: String.Index
   /// How many grapheme clusters the field has stepped over since it was created.
   ///
   /// Tests read it to prove that an edit costs a bounded number of steps, independent of the
   /// length of the text; it plays no part in editing or in equality.
-  private(set) var steps = 0
+  package private(set) var steps = 0
 
   /// Creates a field holding `text`, with the insertion point at its end.
-  init(_ text: String = "") {
+  package init(_ text: String = "") {
     self.text = text
     cursor = self.text.endIndex
   }
 
   /// The insertion point as a count of UTF-8 bytes from the start of the text.
-  var cursorOffset: Int { text.utf8.distance(from: text.startIndex, to: cursor) }
+  package var cursorOffset: Int { text.utf8.distance(from: text.startIndex, to: cursor) }
 
-  static func == (lhs: TextField, rhs: TextField) -> Bool {
+  package static func == (lhs: TextField, rhs: TextField) -> Bool {
     lhs.text == rhs.text && lhs.cursorOffset == rhs.cursorOffset
   }
 
@@ -46,7 +46,7 @@ struct TextField: Equatable, Sendable {
   ///
   /// - Complexity: O(1) grapheme-cluster steps, plus a copy of the text after the insertion point
   ///   when editing in the middle (none at the end, where appending is amortised O(1)).
-  mutating func handle(_ key: Key) -> Bool {
+  package mutating func handle(_ key: Key) -> Bool {
     switch key {
     case .character(let character), .pasted(let character):
       insert(character)
@@ -75,7 +75,7 @@ struct TextField: Equatable, Sendable {
   /// columns, so the cursor column is where the terminal's cursor must go.
   ///
   /// - Complexity: O(width): only the characters that can show are looked at.
-  func visible(inWidth width: Int) -> (text: String, cursorColumn: Int) {
+  package func visible(inWidth width: Int) -> (text: String, cursorColumn: Int) {
     guard width > 1 else { return ("", 0) }
     var start = cursor
     var beforeWidth = 0

@@ -10,7 +10,7 @@ import Synchronization
 /// quit, from a signal handler's queue, and again from a `defer` on the way out. Once restored,
 /// further writes are dropped, so a frame that was being drawn when a signal arrived cannot land
 /// on the user's normal screen.
-final class TerminalSession: Sendable {
+package final class TerminalSession: Sendable {
   private struct Guarded {
     var saved: termios?
     var active = false
@@ -23,7 +23,7 @@ final class TerminalSession: Sendable {
   /// Checks that `input` and `output` are terminals.
   ///
   /// - Throws: ``TerminalError/notATerminal(stream:)`` naming the first one that is not.
-  init(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO) throws(TerminalError) {
+  package init(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO) throws(TerminalError) {
     guard isatty(input) == 1 else { throw .notATerminal(stream: "input") }
     guard isatty(output) == 1 else { throw .notATerminal(stream: "output") }
     self.input = input
@@ -34,7 +34,7 @@ final class TerminalSession: Sendable {
   ///
   /// - Throws: ``TerminalError/systemCall(call:code:)`` if the terminal's modes cannot be read or
   ///   set; the terminal is left as it was.
-  func enter() throws(TerminalError) {
+  package func enter() throws(TerminalError) {
     var original = termios()
     guard tcgetattr(input, &original) == 0 else {
       throw .systemCall(call: "tcgetattr", code: errno)
@@ -67,7 +67,7 @@ final class TerminalSession: Sendable {
   /// Leaves the alternate screen, shows the cursor and restores the saved terminal modes.
   ///
   /// Idempotent and thread-safe; only the first call does anything.
-  func restore() {
+  package func restore() {
     guarded.withLock { state in
       guard state.active else { return }
       state.active = false
@@ -81,15 +81,15 @@ final class TerminalSession: Sendable {
 
   /// What leaves the UI's terminal state: attributes reset, bracketed paste off, autowrap on,
   /// the cursor shown, the alternate screen left.
-  static let restoreSequence =
+  package static let restoreSequence =
     ANSI.resetAttributes + ANSI.disableBracketedPaste + ANSI.enableAutowrap + ANSI.showCursor
     + ANSI.leaveAlternateScreen
 
   /// Whether the session is in raw mode and not restored yet.
-  var isActive: Bool { guarded.withLock { $0.active } }
+  package var isActive: Bool { guarded.withLock { $0.active } }
 
   /// Writes `text` to the terminal, unless the session has been restored.
-  func write(_ text: String) {
+  package func write(_ text: String) {
     guarded.withLock { state in
       guard state.active else { return }
       Self.writeAll(text, to: output)
@@ -97,7 +97,7 @@ final class TerminalSession: Sendable {
   }
 
   /// The terminal's size in columns and rows, or 80 × 24 if the terminal does not say.
-  var size: (width: Int, height: Int) {
+  package var size: (width: Int, height: Int) {
     var size = winsize()
     guard ioctl(output, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else {
       return (80, 24)

@@ -8,22 +8,22 @@
 /// Between the bracketed-paste marks `ESC [200~` and `ESC [201~` every byte is text: the
 /// characters come out as ``Key/pasted(_:)``, a line break or a tab as a pasted space, and other
 /// control bytes except Ctrl-C are dropped, so a pasted `ESC` or Enter cannot act as a key.
-struct KeyDecoder: Sendable {
+package struct KeyDecoder: Sendable {
   private var pending: [UInt8] = []
   /// Whether the bytes are inside a bracketed paste.
   private var pasting = false
   private static let pasteEnd = Array("\u{1B}[201~".utf8)
 
   /// Creates a decoder with nothing pending.
-  init() {}
+  package init() {}
 
   /// Whether bytes of an unfinished character or sequence wait for the next read.
-  var hasPendingBytes: Bool { !pending.isEmpty }
+  package var hasPendingBytes: Bool { !pending.isEmpty }
 
   /// Decodes the bytes of one read, together with any unfinished bytes of the previous one.
   ///
   /// - Complexity: O(bytes).
-  mutating func decode(_ chunk: some Sequence<UInt8>) -> [Key] {
+  package mutating func decode(_ chunk: some Sequence<UInt8>) -> [Key] {
     let bytes = pending + Array(chunk)
     pending = []
     var keys: [Key] = []

@@ -1,6 +1,5 @@
+import TerminalKit
 import Testing
-
-@testable import TodoCore
 
 @Suite("Key decoding")
 struct KeyDecoderTests {

@@ -12,10 +12,10 @@
 ///   common ones and `\u{XX}` for the rest.
 /// - ``pictured(_:)``, for the terminal UI, which lays text out by columns: each control becomes
 ///   one one-column symbol (ESC `␛`, line feed `␊`, DEL `␡`, a C1 control `�`).
-enum TerminalSafeText {
+package enum TerminalSafeText {
   /// Whether `scalar` is one that a terminal would act on rather than show: Unicode's `Cc`
   /// category, exactly C0, DEL and C1.
-  static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+  package static func isControl(_ scalar: Unicode.Scalar) -> Bool {
     scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
   }
 
@@ -23,7 +23,7 @@ enum TerminalSafeText {
   ///
   /// - Complexity: O(length of `text`); `text` itself is returned when there is nothing to
   ///   replace.
-  static func pictured(_ text: String) -> String {
+  package static func pictured(_ text: String) -> String {
     guard text.unicodeScalars.contains(where: isControl) else { return text }
     var scalars = String.UnicodeScalarView()
     for scalar in text.unicodeScalars {
@@ -46,7 +46,7 @@ enum TerminalSafeText {
   ///
   /// - Complexity: O(length of `text`); `text` itself is returned when there is nothing to
   ///   escape.
-  static func escaped(_ text: String) -> String {
+  package static func escaped(_ text: String) -> String {
     guard text.unicodeScalars.contains(where: isControl) else { return text }
     var output = ""
     output.reserveCapacity(text.utf8.count + 8)
@@ -61,7 +61,7 @@ enum TerminalSafeText {
   }
 
   /// What stands for the control character `scalar`.
-  static func escape(for scalar: Unicode.Scalar) -> String {
+  package static func escape(for scalar: Unicode.Scalar) -> String {
     switch scalar {
     case "\n": return "\\n"
     case "\r": return "\\r"

@@ -1,6 +1,5 @@
+import TerminalKit
 import Testing
-
-@testable import TodoCore
 
 /// The text field against a reference model that recomputes every character boundary of the
 /// whole text after each key: slow, obviously right, and independent of the field's own walk.

@@ -1,14 +1,22 @@
 extension Frame {
   /// A rectangle of cells.
-  struct Area: Equatable, Sendable {
+  package struct Area: Equatable, Sendable {
     /// The top row.
-    var row: Int
+    package var row: Int
     /// The left column.
-    var column: Int
+    package var column: Int
     /// The number of columns.
-    var width: Int
+    package var width: Int
     /// The number of rows.
-    var height: Int
+    package var height: Int
+
+    /// Creates an area of `width` × `height` cells whose top left cell is at `row`, `column`.
+    package init(row: Int, column: Int, width: Int, height: Int) {
+      self.row = row
+      self.column = column
+      self.width = width
+      self.height = height
+    }
   }
 
   /// Draws a bordered box with `title` in its top edge and `lines` inside, centred on the frame,
@@ -21,7 +29,7 @@ extension Frame {
   /// - Returns: The area the lines are drawn in.
   /// - Complexity: O(width × lines).
   @discardableResult
-  mutating func drawBox(title: String, lines: [String], minimumWidth: Int = 30) -> Area {
+  package mutating func drawBox(title: String, lines: [String], minimumWidth: Int = 30) -> Area {
     let widest = max(lines.map(\.displayWidth).max() ?? 0, title.displayWidth + 2, minimumWidth)
     let innerWidth = min(widest + 2, width - 2)
     let innerHeight = min(lines.count, max(height - 4, 0))

@@ -1,6 +1,5 @@
+import TerminalKit
 import Testing
-
-@testable import TodoCore
 
 @Suite("Text field and list viewport")
 struct WidgetTests {

@@ -418,7 +418,8 @@ private struct TimelineColumns {
   /// The time of day, `HH:MM:SS.mmm`, in UTC; `-` for a time too far out to be a date.
   static func clock(_ seconds: Double) -> String {
     guard seconds.isFinite, abs(seconds) < 1e15 else { return "-" }
-    let milliseconds = Int((seconds * 1000).rounded(.down))
+    // The log holds milliseconds: the nearest one, not a float's shortfall below it.
+    let milliseconds = Int((seconds * 1000).rounded())
     let day = 86_400_000
     let ofDay = ((milliseconds % day) + day) % day
     func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }

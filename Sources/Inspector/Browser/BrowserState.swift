@@ -99,6 +99,8 @@ package struct BrowserState: Sendable {
   package private(set) var status: String?
   /// The exit status once the user quits.
   package private(set) var exitCode: Int32?
+  /// How many of the log's entries the filter has been tried on.
+  private var entriesFiltered = 0
 
   /// Creates the state for a log named `title`, showing `session`'s entries.
   package init(title: String, following: Bool, session: SessionIndex) {
@@ -117,12 +119,12 @@ package struct BrowserState: Sendable {
   /// - Complexity: O(new entries).
   package mutating func sessionGrew(_ session: SessionIndex) {
     let wasOnLast = timeline.selection == nil || timeline.selection == visible.last
-    let first = (visible.last ?? -1) + 1
-    guard first < session.entryCount else { return }
-    for index in first..<session.entryCount
+    guard entriesFiltered < session.entryCount else { return }
+    for index in entriesFiltered..<session.entryCount
     where session.entry(index).map(filter.matches) ?? false {
       visible.append(index)
     }
+    entriesFiltered = session.entryCount
     timeline.update(ids: visible, previousIndex: nil)
     if wasOnLast, let last = visible.last { timeline.select(last) }
   }
@@ -134,6 +136,7 @@ package struct BrowserState: Sendable {
     self.filter = filter
     let previous = timeline.selection
     visible = (0..<session.entryCount).filter { session.entry($0).map(filter.matches) ?? false }
+    entriesFiltered = session.entryCount
     let position = previous.map { selected in visible.firstIndex { $0 >= selected } ?? 0 }
     timeline.update(ids: visible, previousIndex: position)
   }

@@ -138,6 +138,10 @@ struct BrowserLayoutTests {
     let app = try BrowserApplication(path: path, follow: true)
     #expect(app.frame(width: 80, height: 16).text.contains("4 entries, following"))
     #expect(await app.refresh() == false, "nothing new")
+    for key in [Key.character("/")] + "type:checkout".map(Key.character) + [.enter] {
+      await app.handle(key)
+    }
+    #expect(app.frame(width: 80, height: 16).text.contains("No entry matches the filter."))
     let handle = try #require(FileHandle(forWritingAtPath: path))
     defer { try? handle.close() }
     handle.seekToEndOfFile()
@@ -149,6 +153,7 @@ struct BrowserLayoutTests {
     #expect(await app.refresh())
     let text = app.frame(width: 80, height: 16).text
     #expect(text.contains("5 entries, following"))
+    #expect(text.contains("filter: type:checkout (1 of 5)"), "a new entry that matches shows")
     let selected = text.split(separator: "\n").first { $0.contains("Checkout") }
     #expect(selected?.hasPrefix(">") == true, "the selection follows the newest entry")
     await app.handle(.enter)

@@ -33,6 +33,9 @@ let package = Package(
     .target(
       name: "StatePersistence", dependencies: ["StateStore", "ActionLog"], swiftSettings: strict),
     .target(name: "StateStoreUI", dependencies: ["StateStore"], swiftSettings: strict),
+    // The terminal toolkit that `todo-cli ui` and `statestore-inspect` share: raw mode, keys,
+    // display width, frames, widgets. It knows nothing of stores or todos.
+    .target(name: "TerminalKit", swiftSettings: strict),
     .target(
       name: "StateStoreTesting",
       dependencies: ["StateStore", "SideEffects", "Navigation", "ActionLog"],
@@ -56,12 +59,14 @@ let package = Package(
       dependencies: [
         "StateStore", "SideEffects", "Navigation", "ActionLog", "StateStoreUI",
         "TitleEditorFeature", "StatusLineFeature", "TodoListFeature", "TodoDetailFeature",
+        "TerminalKit",
       ],
       swiftSettings: strict
     ),
     .executableTarget(name: "todo-cli", dependencies: ["TodoCore"], swiftSettings: strict),
     // The session inspector: the logic in a library, so that tests reach it, and the command.
-    .target(name: "Inspector", dependencies: ["ActionLog"], swiftSettings: strict),
+    .target(
+      name: "Inspector", dependencies: ["ActionLog", "TerminalKit"], swiftSettings: strict),
     .executableTarget(
       name: "statestore-inspect", dependencies: ["Inspector"], swiftSettings: strict),
     .executableTarget(
@@ -110,10 +115,12 @@ let package = Package(
       dependencies: ["StateStoreUI", "StateStore"],
       swiftSettings: strict
     ),
+    .testTarget(name: "TerminalKitTests", dependencies: ["TerminalKit"], swiftSettings: strict),
     .testTarget(
       name: "TodoCoreTests",
       dependencies: [
         "TodoCore", "StateStore", "SideEffects", "Navigation", "ActionLog", "StateStoreTesting",
+        "TerminalKit",
       ],
       swiftSettings: strict
     ),
@@ -163,7 +170,9 @@ let package = Package(
     .testTarget(
       name: "InspectorTests",
       // The executables, so that the end-to-end tests find them built.
-      dependencies: ["Inspector", "ActionLog", "StateStore", "statestore-inspect", "todo-cli"],
+      dependencies: [
+        "Inspector", "ActionLog", "StateStore", "TerminalKit", "statestore-inspect", "todo-cli",
+      ],
       swiftSettings: strict
     ),
     .testTarget(

@@ -27,8 +27,15 @@ let output = Inspector.Output(
     standardOutput.flush()
     FileHandle.standardError.write(Data(message.utf8))
   })
+let arguments = Array(CommandLine.arguments.dropFirst())
+let onTerminal = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
+if let parsed = try? InspectArguments(arguments),
+  parsed.opensTerminalInterface(onTerminal: onTerminal)
+{
+  exit(await BrowserApplication.run(parsed, output: output))
+}
 let status = Inspector.run(
-  Array(CommandLine.arguments.dropFirst()), output: output,
+  arguments, output: output,
   wait: {
     standardOutput.flush()
     // --follow looks at the file four times a second, so a new entry shows within a second.

@@ -1,5 +1,6 @@
 import ActionLog
 import Foundation
+import TerminalKit
 import Testing
 
 @testable import TodoCore

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TerminalKit
 
 @testable import TodoCore
 

@@ -2,6 +2,7 @@ import ActionLog
 import Foundation
 import StateStore
 import StatusLineFeature
+import TerminalKit
 import Testing
 import TitleEditorFeature
 

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TerminalKit
 import Testing
 
 @testable import TodoCore

@@ -1,4 +1,5 @@
 import Foundation
+import TerminalKit
 
 @testable import TodoCore
 

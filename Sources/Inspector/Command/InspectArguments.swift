@@ -24,6 +24,29 @@ package struct InspectArguments: Equatable, Sendable {
   package var json = false
   /// Whether to keep reading as the log grows (timeline only).
   package var follow = false
+  /// Whether the timeline opens the terminal interface.
+  package var interface = Interface.automatic
+
+  /// How the timeline is shown.
+  package enum Interface: Equatable, Sendable {
+    /// The terminal interface when standard input and output are a terminal, else text.
+    case automatic
+    /// The terminal interface (`--tui`).
+    case terminal
+    /// Text, one line per entry (`--plain`).
+    case plain
+  }
+
+  /// Whether to open the terminal interface, given whether standard input and output are a
+  /// terminal: `--tui` always does, `--plain` never, and otherwise the timeline does, without
+  /// `--json`, on a terminal.
+  package func opensTerminalInterface(onTerminal: Bool) -> Bool {
+    switch interface {
+    case .terminal: true
+    case .plain: false
+    case .automatic: query == .timeline && !json && onTerminal
+    }
+  }
 
   /// A usage error: exit status 2.
   package struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -43,6 +66,7 @@ package struct InspectArguments: Equatable, Sendable {
     var query: Query?
     var json = false
     var follow = false
+    var interface = Interface.automatic
     var index = 0
     func value(_ option: String) throws -> String {
       index += 1
@@ -82,6 +106,12 @@ package struct InspectArguments: Equatable, Sendable {
       case "--help", "-h": throw HelpRequest()
       case "--json": json = true
       case "--follow", "-f": follow = true
+      case "--tui", "--plain":
+        let chosen: Interface = argument == "--tui" ? .terminal : .plain
+        guard interface == .automatic || interface == chosen else {
+          throw UsageError(description: "--tui and --plain: choose one")
+        }
+        interface = chosen
       case "--at": try setQuery(.state(after: try number(argument)), argument)
       case "--diff":
         let from = try number(argument)
@@ -106,7 +136,12 @@ package struct InspectArguments: Equatable, Sendable {
     if follow, let query, query != .timeline {
       throw UsageError(description: "--follow shows the timeline; it takes no other question")
     }
+    if interface == .terminal, json || (query ?? .timeline) != .timeline {
+      throw UsageError(
+        description: "--tui shows the timeline and its entries; it takes no --json nor question")
+    }
     self.file = file
+    self.interface = interface
     self.query = query ?? .timeline
     self.json = json
     self.follow = follow
@@ -116,11 +151,16 @@ package struct InspectArguments: Equatable, Sendable {
   package static let help = """
     statestore-inspect: show a recorded StateStore session, an action log, without the app
 
-    usage: statestore-inspect [--json] [QUESTION] LOG
+    usage: statestore-inspect [--tui | --plain] [--follow] LOG
+           statestore-inspect [--json] [QUESTION] LOG
            statestore-inspect --follow [--json] LOG
 
-    With no question, prints the timeline: one line per entry (seq, time, scope, type,
-    cause, the paths it changed) and per checkpoint.
+    With no question, on a terminal, opens the interactive interface: the timeline, each
+    entry's payload, diff and state (a folding tree), two entries compared, the entries
+    that changed a value. Press ? in it for every key. When standard input or output is
+    not a terminal (a pipe, a file), or with --plain or --json, prints the timeline
+    instead: one line per entry (seq, time, scope, type, cause, the paths it changed) and
+    per checkpoint.
 
     questions:
       --at N              the state after entry seq N (0: before the first entry)
@@ -131,16 +171,25 @@ package struct InspectArguments: Equatable, Sendable {
 
     options:
       --json              answer in JSON (the timeline: one JSON object per line)
-      --follow, -f        print the timeline, then each new entry as the log grows,
-                          until interrupted
+      --follow, -f        keep reading as the log grows: new entries show within a second
+                          (in the interface, or printed until interrupted)
+      --tui               open the interface even if the terminal test fails (it needs a
+                          terminal all the same); takes no question and no --json
+      --plain             print the timeline as text even on a terminal
       --help, -h          this text
+
+    keys of the interface (? lists them on each screen):
+      j/k or arrows move, g/G first/last, enter open, / filter (type:W scope:W cause:W
+      or any text; enter keeps, esc clears), m mark, c compare the marked entry with
+      this one, tab or p/d/s an entry's payload/diff/state, [ ] previous/next entry,
+      enter/space fold, h where the value changed, esc back, q quit
 
     The state after an entry is known when the log was recorded in diff mode
     (ActionRecorder.Options(recordsDiffs: true), todo-cli --record), or at checkpoints.
 
     exit status: 0 done; 1 the log cannot be read, is damaged (what came before the
     damage is printed first, then the line at fault), or does not hold the answer;
-    2 usage error.
+    2 usage error (also: --tui without a terminal).
 
     """
 }

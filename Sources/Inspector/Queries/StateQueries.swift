@@ -92,12 +92,24 @@ package struct PathHistory: Sendable {
   ///
   /// - Complexity: O(size of the log); one state is held at a time.
   package init(of path: [String], in data: Data) {
+    self.init(of: path) { visit in LogFileReader.scan(data, visit) }
+  }
+
+  /// Finds every entry after which the value at `path` differs from the value before it, in
+  /// the records that `scan` visits in order, each with the state after it; `scan` returns
+  /// what stopped it, if anything did.
+  ///
+  /// - Complexity: O(records visited), plus what `scan` costs.
+  package init(
+    of path: [String],
+    scan: ((LogRecord, JSONValue?) throws(LogDamage) -> Bool) -> LogDamage?
+  ) {
     self.path = path
     var changes: [Change] = []
     var unknown = 0
     // Only the value at the path is kept from one record to the next, not the whole state.
     var previous: (known: Bool, value: JSONValue?) = (false, nil)
-    damage = LogFileReader.scan(data) { record, state in
+    damage = scan { record, state in
       let current = (known: state != nil, value: state?.value(at: path))
       defer { previous = current }
       guard case .entry(let entry) = record else { return true }

@@ -10,6 +10,11 @@ package struct StateTracker: Sendable {
   /// Creates a tracker that knows no state yet.
   package init() {}
 
+  /// Creates a tracker that resumes after a record whose state was `state` (`nil`: unknown).
+  package init(state: JSONValue?) {
+    self.state = state
+  }
+
   /// Moves the state past `record`.
   ///
   /// - Throws: ``LogDamage`` when an entry's diff does not fit the state before it.

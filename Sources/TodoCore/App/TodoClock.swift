@@ -1,4 +1,5 @@
 import Foundation
+import TerminalKit
 
 /// What time it is for the todo app, and which day that is where the user is.
 ///

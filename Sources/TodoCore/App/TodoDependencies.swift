@@ -1,5 +1,6 @@
 import Navigation
 import StatusLineFeature
+import TerminalKit
 import TitleEditorFeature
 import TodoDetailFeature
 

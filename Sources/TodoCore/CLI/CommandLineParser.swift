@@ -1,3 +1,5 @@
+import TerminalKit
+
 /// Turns `todo-cli`'s arguments into an ``Invocation``, or a ``UsageError`` naming what is wrong.
 ///
 /// Global options (`--store`, `--record`, `--help`, `--version`) may appear anywhere; `--`

@@ -1,3 +1,5 @@
+import TerminalKit
+
 /// Runs one `todo-cli` invocation: parses it, runs the command on the store, prints the result
 /// and returns the exit status.
 ///

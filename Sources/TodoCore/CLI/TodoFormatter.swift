@@ -1,4 +1,5 @@
 import ActionLog
+import TerminalKit
 
 /// How `list`, `replay` and `history` print: text for people, JSON for scripts.
 enum TodoFormatter {

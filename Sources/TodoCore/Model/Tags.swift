@@ -1,3 +1,5 @@
+import TerminalKit
+
 /// The rules for a todo's tags: words without spaces, compared without regard to case, each kept
 /// as first written.
 ///

@@ -1,3 +1,5 @@
+import TerminalKit
+
 /// Runs `todo-cli ui`: the interactive terminal UI on the todos in `environment`'s store.
 ///
 /// Checks that standard input and output are a terminal before anything else, loads the todos,
@@ -14,7 +16,7 @@ func runTerminalUI(environment: TodoEnvironment, console: Console) async -> Int3
   do {
     session = try TerminalSession()
   } catch {
-    printError(console, error.description)
+    printError(console, error.description(advice: notATerminalAdvice))
     return error.exitCode
   }
   let state: AppState
@@ -38,7 +40,7 @@ func runTerminalUI(environment: TodoEnvironment, console: Console) async -> Int3
     status = try await TerminalRunner(session: session).run(app)
   } catch {
     recording?.stop()
-    printError(console, error.description)
+    printError(console, error.description(advice: notATerminalAdvice))
     return error.exitCode
   }
   do {
@@ -50,6 +52,11 @@ func runTerminalUI(environment: TodoEnvironment, console: Console) async -> Int3
   }
   return status
 }
+
+/// What `todo-cli ui` says after "standard input is not a terminal".
+private let notATerminalAdvice =
+  "`todo-cli ui` needs an interactive terminal "
+  + "(use `todo-cli list` and the other commands in scripts and pipes)"
 
 private func printError(_ console: Console, _ message: String) {
   console.error("todo-cli ui: \(message)\n")

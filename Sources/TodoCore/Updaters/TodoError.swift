@@ -1,3 +1,5 @@
+import TerminalKit
+
 /// Why a requested change cannot be made.
 enum TodoError: Error, Hashable, Sendable, CustomStringConvertible {
   /// No todo has this id.

@@ -1,4 +1,5 @@
 import StateStoreUI
+import TerminalKit
 import Testing
 
 @testable import TodoCore

@@ -1,4 +1,5 @@
 import Synchronization
+import TerminalKit
 import Testing
 
 @testable import TodoCore

@@ -1,6 +1,7 @@
 import Navigation
 import StateStoreTesting
 import Synchronization
+import TerminalKit
 import Testing
 
 @testable import TodoCore

@@ -1,4 +1,5 @@
 import Navigation
+import TerminalKit
 
 /// Drives the terminal UI without a terminal: feed keys, read the frame as text, check the route.
 ///

@@ -1,17 +1,5 @@
 import Navigation
-
-/// A key, or keys, and what it does, for the bottom line and the help screen.
-struct KeyHint: Equatable, Sendable {
-  /// The keys as the user types them, such as `j/k` or `enter`.
-  let keys: String
-  /// What they do, in a few words.
-  let action: String
-
-  init(_ keys: String, _ action: String) {
-    self.keys = keys
-    self.action = action
-  }
-}
+import TerminalKit
 
 /// A screen of the terminal UI: a routable with a routing table that draws itself and
 /// reacts to keys.

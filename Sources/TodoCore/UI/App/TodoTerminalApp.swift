@@ -1,5 +1,6 @@
 import Navigation
 import StatusLineFeature
+import TerminalKit
 import TitleEditorFeature
 import TodoDetailFeature
 import TodoListFeature
@@ -189,8 +190,7 @@ final class TodoTerminalApp: TerminalApplication {
       frame.draw(status, row: frame.height - 2)
     }
     if frame.height > 1, let front = screens.last {
-      let hints = front.keyHints.map { "\($0.keys) \($0.action)" }.joined(separator: "  ")
-      frame.draw(hints, row: frame.height - 1)
+      frame.draw(KeyHint.line(front.keyHints), row: frame.height - 1)
     }
     return frame
   }

@@ -1,5 +1,6 @@
 import Navigation
 import StateStoreUI
+import TerminalKit
 
 /// Asks whether to delete a todo, presented modally over the list: the ``SubFlow/confirmDelete``
 /// sub-flow, which `y` finishes with `true` and `n` with `false`; Escape hides it, without a

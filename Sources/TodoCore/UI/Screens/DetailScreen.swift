@@ -1,5 +1,6 @@
 import Navigation
 import StateStoreUI
+import TerminalKit
 import TodoDetailFeature
 
 /// One todo, pushed over the list: its full title, wrapped, and whether it is done.

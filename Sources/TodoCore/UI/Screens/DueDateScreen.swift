@@ -1,5 +1,6 @@
 import Navigation
 import StateStoreUI
+import TerminalKit
 import TodoDetailFeature
 
 /// The date screen, presented modally over a todo's detail: the ``SubFlow/dueDate`` sub-flow.

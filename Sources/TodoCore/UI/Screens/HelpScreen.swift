@@ -1,5 +1,6 @@
 import Navigation
 import StateStoreUI
+import TerminalKit
 
 /// Lists the keys of the screen it was opened from, presented modally; `q` or Escape hides it.
 @MainActor

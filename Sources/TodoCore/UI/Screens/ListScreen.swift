@@ -1,6 +1,7 @@
 import Navigation
 import StateStore
 import StateStoreUI
+import TerminalKit
 import TodoListFeature
 
 /// The root screen: every todo, one per line, with a movable selection.

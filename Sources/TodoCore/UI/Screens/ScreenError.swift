@@ -1,4 +1,5 @@
 import Navigation
+import TerminalKit
 
 /// Why a screen could not be built for a navigation request.
 enum ScreenError: Error, Equatable, CustomStringConvertible {

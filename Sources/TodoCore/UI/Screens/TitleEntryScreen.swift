@@ -1,6 +1,7 @@
 import Foundation
 import Navigation
 import StateStoreUI
+import TerminalKit
 import TitleEditorFeature
 
 /// The `add` and `edit` screens, presented modally: a box with a one-line title field, and the

@@ -1,6 +1,7 @@
 import Navigation
 import SideEffects
 import StatusLineFeature
+import TerminalKit
 import TitleEditorFeature
 import TodoDetailFeature
 import TodoListFeature

@@ -1,4 +1,5 @@
 import Navigation
+import TerminalKit
 
 /// The screens' callers that await a sub-flow's result, so that keys keep flowing while they wait.
 ///

@@ -1,4 +1,5 @@
 import StateStoreUI
+import TerminalKit
 
 /// What the `detail` screen shows: the todo whose id is the screen's local state.
 struct DetailViewModel: ViewModelWithLocalState {

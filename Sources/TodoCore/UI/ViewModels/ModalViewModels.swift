@@ -1,5 +1,6 @@
 import Navigation
 import StateStoreUI
+import TerminalKit
 
 /// What the `confirm` box shows: the todo that `y` deletes, as the state has it now.
 struct ConfirmViewModel: ViewModelWithLocalState {

@@ -1,3 +1,4 @@
+import TerminalKit
 import TodoListFeature
 
 /// What the `list` screen shows: the todos its filters pick, in its sort, with their tags, due

@@ -1,4 +1,5 @@
 import StateStoreUI
+import TerminalKit
 
 /// What the `detail` screen draws: one todo's full title, wrapped, whether it is done, its
 /// priority, due date and tags.

@@ -1,4 +1,5 @@
 import StateStoreUI
+import TerminalKit
 import TodoListFeature
 
 /// What the `list` screen draws: every todo, one per line, with a movable selection.

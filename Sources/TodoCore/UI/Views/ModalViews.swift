@@ -1,4 +1,5 @@
 import StateStoreUI
+import TerminalKit
 
 /// The `confirm` box: `y` answers delete, `n` keep, and Escape closes it without an answer.
 @MainActor
@@ -54,12 +55,8 @@ final class HelpView: ModellableViewWithLocalState {
 
   func draw(in frame: inout Frame) {
     guard let content = model?.content else { return }
-    let keyWidth = content.entries.map(\.keys.displayWidth).max() ?? 0
-    let lines = content.entries.map { entry in
-      entry.keys + String(repeating: " ", count: keyWidth - entry.keys.displayWidth + 3)
-        + entry.action
-    }
-    frame.drawBox(title: "Keys: \(content.screenBelow)", lines: lines)
+    frame.drawBox(
+      title: "Keys: \(content.screenBelow)", lines: KeyHint.helpLines(content.entries))
   }
 }
 

@@ -1,0 +1,73 @@
+import ActionLog
+import Foundation
+
+/// A log file read as it grows: each call reads what was appended since the last one.
+///
+/// Only complete lines are read: a line still being written waits for its newline. Serves
+/// `--follow` and the terminal interface's live timeline.
+package final class LogTail {
+  /// Why reading stopped.
+  package enum Failure: Error, Equatable {
+    /// The file cannot be opened or read; the message names it.
+    case unreadable(String)
+    /// The log is damaged at a line.
+    case damaged(LogDamage)
+  }
+
+  private let path: String
+  private let handle: FileHandle
+  private var scanner = LogScanner()
+  private var tracker = StateTracker()
+  private var pending: [UInt8] = []
+  private var offset: UInt64 = 0
+
+  /// Opens the log at `path`, to be read from its start.
+  ///
+  /// - Throws: ``Failure/unreadable(_:)`` when it cannot be opened.
+  package init(path: String) throws(Failure) {
+    self.path = path
+    do {
+      handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+    } catch {
+      throw .unreadable("cannot read \(path): \(error.localizedDescription)")
+    }
+  }
+
+  deinit { try? handle.close() }
+
+  /// Reads the complete lines appended since the last call and hands each record to `visit`,
+  /// with the encoded state after it.
+  ///
+  /// - Throws: ``Failure`` when the file cannot be read or the new lines are damaged; the
+  ///   records before the damage have been visited.
+  /// - Complexity: O(bytes appended).
+  package func readNew(_ visit: (LogRecord, _ state: JSONValue?) -> Void) throws(Failure) {
+    let chunk: Data
+    do {
+      try handle.seek(toOffset: offset)
+      chunk = try handle.readToEnd() ?? Data()
+    } catch {
+      throw .unreadable("cannot read \(path): \(error.localizedDescription)")
+    }
+    offset += UInt64(chunk.count)
+    pending.append(contentsOf: chunk)
+    let (lines, tornStart) = JSONLines.split(pending)
+    do throws(LogDamage) {
+      for line in lines {
+        if let record = try scanner.read(pending, line) {
+          try tracker.apply(record)
+          visit(record, tracker.state)
+        }
+      }
+    } catch {
+      throw .damaged(error)
+    }
+    pending.removeFirst(tornStart ?? pending.count)
+    guard pending.count <= LogScanner.maximumLineLength else {
+      throw .damaged(
+        LogDamage(
+          line: scanner.nextLineNumber,
+          reason: "longer than \(LogScanner.maximumLineLength) bytes"))
+    }
+  }
+}

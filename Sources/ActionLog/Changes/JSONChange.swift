@@ -51,7 +51,8 @@ extension JSONChange {
     return changes
   }
 
-  private static func collect(
+  /// Appends to `changes` the changes that turn `old` into `new`, both found at `path`.
+  static func collect(
     _ old: JSONValue, _ new: JSONValue, path: inout [String], into changes: inout [JSONChange]
   ) {
     switch (old, new) {
@@ -226,5 +227,28 @@ extension JSONChange {
   /// The changes as a JSON array.
   package static func json(_ changes: [JSONChange]) -> JSONValue {
     .array(changes.map(\.json))
+  }
+
+  /// The changes as compact JSON text: `json(changes).text()`, written without building it.
+  ///
+  /// - Complexity: O(size of the changes).
+  package static func text(_ changes: [JSONChange]) -> String {
+    var output = "["
+    for (position, change) in changes.enumerated() {
+      if position > 0 { output += "," }
+      output += "{\"op\":\"" + change.operation.rawValue + "\",\"path\":"
+      JSONValue.appendQuoted(JSONPointer.text(change.path), to: &output, forHTML: false)
+      if let old = change.old {
+        output += ",\"old\":"
+        old.appendText(to: &output)
+      }
+      if let value = change.value {
+        output += ",\"value\":"
+        value.appendText(to: &output)
+      }
+      output += "}"
+    }
+    output += "]"
+    return output
   }
 }

@@ -68,7 +68,10 @@ package struct JSONObject: Sendable, Equatable {
 
   /// The members, in the order they were read or added; each key at most once.
   package private(set) var members: [Member] = []
+  /// The position of each key, kept once the object has more members than a search is worth.
   private var positions: [String: Int] = [:]
+  /// How many members an object searches by key before it indexes them.
+  private static let searchLimit = 8
 
   /// Creates an empty object.
   package init() {}
@@ -77,29 +80,40 @@ package struct JSONObject: Sendable, Equatable {
   ///
   /// - Complexity: O(pairs).
   package init(_ pairs: [(String, JSONValue)]) {
+    members.reserveCapacity(pairs.count)
     for (key, value) in pairs { self[key] = value }
   }
 
   /// The number of members.
   package var count: Int { members.count }
 
+  private func position(of key: String) -> Int? {
+    guard positions.isEmpty else { return positions[key] }
+    return members.firstIndex { $0.key == key }
+  }
+
   /// The value of `key`; setting `nil` removes the member.
   ///
   /// - Complexity: O(1) to read or change a member; O(members) to remove one.
   package subscript(key: String) -> JSONValue? {
-    get { positions[key].map { members[$0].value } }
+    get { position(of: key).map { members[$0].value } }
     set {
-      if let position = positions[key] {
+      if let position = position(of: key) {
         if let newValue {
           members[position].value = newValue
         } else {
           members.remove(at: position)
+          guard !positions.isEmpty else { return }
           positions[key] = nil
           for index in position..<members.count { positions[members[index].key] = index }
         }
       } else if let newValue {
-        positions[key] = members.count
         members.append(Member(key: key, value: newValue))
+        if !positions.isEmpty {
+          positions[key] = members.count - 1
+        } else if members.count > Self.searchLimit {
+          for (index, member) in members.enumerated() { positions[member.key] = index }
+        }
       }
     }
   }
@@ -110,7 +124,7 @@ package struct JSONObject: Sendable, Equatable {
   package mutating func modify<Failure: Error>(
     _ key: String, _ body: (inout JSONValue) throws(Failure) -> Void
   ) throws(Failure) -> Bool {
-    guard let position = positions[key] else { return false }
+    guard let position = position(of: key) else { return false }
     try body(&members[position].value)
     return true
   }
@@ -129,10 +143,14 @@ package enum JSONPointer {
   package static func text(_ tokens: some Sequence<String>) -> String {
     var text = ""
     for token in tokens {
-      text +=
-        "/"
-        + token.replacingOccurrences(of: "~", with: "~0")
-        .replacingOccurrences(of: "/", with: "~1")
+      text += "/"
+      // `~` is 0x7E and `/` 0x2F: most tokens have neither and go as they are.
+      guard token.utf8.contains(where: { $0 == 0x7E || $0 == 0x2F }) else {
+        text += token
+        continue
+      }
+      text += token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(
+        of: "/", with: "~1")
     }
     return text
   }

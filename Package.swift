@@ -61,7 +61,8 @@ let package = Package(
     ),
     .executableTarget(name: "todo-cli", dependencies: ["TodoCore"], swiftSettings: strict),
     // The session inspector: the logic in a library, so that tests reach it, and the command.
-    .target(name: "Inspector", dependencies: ["ActionLog"], swiftSettings: strict),
+    .target(
+      name: "Inspector", dependencies: ["ActionLog", "StatePersistence"], swiftSettings: strict),
     .executableTarget(
       name: "statestore-inspect", dependencies: ["Inspector"], swiftSettings: strict),
     .executableTarget(
@@ -162,7 +163,10 @@ let package = Package(
     .testTarget(
       name: "InspectorTests",
       // The executables, so that the end-to-end tests find them built.
-      dependencies: ["Inspector", "ActionLog", "StateStore", "statestore-inspect", "todo-cli"],
+      dependencies: [
+        "Inspector", "ActionLog", "StateStore", "StatePersistence", "statestore-inspect",
+        "todo-cli",
+      ],
       swiftSettings: strict
     ),
     .testTarget(

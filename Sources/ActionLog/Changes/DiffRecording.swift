@@ -18,7 +18,25 @@ struct DiffRecording<S: State> {
   /// What the encoding of ``previous`` left for the next one.
   private var memory = TreeEncoder.Memory()
 
-  init() {}
+  /// Encodes a state, found once for the state's type: `nil` when it is not `Encodable`.
+  private let encode: ((S, JSONValue, inout TreeEncoder.Memory) throws -> EncodedTree)?
+
+  init() {
+    encode = (S.self as? any Encodable.Type).map { Self.encoder(for: $0) }
+  }
+
+  /// The encoding of `S` as the `Encodable` type `E`, which it is: the state is cast, not boxed
+  /// as `any Encodable`, at each entry.
+  private static func encoder<E: Encodable>(
+    for type: E.Type
+  ) -> (S, JSONValue, inout TreeEncoder.Memory) throws -> EncodedTree {
+    { state, previous, memory in
+      guard let value = state as? E else {
+        throw ActionLogError.stateNotEncodable(stateType: String(reflecting: S.self))
+      }
+      return try TreeEncoder.encode(value, previous: previous, memory: &memory)
+    }
+  }
 
   /// Takes the state of a checkpoint line, `{"checkpoint":n,"state":…}`, as the base of the
   /// next diff.
@@ -39,7 +57,7 @@ struct DiffRecording<S: State> {
   mutating func appendDiff(
     to line: inout Data, after state: S
   ) -> (needsCheckpoint: Bool, failure: ActionLogError?) {
-    guard let encodable = state as? any Encodable else {
+    guard let encode else {
       previous = nil
       return (false, .stateNotEncodable(stateType: String(reflecting: S.self)))
     }
@@ -49,7 +67,7 @@ struct DiffRecording<S: State> {
     }
     let encoded: EncodedTree
     do {
-      encoded = try TreeEncoder.encode(encodable, previous: tree, memory: &memory)
+      encoded = try encode(state, tree, &memory)
     } catch {
       memory.memos = [:]
       return (

@@ -19,6 +19,14 @@ extension EncodedTree {
     switch (old, self) {
     case (_, .value(let new)):
       JSONChange.collect(old, new, path: &path, into: &changes)
+    case (.object(let oldObject), .object(let members))
+    where oldObject.hasKeys(members.lazy.map(\.key)):
+      // The same keys in the same order, as after every entry but the first: pair by position.
+      for (position, member) in oldObject.members.enumerated() {
+        path.append(member.key)
+        members[position].value.collect(from: member.value, path: &path, into: &changes)
+        path.removeLast()
+      }
     case (.object(let oldObject), .object(let members)):
       // Both sides are in the same key order, unless the old one came from elsewhere: walk them
       // side by side, and search only when they part.
@@ -70,12 +78,10 @@ extension EncodedTree {
       var old = JSONObject()
       if case .object(let object) = tree { old = object }
       tree = .null
-      if old.count == members.count,
-        zip(old.members, members).allSatisfy({ $0.key == $1.key })
-      {
+      if old.hasKeys(members.lazy.map(\.key)) {
         // The same keys in the same order, as after every entry but the first: in place.
-        for member in members {
-          _ = old.modify(member.key) { member.value.apply(to: &$0) }
+        for (position, member) in members.enumerated() {
+          old.modifyValue(at: position) { member.value.apply(to: &$0) }
         }
         tree = .object(old)
         return

@@ -236,8 +236,30 @@ extension JSONChange {
     var output = "["
     for (position, change) in changes.enumerated() {
       if position > 0 { output += "," }
-      output += "{\"op\":\"" + change.operation.rawValue + "\",\"path\":"
-      JSONValue.appendQuoted(JSONPointer.text(change.path), to: &output, forHTML: false)
+      output += "{\"op\":\"" + change.operation.rawValue + "\",\"path\":\""
+      for token in change.path {
+        output += "/"
+        // Letters, digits and most punctuation need no escape, in a pointer or in JSON.
+        let isPlain = token.utf8.allSatisfy { byte in
+          byte >= 0x20 && byte < 0x7F && byte != 0x22 && byte != 0x5C && byte != 0x7E
+            && byte != 0x2F
+        }
+        if isPlain {
+          output += token
+        } else {
+          // By scalars: a token may start with a combining mark, which joins the `/` before it
+          // into one character.
+          let escaped = token.replacingOccurrences(of: "~", with: "~0")
+            .replacingOccurrences(of: "/", with: "~1")
+          var quoted = ""
+          JSONValue.appendQuoted(escaped, to: &quoted, forHTML: false)
+          var scalars = quoted.unicodeScalars
+          scalars.removeFirst()
+          scalars.removeLast()
+          output.unicodeScalars.append(contentsOf: scalars)
+        }
+      }
+      output += "\""
       if let old = change.old {
         output += ",\"old\":"
         old.appendText(to: &output)

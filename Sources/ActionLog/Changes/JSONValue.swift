@@ -2,7 +2,7 @@
 ///
 /// Numbers keep their literal text, so a value read and written again is the same bytes, and
 /// objects keep their members in order.
-package indirect enum JSONValue: Sendable, Equatable {
+package enum JSONValue: Sendable, Equatable {
   case null
   case bool(Bool)
   /// A number, as its literal text (`1`, `-2.5e3`).
@@ -87,6 +87,23 @@ package struct JSONObject: Sendable, Equatable {
   /// The number of members.
   package var count: Int { members.count }
 
+  /// Makes room for `capacity` members.
+  package mutating func reserveCapacity(_ capacity: Int) {
+    members.reserveCapacity(capacity)
+  }
+
+  /// Adds a member whose key the object does not have yet, without looking for it.
+  ///
+  /// - Complexity: O(1), amortized.
+  mutating func appendNew(_ key: String, _ value: JSONValue) {
+    members.append(Member(key: key, value: value))
+    if !positions.isEmpty {
+      positions[key] = members.count - 1
+    } else if members.count > Self.searchLimit {
+      for (index, member) in members.enumerated() { positions[member.key] = index }
+    }
+  }
+
   private func position(of key: String) -> Int? {
     guard positions.isEmpty else { return positions[key] }
     return members.firstIndex { $0.key == key }
@@ -108,12 +125,7 @@ package struct JSONObject: Sendable, Equatable {
           for index in position..<members.count { positions[members[index].key] = index }
         }
       } else if let newValue {
-        members.append(Member(key: key, value: newValue))
-        if !positions.isEmpty {
-          positions[key] = members.count - 1
-        } else if members.count > Self.searchLimit {
-          for (index, member) in members.enumerated() { positions[member.key] = index }
-        }
+        appendNew(key, newValue)
       }
     }
   }
@@ -127,6 +139,18 @@ package struct JSONObject: Sendable, Equatable {
     guard let position = position(of: key) else { return false }
     try body(&members[position].value)
     return true
+  }
+
+  /// Whether the object's keys are `keys`, in that order.
+  ///
+  /// - Complexity: O(members).
+  func hasKeys(_ keys: some Collection<String>) -> Bool {
+    members.count == keys.count && zip(members, keys).allSatisfy { $0.key == $1 }
+  }
+
+  /// Changes the value of the member at `position` in place, without copying it.
+  mutating func modifyValue(at position: Int, _ body: (inout JSONValue) -> Void) {
+    body(&members[position].value)
   }
 
   /// Whether both objects have the same members in the same order.

@@ -3,7 +3,7 @@ import StateStore
 
 /// What encoding a state gave: JSON values, except where a `TrackedArray` kept its previous
 /// encoding and only some of its elements were encoded anew.
-indirect enum EncodedTree {
+enum EncodedTree {
   /// A value encoded whole.
   case value(JSONValue)
   /// An object some of whose members lie below a patched array, in `JSONEncoder`'s key order.
@@ -41,9 +41,11 @@ struct TreeEncoder {
   /// - Complexity: O(size of the value outside tracked arrays + elements that changed in
   ///   them); O(size of the value) without `previous`.
   static func encode(
-    _ value: any Encodable, previous: JSONValue?, memory: inout Memory
+    _ value: some Encodable, previous: JSONValue?, memory: inout Memory
   ) throws -> EncodedTree {
     let context = TreeEncodingContext(previous: previous, memory: memory)
+    // The context's copy alone, so that updating it copies no table.
+    memory = Memory()
     let slot = EncodingSlot()
     try context.encode(value, into: slot, path: [], codingPath: [])
     memory = context.memory
@@ -84,6 +86,9 @@ final class EncodingSlot {
   }
 
   var content = Content.empty
+  /// Where the value is: the keys from the root (`nil` below an array), and the coding path.
+  var path: [String]?
+  var codingPath: [any CodingKey] = []
 
   /// The encoded value; a value that encoded nothing is an empty object, as in `JSONEncoder`.
   var tree: EncodedTree {
@@ -147,22 +152,23 @@ final class EncodingSlot {
     /// The members in JSONEncoder's sorted-key order on Linux: by UTF-8 bytes.
     var tree: EncodedTree {
       let order = context.sortedOrder(of: keys, for: keyType)
-      var trees: [(key: String, value: EncodedTree)] = []
+      var trees: [EncodedTree] = []
       trees.reserveCapacity(order.count)
       var isWhole = true
       for position in order {
         switch members[position] {
-        case .leaf(let value): trees.append((keys[position], .value(value)))
+        case .leaf(let value): trees.append(.value(value))
         case .slot(let slot):
           let tree = slot.tree
           if case .value = tree {} else { isWhole = false }
-          trees.append((keys[position], tree))
+          trees.append(tree)
         }
       }
-      guard isWhole else { return .object(trees) }
+      guard isWhole else { return .object(zip(order, trees).map { (keys[$0], $1) }) }
       var object = JSONObject()
-      for member in trees {
-        if case .value(let value) = member.value { object[member.key] = value }
+      object.reserveCapacity(order.count)
+      for (position, tree) in zip(order, trees) {
+        if case .value(let value) = tree { object.appendNew(keys[position], value) }
       }
       return .value(.object(object))
     }
@@ -248,12 +254,26 @@ final class TreeEncodingContext {
 }
 
 /// The `Encoder` of one value.
+///
+/// Two references, so that it fits an existential's inline buffer: passing it to
+/// `encode(to:)` allocates nothing.
 struct TreeValueEncoder: ChangeTrackingEncoder {
   let context: TreeEncodingContext
   let slot: EncodingSlot
-  let path: [String]?
-  let codingPath: [any CodingKey]
+  /// The keys from the root, `nil` below an array.
+  var path: [String]? { slot.path }
+  var codingPath: [any CodingKey] { slot.codingPath }
   var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+  init(
+    context: TreeEncodingContext, slot: EncodingSlot, path: [String]?,
+    codingPath: [any CodingKey]
+  ) {
+    self.context = context
+    self.slot = slot
+    slot.path = path
+    slot.codingPath = codingPath
+  }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
     KeyedEncodingContainer(
@@ -284,11 +304,11 @@ struct TreeValueEncoder: ChangeTrackingEncoder {
       slot.content = .tree(.patchedArray(elements))
     } else {
       let storage = slot.unkeyedStorage()
-      for (index, element) in array.enumerated() {
+      for index in 0..<array.endIndex {
         let slot = EncodingSlot()
         storage.slots.append(slot)
         try context.encode(
-          element, into: slot, path: nil, codingPath: codingPath + [IndexKey(index)])
+          array[index], into: slot, path: nil, codingPath: codingPath + [IndexKey(index)])
       }
     }
     if let path {
@@ -315,9 +335,13 @@ struct TreeValueEncoder: ChangeTrackingEncoder {
     }
     guard known, found else { return nil }
     positions.sort()
-    var unique: [Int] = []
-    unique.reserveCapacity(positions.count)
-    for position in positions where unique.last != position { unique.append(position) }
-    return unique
+    // An element changed twice is encoded once.
+    var kept = 0
+    for position in positions where kept == 0 || positions[kept - 1] != position {
+      positions[kept] = position
+      kept += 1
+    }
+    positions.removeLast(positions.count - kept)
+    return positions
   }
 }

@@ -146,9 +146,12 @@ extension JSONChange {
       return
     }
     let rest = path.dropFirst()
-    switch target {
+    // Moved out and consumed, so that the object or array below is held once and changes in
+    // place: a switch over `target` itself keeps a copy for its length.
+    var taken = JSONValue.null
+    swap(&taken, &target)
+    switch consume taken {
     case .object(var object):
-      target = .null
       defer { target = .object(object) }
       if rest.isEmpty {
         switch operation {
@@ -164,7 +167,6 @@ extension JSONChange {
       }
       guard found else { throw mismatch("no member \"\(token)\"") }
     case .array(var elements):
-      target = .null
       defer { target = .array(elements) }
       guard let index = JSONPointer.index(token) else { throw mismatch("\"\(token)\" is no index") }
       if rest.isEmpty, operation == .add {
@@ -182,7 +184,8 @@ extension JSONChange {
         return
       }
       try apply(to: &elements[index], at: rest)
-    default:
+    case let leaf:
+      target = leaf
       throw mismatch("\"\(token)\" leads into a value that is neither an object nor an array")
     }
   }

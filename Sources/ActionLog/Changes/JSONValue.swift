@@ -2,7 +2,7 @@
 ///
 /// Numbers keep their literal text, so a value read and written again is the same bytes, and
 /// objects keep their members in order.
-package enum JSONValue: Sendable, Equatable {
+package indirect enum JSONValue: Sendable, Equatable {
   case null
   case bool(Bool)
   /// A number, as its literal text (`1`, `-2.5e3`).
@@ -186,7 +186,9 @@ package enum JSONPointer {
     guard !text.isEmpty else { return [] }
     guard text.hasPrefix("/") else { return nil }
     return text.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map {
-      $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+      // Most tokens have no `~` (0x7E) and go as they are.
+      guard $0.utf8.contains(0x7E) else { return String($0) }
+      return $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
     }
   }
 

@@ -66,7 +66,8 @@ let package = Package(
     .executableTarget(name: "todo-cli", dependencies: ["TodoCore"], swiftSettings: strict),
     // The session inspector: the logic in a library, so that tests reach it, and the command.
     .target(
-      name: "Inspector", dependencies: ["ActionLog", "TerminalKit"], swiftSettings: strict),
+      name: "Inspector", dependencies: ["ActionLog", "StatePersistence", "TerminalKit"],
+      swiftSettings: strict),
     .executableTarget(
       name: "statestore-inspect", dependencies: ["Inspector"], swiftSettings: strict),
     .executableTarget(
@@ -171,7 +172,8 @@ let package = Package(
       name: "InspectorTests",
       // The executables, so that the end-to-end tests find them built.
       dependencies: [
-        "Inspector", "ActionLog", "StateStore", "TerminalKit", "statestore-inspect", "todo-cli",
+        "Inspector", "ActionLog", "StateStore", "StatePersistence", "TerminalKit",
+        "statestore-inspect", "todo-cli",
       ],
       swiftSettings: strict
     ),

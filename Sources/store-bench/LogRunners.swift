@@ -30,16 +30,22 @@ final class TemporaryFile {
 
 /// R1 through the library: a store with an `ActionRecorder` writing to a file, and
 /// `entries` W1 toggles dispatched; one operation is the whole recording, reported per entry.
+///
+/// With `recordsDiffs`, R3: the same recording in diff mode, each entry with what it changed.
 @MainActor
 final class RecordingStoreRunner: Runner {
-  let name = "store"
+  let name: String
   let entries: Int
-  let file = TemporaryFile("r1")
+  let recordsDiffs: Bool
+  let file: TemporaryFile
   var failures: [String] = []
   var finalState = AppState()
 
-  init(entries: Int) {
+  init(entries: Int, recordsDiffs: Bool = false, name: String = "store") {
     self.entries = entries
+    self.recordsDiffs = recordsDiffs
+    self.name = name
+    file = TemporaryFile(recordsDiffs ? "r3" : "r1")
   }
 
   var entriesPerOperation: Int { entries }
@@ -51,7 +57,7 @@ final class RecordingStoreRunner: Runner {
       do {
         let recorder = try ActionRecorder(
           store: store, registry: makeRegistry(), destination: .file(file.url),
-          options: .buffered)
+          options: ActionRecorder.Options(bufferCapacity: 64 * 1024, recordsDiffs: recordsDiffs))
         var index = 0
         for _ in 0..<entries {
           store.dispatch(ToggleTodo(id: index))
@@ -80,7 +86,21 @@ final class RecordingStoreRunner: Runner {
     } catch {
       failures.append("the recorded file does not replay: \(error)")
     }
+    if recordsDiffs { failures += checkLastDiff() }
     return failures
+  }
+
+  /// Checks that the last entry's diff toggles the last todo W1 toggled.
+  private func checkLastDiff() -> [String] {
+    guard let data = try? Data(contentsOf: file.url),
+      let last = data.split(separator: 0x0A).last,
+      let text = String(bytes: last, encoding: .utf8)
+    else { return ["the diff log cannot be read"] }
+    let index = (entries - 1) % todoCount
+    let done = finalState.todos[index].done
+    let expected =
+      "\"diff\":[{\"op\":\"replace\",\"path\":\"/todos/\(index)/done\",\"old\":\(!done),\"value\":\(done)}]"
+    return text.contains(expected) ? [] : ["the last entry's diff is not \(expected): \(text)"]
   }
 }
 

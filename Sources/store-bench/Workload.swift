@@ -22,7 +22,7 @@ struct Workload {
   /// The most repetitions worth running, for workloads whose repetition takes seconds.
   var maximumRepetitions = Int.max
 
-  /// Every workload, with action logs of `logEntries` entries for R1 and R2.
+  /// Every workload, with action logs of `logEntries` entries for R1, R2 and R3.
   static func all(logEntries: Int) -> [Workload] {
     storeWorkloads + [rowModels] + [
       Workload(
@@ -30,6 +30,17 @@ struct Workload {
         targetRatio: 1.5,
         makeRunners: {
           [RecordingStoreRunner(entries: logEntries), EncodingFloor(entries: logEntries)]
+        },
+        ratioFloor: 1, measuresMemory: false, maximumOperations: 1, maximumRepetitions: 5),
+      Workload(
+        name: "R3",
+        summary: "record \(logEntries) W1 updaters with diffs (ns per entry); the ratio is to R1",
+        targetRatio: 3,
+        makeRunners: {
+          [
+            RecordingStoreRunner(entries: logEntries, recordsDiffs: true),
+            RecordingStoreRunner(entries: logEntries, name: "R1 store"),
+          ]
         },
         ratioFloor: 1, measuresMemory: false, maximumOperations: 1, maximumRepetitions: 5),
       Workload(

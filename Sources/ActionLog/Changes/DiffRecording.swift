@@ -8,15 +8,34 @@ import StateStore
 /// base in the log. When the state cannot be encoded, the entry is written without a diff and
 /// the next state that encodes is written whole, as a checkpoint, so that readers can pick up
 /// the chain again.
+///
+/// The encoding before is kept as a tree, and each entry re-encodes only what may have changed
+/// (see ``TreeEncoder``): the elements of a `TrackedArray` that its journal names, and
+/// everything outside tracked arrays. The diff is the one the whole encodings would give.
 struct DiffRecording<S: State> {
-  private let encoder: JSONEncoder
   /// The encoded state after the last line written, or `nil` when it could not be encoded.
   private var previous: JSONValue?
+  /// What the encoding of ``previous`` left for the next one.
+  private var memory = TreeEncoder.Memory()
+
+  /// Encodes a state, found once for the state's type: `nil` when it is not `Encodable`.
+  private let encode: ((S, JSONValue, inout TreeEncoder.Memory) throws -> EncodedTree)?
 
   init() {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    self.encoder = encoder
+    encode = (S.self as? any Encodable.Type).map { Self.encoder(for: $0) }
+  }
+
+  /// The encoding of `S` as the `Encodable` type `E`, which it is: the state is cast, not boxed
+  /// as `any Encodable`, at each entry.
+  private static func encoder<E: Encodable>(
+    for type: E.Type
+  ) -> (S, JSONValue, inout TreeEncoder.Memory) throws -> EncodedTree {
+    { state, previous, memory in
+      guard let value = state as? E else {
+        throw ActionLogError.stateNotEncodable(stateType: String(reflecting: S.self))
+      }
+      return try TreeEncoder.encode(value, previous: previous, memory: &memory)
+    }
   }
 
   /// Takes the state of a checkpoint line, `{"checkpoint":n,"state":…}`, as the base of the
@@ -25,6 +44,7 @@ struct DiffRecording<S: State> {
   /// - Complexity: O(size of the line).
   mutating func reset(toCheckpoint line: Data) {
     previous = try? JSONParser.parse(line)["state"]
+    memory.memos = [:]
   }
 
   /// Appends to `line`, an entry line or unrecorded marker ending in `}\n`, the diff from the
@@ -32,33 +52,36 @@ struct DiffRecording<S: State> {
   ///
   /// - Returns: `true` when `line` got no diff because the state before it was unknown, and a
   ///   checkpoint should follow it; the error when `state` could not be encoded.
-  /// - Complexity: O(size of the state).
+  /// - Complexity: O(size of the state outside tracked arrays + elements of tracked arrays
+  ///   changed since the last entry).
   mutating func appendDiff(
     to line: inout Data, after state: S
   ) -> (needsCheckpoint: Bool, failure: ActionLogError?) {
-    let current: JSONValue
+    guard let encode else {
+      previous = nil
+      return (false, .stateNotEncodable(stateType: String(reflecting: S.self)))
+    }
+    // Without a base, the checkpoint that follows encodes the state and becomes the base.
+    guard var tree = previous.take(), line.count >= 2, line.last == 0x0A else {
+      return (true, nil)
+    }
+    let encoded: EncodedTree
     do {
-      guard let encodable = state as? any Encodable else {
-        throw ActionLogError.stateNotEncodable(stateType: String(reflecting: S.self))
-      }
-      current = try JSONParser.parse(try encoder.encode(encodable))
-    } catch let error as ActionLogError {
-      previous = nil
-      return (false, error)
+      encoded = try encode(state, tree, &memory)
     } catch {
-      previous = nil
+      memory.memos = [:]
       return (
         false,
         .encodingFailed(type: String(reflecting: S.self), reason: String(describing: error))
       )
     }
-    defer { previous = current }
-    guard let previous, line.count >= 2, line.last == 0x0A else { return (true, nil) }
+    let changes = encoded.changes(from: tree)
+    encoded.apply(to: &tree)
+    previous = tree
     line.removeLast(2)
-    line.append(contentsOf: ",\"diff\":".utf8)
-    line.append(
-      contentsOf: JSONChange.json(JSONChange.changes(from: previous, to: current)).text().utf8)
-    line.append(contentsOf: "}\n".utf8)
+    var text = ",\"diff\":" + JSONChange.text(changes) + "}\n"
+    // Data's generic append takes a byte at a time; the string's own buffer goes in one copy.
+    text.withUTF8 { line.append($0) }
     return (false, nil)
   }
 }

@@ -51,7 +51,8 @@ extension JSONChange {
     return changes
   }
 
-  private static func collect(
+  /// Appends to `changes` the changes that turn `old` into `new`, both found at `path`.
+  static func collect(
     _ old: JSONValue, _ new: JSONValue, path: inout [String], into changes: inout [JSONChange]
   ) {
     switch (old, new) {
@@ -145,9 +146,12 @@ extension JSONChange {
       return
     }
     let rest = path.dropFirst()
-    switch target {
+    // Moved out and consumed, so that the object or array below is held once and changes in
+    // place: a switch over `target` itself keeps a copy for its length.
+    var taken = JSONValue.null
+    swap(&taken, &target)
+    switch consume taken {
     case .object(var object):
-      target = .null
       defer { target = .object(object) }
       if rest.isEmpty {
         switch operation {
@@ -163,7 +167,6 @@ extension JSONChange {
       }
       guard found else { throw mismatch("no member \"\(token)\"") }
     case .array(var elements):
-      target = .null
       defer { target = .array(elements) }
       guard let index = JSONPointer.index(token) else { throw mismatch("\"\(token)\" is no index") }
       if rest.isEmpty, operation == .add {
@@ -181,7 +184,8 @@ extension JSONChange {
         return
       }
       try apply(to: &elements[index], at: rest)
-    default:
+    case let leaf:
+      target = leaf
       throw mismatch("\"\(token)\" leads into a value that is neither an object nor an array")
     }
   }
@@ -226,5 +230,50 @@ extension JSONChange {
   /// The changes as a JSON array.
   package static func json(_ changes: [JSONChange]) -> JSONValue {
     .array(changes.map(\.json))
+  }
+
+  /// The changes as compact JSON text: `json(changes).text()`, written without building it.
+  ///
+  /// - Complexity: O(size of the changes).
+  package static func text(_ changes: [JSONChange]) -> String {
+    var output = "["
+    for (position, change) in changes.enumerated() {
+      if position > 0 { output += "," }
+      output += "{\"op\":\"" + change.operation.rawValue + "\",\"path\":\""
+      for token in change.path {
+        output += "/"
+        // Letters, digits and most punctuation need no escape, in a pointer or in JSON.
+        let isPlain = token.utf8.allSatisfy { byte in
+          byte >= 0x20 && byte < 0x7F && byte != 0x22 && byte != 0x5C && byte != 0x7E
+            && byte != 0x2F
+        }
+        if isPlain {
+          output += token
+        } else {
+          // By scalars: a token may start with a combining mark, which joins the `/` before it
+          // into one character.
+          let escaped = token.replacingOccurrences(of: "~", with: "~0")
+            .replacingOccurrences(of: "/", with: "~1")
+          var quoted = ""
+          JSONValue.appendQuoted(escaped, to: &quoted, forHTML: false)
+          var scalars = quoted.unicodeScalars
+          scalars.removeFirst()
+          scalars.removeLast()
+          output.unicodeScalars.append(contentsOf: scalars)
+        }
+      }
+      output += "\""
+      if let old = change.old {
+        output += ",\"old\":"
+        old.appendText(to: &output)
+      }
+      if let value = change.value {
+        output += ",\"value\":"
+        value.appendText(to: &output)
+      }
+      output += "}"
+    }
+    output += "]"
+    return output
   }
 }

@@ -12,6 +12,13 @@ extension JSONValue {
     return output
   }
 
+  /// Appends the value as compact JSON text, as ``text(forHTML:)`` writes it, to `output`.
+  ///
+  /// - Complexity: O(size of the value).
+  func appendText(to output: inout String) {
+    write(to: &output, indent: nil, level: 0, forHTML: false)
+  }
+
   /// The value as JSON text indented by two spaces, one member or element per line, with the
   /// same escapes as ``text(forHTML:)``.
   ///
@@ -69,6 +76,17 @@ extension JSONValue {
   /// - Complexity: O(length of `text`).
   package static func appendQuoted(_ text: String, to output: inout String, forHTML: Bool) {
     output += "\""
+    // Printable ASCII other than the quote and the backslash (and, for HTML, `<`, `>`, `&`)
+    // goes as it is: most text, in one append.
+    let isPlain = text.utf8.allSatisfy { byte in
+      byte >= 0x20 && byte < 0x7F && byte != 0x22 && byte != 0x5C
+        && !(forHTML && (byte == 0x3C || byte == 0x3E || byte == 0x26))
+    }
+    if isPlain {
+      output += text
+      output += "\""
+      return
+    }
     for scalar in text.unicodeScalars {
       switch scalar {
       case "\"": output += "\\\""

@@ -95,7 +95,10 @@ public struct JSONObject: Sendable, Equatable {
 
   /// The members, in the order they were read or added; each key at most once.
   public private(set) var members: [Member] = []
+  /// The position of each key, kept once the object has more members than a search is worth.
   private var positions: [String: Int] = [:]
+  /// How many members an object searches by key before it indexes them.
+  private static let searchLimit = 8
 
   /// Creates an empty object.
   public init() {}
@@ -104,29 +107,52 @@ public struct JSONObject: Sendable, Equatable {
   ///
   /// - Complexity: O(pairs).
   public init(_ pairs: [(String, JSONValue)]) {
+    members.reserveCapacity(pairs.count)
     for (key, value) in pairs { self[key] = value }
   }
 
   /// The number of members.
   public var count: Int { members.count }
 
+  /// Makes room for `capacity` members.
+  package mutating func reserveCapacity(_ capacity: Int) {
+    members.reserveCapacity(capacity)
+  }
+
+  /// Adds a member whose key the object does not have yet, without looking for it.
+  ///
+  /// - Complexity: O(1), amortized.
+  mutating func appendNew(_ key: String, _ value: JSONValue) {
+    members.append(Member(key: key, value: value))
+    if !positions.isEmpty {
+      positions[key] = members.count - 1
+    } else if members.count > Self.searchLimit {
+      for (index, member) in members.enumerated() { positions[member.key] = index }
+    }
+  }
+
+  private func position(of key: String) -> Int? {
+    guard positions.isEmpty else { return positions[key] }
+    return members.firstIndex { $0.key == key }
+  }
+
   /// The value of `key`; setting `nil` removes the member.
   ///
   /// - Complexity: O(1) to read or change a member; O(members) to remove one.
   public subscript(key: String) -> JSONValue? {
-    get { positions[key].map { members[$0].value } }
+    get { position(of: key).map { members[$0].value } }
     set {
-      if let position = positions[key] {
+      if let position = position(of: key) {
         if let newValue {
           members[position].value = newValue
         } else {
           members.remove(at: position)
+          guard !positions.isEmpty else { return }
           positions[key] = nil
           for index in position..<members.count { positions[members[index].key] = index }
         }
       } else if let newValue {
-        positions[key] = members.count
-        members.append(Member(key: key, value: newValue))
+        appendNew(key, newValue)
       }
     }
   }
@@ -137,9 +163,21 @@ public struct JSONObject: Sendable, Equatable {
   public mutating func modify<Failure: Error>(
     _ key: String, _ body: (inout JSONValue) throws(Failure) -> Void
   ) throws(Failure) -> Bool {
-    guard let position = positions[key] else { return false }
+    guard let position = position(of: key) else { return false }
     try body(&members[position].value)
     return true
+  }
+
+  /// Whether the object's keys are `keys`, in that order.
+  ///
+  /// - Complexity: O(members).
+  func hasKeys(_ keys: some Collection<String>) -> Bool {
+    members.count == keys.count && zip(members, keys).allSatisfy { $0.key == $1 }
+  }
+
+  /// Changes the value of the member at `position` in place, without copying it.
+  mutating func modifyValue(at position: Int, _ body: (inout JSONValue) -> Void) {
+    body(&members[position].value)
   }
 
   /// Whether both objects have the same members in the same order.
@@ -156,10 +194,14 @@ package enum JSONPointer {
   package static func text(_ tokens: some Sequence<String>) -> String {
     var text = ""
     for token in tokens {
-      text +=
-        "/"
-        + token.replacingOccurrences(of: "~", with: "~0")
-        .replacingOccurrences(of: "/", with: "~1")
+      text += "/"
+      // `~` is 0x7E and `/` 0x2F: most tokens have neither and go as they are.
+      guard token.utf8.contains(where: { $0 == 0x7E || $0 == 0x2F }) else {
+        text += token
+        continue
+      }
+      text += token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(
+        of: "/", with: "~1")
     }
     return text
   }
@@ -171,7 +213,9 @@ package enum JSONPointer {
     guard !text.isEmpty else { return [] }
     guard text.hasPrefix("/") else { return nil }
     return text.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map {
-      $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+      // Most tokens have no `~` (0x7E) and go as they are.
+      guard $0.utf8.contains(0x7E) else { return String($0) }
+      return $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
     }
   }
 

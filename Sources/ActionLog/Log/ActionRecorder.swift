@@ -53,8 +53,10 @@ public final class ActionRecorder {
     /// The diff is structural, against the state before the entry, as JSON Patch operations
     /// with the values they replace (see <doc:RecordingAndReplaying#Diff-mode>). A checkpoint of
     /// the state recording started from goes before the first entry, so that a reader can
-    /// rebuild the state after every entry without the app's types. Each entry then costs an encoding of the whole state: O(state
-    /// size).
+    /// rebuild the state after every entry without the app's types. Each entry then costs an
+    /// encoding of what it may have changed: the state outside `TrackedArray`s, and the
+    /// elements of tracked arrays that their change journals name (O(state size) when elements
+    /// were added, removed or moved).
     public var recordsDiffs: Bool
     /// The clock for `"time"` and the header's creation time.
     public var clock: @Sendable () -> Date

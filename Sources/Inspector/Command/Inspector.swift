@@ -38,16 +38,16 @@ package enum Inspector {
     if parsed.follow {
       return Follower(path: parsed.file, json: parsed.json).run(output: output, wait: wait)
     }
-    let data: Data
+    let input = LogInput(path: parsed.file)
     do {
-      data = try LogFileReader.read(parsed.file)
+      try input.checkReadable()
     } catch {
       output.message("statestore-inspect: \(error)\n")
       return 1
     }
     let damage: LogDamage?
     do {
-      damage = try answer(parsed, data: data, output: output)
+      damage = try answer(parsed, input: input, output: output)
     } catch {
       output.message("statestore-inspect: \(parsed.file): \(error)\n")
       return 1
@@ -59,23 +59,23 @@ package enum Inspector {
 
   /// Writes the answer to the question, as far as the log allows, and returns the damage met.
   private static func answer(
-    _ arguments: InspectArguments, data: Data, output: Output
+    _ arguments: InspectArguments, input: LogInput, output: Output
   ) throws(InspectorError) -> LogDamage? {
     switch arguments.query {
     case .timeline:
-      return LogFileReader.scan(data) { record, _ in
+      return try LogFileReader.scan(input) { record, _ in
         output.write(timelineLine(record, json: arguments.json))
         return true
       }
     case .state(let sequence):
-      let lookup = StateLookup([sequence], in: data)
+      let lookup = try StateLookup([sequence], in: input)
       let state = try answerOrDamage(lookup.damage) { () throws(InspectorError) in
         try lookup.state(after: sequence)
       }
       output.write((arguments.json ? state.text() : state.indentedText) + "\n")
       return lookup.damage
     case .diff(let from, let to):
-      let lookup = StateLookup([from, to], in: data)
+      let lookup = try StateLookup([from, to], in: input)
       let (old, new) = try answerOrDamage(lookup.damage) { () throws(InspectorError) in
         (try lookup.state(after: from), try lookup.state(after: to))
       }
@@ -92,15 +92,15 @@ package enum Inspector {
       }
       return lookup.damage
     case .changes(let path):
-      let history = PathHistory(of: path, in: data)
-      output.write(arguments.json ? history.json.text() + "\n" : history.text)
-      return history.damage
+      return try PathHistory.write(
+        of: path, in: input, json: arguments.json, to: output.write)
     case .summary:
-      let summary = LogSummary(of: data)
+      let summary = try LogSummary(of: input)
       output.write(arguments.json ? summary.json.text() + "\n" : summary.text)
       return summary.damage
     case .html(let path):
-      let report = HTMLReport(data, title: URL(fileURLWithPath: arguments.file).lastPathComponent)
+      let report = try HTMLReport(
+        input, title: URL(fileURLWithPath: arguments.file).lastPathComponent)
       do {
         try Data(report.page.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
       } catch {

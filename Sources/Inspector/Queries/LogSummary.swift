@@ -44,14 +44,27 @@ package struct LogSummary: Sendable {
   ///
   /// - Complexity: O(size of the log); one record is held at a time.
   package init(of data: Data) {
-    var summary = self
-    damage = LogFileReader.scan(data) { record, _ in
+    self.init(reading: { LogFileReader.scan(data, $0) })
+  }
+
+  /// Counts the log `input`, reading it once, a block at a time.
+  ///
+  /// - Throws: ``InspectorError`` when it cannot be read.
+  /// - Complexity: O(size of the log); one record is held at a time.
+  package init(of input: LogInput) throws(InspectorError) {
+    self = try LogFileReader.query(input) { LogSummary(reading: $0) }
+  }
+
+  private init(reading scan: (LogFileReader.Visitor) -> LogDamage?) {
+    var summary = LogSummary()
+    summary.damage = scan { record, _ in
       summary.add(record)
       return true
     }
-    summary.damage = damage
     self = summary
   }
+
+  private init() {}
 
   private mutating func add(_ record: LogRecord) {
     guard case .entry(let entry) = record else {

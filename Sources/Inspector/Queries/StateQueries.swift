@@ -18,11 +18,23 @@ package struct StateLookup: Sendable {
   ///
   /// - Complexity: O(size of the log); one state is held at a time, plus the ones found.
   package init(_ wanted: Set<Int>, in data: Data) {
+    self.init(wanted, reading: { LogFileReader.scan(data, $0) })
+  }
+
+  /// Finds the state after each entry of `wanted` in `input`, reading it a block at a time.
+  ///
+  /// - Throws: ``InspectorError`` when it cannot be read.
+  /// - Complexity: O(size of the log); one state is held at a time, plus the ones found.
+  package init(_ wanted: Set<Int>, in input: LogInput) throws(InspectorError) {
+    self = try LogFileReader.query(input) { StateLookup(wanted, reading: $0) }
+  }
+
+  private init(_ wanted: Set<Int>, reading scan: (LogFileReader.Visitor) -> LogDamage?) {
     var first: Int?
     var last: Int?
     var found: [Int: JSONValue?] = [:]
     var checkpoints: [Int] = []
-    damage = LogFileReader.scan(data) { record, state in
+    damage = scan { record, state in
       switch record {
       case .entry(let entry):
         first = first ?? entry.sequence
@@ -106,10 +118,62 @@ package struct PathHistory: Sendable {
   ) {
     self.path = path
     var changes: [Change] = []
+    (damage, entriesWithoutState) = Self.visit(path, reading: scan) { changes.append($0) }
+    self.changes = changes
+  }
+
+  /// Writes the entries of `input` that changed `path` as it reads them, in JSON (the
+  /// document ``json`` gives) or as ``text``, and returns the damage met.
+  ///
+  /// - Throws: ``InspectorError`` when `input` cannot be read.
+  /// - Complexity: O(size of the log); one state is held at a time, and no change is kept.
+  package static func write(
+    of path: [String], in input: LogInput, json: Bool, to write: (String) -> Void
+  ) throws(InspectorError) -> LogDamage? {
+    var count = 0
+    if json {
+      write("{\"path\":" + JSONValue.string(JSONPointer.text(path)).text() + ",\"changes\":[")
+    }
+    let (damage, unknown) = try LogFileReader.query(input) { scan in
+      visit(path, reading: scan) { change in
+        if json {
+          write((count > 0 ? "," : "") + Self.json(change).text())
+        } else {
+          write(Self.text(change))
+        }
+        count += 1
+      }
+    }
+    if json {
+      write("],\"entriesWithoutState\":\(unknown)}\n")
+    } else {
+      write(Self.closingText(path: path, changes: count, entriesWithoutState: unknown))
+    }
+    return damage
+  }
+
+  /// Calls `body` with each change of the value at `path`, in the order of the log.
+  ///
+  /// - Returns: The damage met, and how many entries came where the state was unknown.
+  private static func visit(
+    _ path: [String], reading scan: (LogFileReader.Visitor) -> LogDamage?,
+    _ body: (Change) -> Void
+  ) -> (damage: LogDamage?, entriesWithoutState: Int) {
     var unknown = 0
     // Only the value at the path is kept from one record to the next, not the whole state.
     var previous: (known: Bool, value: JSONValue?) = (false, nil)
-    damage = scan { record, state in
+    let damage = withoutActuallyEscaping(body) { body in
+      visitRecords(scan, path: path, previous: &previous, unknown: &unknown, body)
+    }
+    return (damage, unknown)
+  }
+
+  private static func visitRecords(
+    _ scan: (LogFileReader.Visitor) -> LogDamage?, path: [String],
+    previous: inout (known: Bool, value: JSONValue?), unknown: inout Int,
+    _ body: @escaping (Change) -> Void
+  ) -> LogDamage? {
+    scan { record, state in
       let current = (known: state != nil, value: state?.value(at: path))
       defer { previous = current }
       guard case .entry(let entry) = record else { return true }
@@ -118,12 +182,10 @@ package struct PathHistory: Sendable {
         return true
       }
       if previous.value != current.value {
-        changes.append(Change(entry: entry, old: previous.value, new: current.value))
+        body(Change(entry: entry, old: previous.value, new: current.value))
       }
       return true
     }
-    self.changes = changes
-    entriesWithoutState = unknown
   }
 
   /// `{"path":…,"changes":[{"seq":…,"line":…,"type":…,"scope":…,"cause":…,"time":…,"old":…,
@@ -131,33 +193,45 @@ package struct PathHistory: Sendable {
   package var json: JSONValue {
     var object = JSONObject()
     object["path"] = .string(JSONPointer.text(path))
-    object["changes"] = .array(
-      changes.map { change in
-        var item = JSONObject()
-        item["seq"] = .number(String(change.entry.sequence))
-        item["line"] = .number(String(change.entry.line))
-        item["type"] = .string(change.entry.type)
-        item["scope"] = .string(change.entry.scope)
-        if let cause = change.entry.cause { item["cause"] = .string(cause) }
-        if let time = change.entry.time { item["time"] = .number(InspectedEntry.seconds(time)) }
-        if let old = change.old { item["old"] = old }
-        if let new = change.new { item["new"] = new }
-        return .object(item)
-      })
+    object["changes"] = .array(changes.map(Self.json))
     object["entriesWithoutState"] = .number(String(entriesWithoutState))
     return .object(object)
   }
 
+  /// One change, as an element of ``json``'s `changes`.
+  private static func json(_ change: Change) -> JSONValue {
+    var item = JSONObject()
+    item["seq"] = .number(String(change.entry.sequence))
+    item["line"] = .number(String(change.entry.line))
+    item["type"] = .string(change.entry.type)
+    item["scope"] = .string(change.entry.scope)
+    if let cause = change.entry.cause { item["cause"] = .string(cause) }
+    if let time = change.entry.time { item["time"] = .number(InspectedEntry.seconds(time)) }
+    if let old = change.old { item["old"] = old }
+    if let new = change.new { item["new"] = new }
+    return .object(item)
+  }
+
   /// One line per change: `seq 3 (line 5) EditTitle: "a" → "b"`.
   package var text: String {
+    changes.map(Self.text).joined()
+      + Self.closingText(
+        path: path, changes: changes.count, entriesWithoutState: entriesWithoutState)
+  }
+
+  /// One change, as a line of ``text``.
+  private static func text(_ change: Change) -> String {
+    "seq \(change.entry.sequence) (line \(change.entry.line)) "
+      + TextOutput.label(change.entry) + ": " + TextOutput.value(change.old) + " → "
+      + TextOutput.value(change.new) + "\n"
+  }
+
+  /// The lines after the changes in ``text``.
+  private static func closingText(path: [String], changes: Int, entriesWithoutState: Int)
+    -> String
+  {
     var text = ""
-    for change in changes {
-      text +=
-        "seq \(change.entry.sequence) (line \(change.entry.line)) "
-        + TextOutput.label(change.entry) + ": " + TextOutput.value(change.old) + " → "
-        + TextOutput.value(change.new) + "\n"
-    }
-    if changes.isEmpty { text += "no entry changed \(JSONPointer.text(path))\n" }
+    if changes == 0 { text += "no entry changed \(JSONPointer.text(path))\n" }
     if entriesWithoutState > 0 {
       text += "\(entriesWithoutState) entries could not be checked: recorded without diffs\n"
     }

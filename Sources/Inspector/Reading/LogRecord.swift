@@ -56,17 +56,22 @@ package enum LogRecord: Sendable, Equatable {
 
 /// Where and why a log stops being readable.
 package struct LogDamage: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The file at fault, within a journal's directory; `nil` for the log itself.
+  package var file: String?
   /// The line at fault; the header is line 1.
   package var line: Int
   /// What is wrong with it.
   package var reason: String
 
-  /// Creates a damage report for `line`.
-  package init(line: Int, reason: String) {
+  /// Creates a damage report for `line` of `file` (the log itself by default).
+  package init(file: String? = nil, line: Int, reason: String) {
+    self.file = file
     self.line = line
     self.reason = reason
   }
 
-  /// `line N: reason`.
-  package var description: String { "line \(line): \(reason)" }
+  /// `line N: reason`, or `FILE line N: reason`.
+  package var description: String {
+    (file.map { "\($0) " } ?? "") + "line \(line): \(reason)"
+  }
 }

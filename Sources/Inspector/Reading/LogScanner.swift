@@ -134,9 +134,30 @@ package struct LogScanner {
   }
 }
 
-/// Reads a whole log file, record by record, up to the first damage.
+/// Reads a whole log, record by record, up to the first damage.
 package enum LogFileReader {
+  /// What a scan calls with each record and the encoded state after it, if known; it returns
+  /// `false` to stop the scan.
+  package typealias Visitor = (LogRecord, _ state: JSONValue?) throws(LogDamage) -> Bool
+
   /// Calls `visit` with every record of `data`, in order, and the encoded state after it (see
+  /// ``StateTracker``), and returns what stopped the reading, if anything did; `visit` returns
+  /// `false` to stop early.
+  ///
+  /// - Complexity: O(size of the log), plus what `visit` costs.
+  package static func scan(
+    _ data: Data, _ visit: Visitor
+  ) -> LogDamage? {
+    var lines = LineStream(data, maximumLineLength: LogScanner.maximumLineLength)
+    do {
+      return try scan(&lines, visit)
+    } catch {
+      // Bytes in memory are always readable.
+      return nil
+    }
+  }
+
+  /// Calls `visit` with every record of `input`, in order, and the encoded state after it (see
   /// ``StateTracker``), and returns what stopped the reading, if anything did; `visit` returns
   /// `false` to stop early.
   ///
@@ -144,37 +165,76 @@ package enum LogFileReader {
   /// for a summary too. A last line without a newline counts if it is complete JSON (a
   /// hand-edited file); otherwise it is damage: the write that a crash cut short.
   ///
-  /// - Complexity: O(size of the log), plus what `visit` costs; one record and one state are
-  ///   held at a time.
+  /// - Throws: ``InspectorError`` when the file cannot be read.
+  /// - Complexity: O(size of the log), plus what `visit` costs; one block of the file, one
+  ///   record and one state are held at a time.
   package static func scan(
-    _ data: Data, _ visit: (LogRecord, _ state: JSONValue?) throws(LogDamage) -> Bool
-  ) -> LogDamage? {
-    let bytes = [UInt8](data)
-    guard !bytes.isEmpty else { return LogDamage(line: 1, reason: "empty file: no header") }
+    _ input: LogInput, _ visit: Visitor
+  ) throws(InspectorError) -> LogDamage? {
+    switch input {
+    case .bytes(let data):
+      return scan(data, visit)
+    case .file(let path):
+      var lines = try LineStream(path: path, maximumLineLength: LogScanner.maximumLineLength)
+      return try scan(&lines, visit)
+    case .journal(let directory):
+      return try JournalReader(directory: directory).scan(visit)
+    }
+  }
+
+  /// Builds a query with `make`, which reads `input` through the scan it is given; a failure to
+  /// read is thrown once the query is built.
+  ///
+  /// - Throws: ``InspectorError`` when `input` cannot be read.
+  package static func query<Query>(
+    _ input: LogInput, _ make: ((Visitor) -> LogDamage?) -> Query
+  ) throws(InspectorError) -> Query {
+    var failure: InspectorError?
+    let query = make { visit in
+      do throws(InspectorError) {
+        return try scan(input, visit)
+      } catch {
+        failure = error
+        return nil
+      }
+    }
+    if let failure { throw failure }
+    return query
+  }
+
+  private static func scan(
+    _ lines: inout LineStream, _ visit: Visitor
+  ) throws(InspectorError) -> LogDamage? {
     var scanner = LogScanner()
     var tracker = StateTracker()
-    let (lines, tornStart) = JSONLines.split(bytes)
-    do throws(LogDamage) {
-      for line in lines {
-        guard let record = try scanner.read(bytes, line) else { continue }
-        try tracker.apply(record)
-        if try !visit(record, tracker.state) { return nil }
+    while let line = try lines.next() {
+      do throws(LogDamage) {
+        switch line {
+        case .overlong:
+          throw LogDamage(
+            line: scanner.nextLineNumber,
+            reason: "longer than \(LogScanner.maximumLineLength) bytes")
+        case .complete(let range):
+          guard let record = try scanner.read(lines.buffer, range) else { continue }
+          try tracker.apply(record)
+          if try !visit(record, tracker.state) { return nil }
+        case .tail(let range):
+          let bytes = lines.buffer
+          if JSONLines.isNULLine(bytes[range]) || (try? JSONParser.parse(bytes, in: range)) == nil {
+            throw LogDamage(
+              line: scanner.nextLineNumber,
+              reason: "the last line is incomplete (no newline, not JSON): a write cut short")
+          }
+          if let record = try scanner.read(bytes, range) {
+            try tracker.apply(record)
+            _ = try visit(record, tracker.state)
+          }
+        }
+      } catch {
+        return error
       }
-      guard let tornStart else { return nil }
-      let tail = tornStart..<bytes.count
-      if JSONLines.isNULLine(bytes[tail]) || (try? JSONParser.parse(bytes, in: tail)) == nil {
-        throw LogDamage(
-          line: scanner.nextLineNumber,
-          reason: "the last line is incomplete (no newline, not JSON): a write cut short")
-      }
-      if let record = try scanner.read(bytes, tail) {
-        try tracker.apply(record)
-        _ = try visit(record, tracker.state)
-      }
-      return nil
-    } catch {
-      return error
     }
+    return lines.isEmpty ? LogDamage(line: 1, reason: "empty file: no header") : nil
   }
 
   /// Reads the file at `path` whole.

@@ -22,8 +22,20 @@ package struct HTMLReport: Sendable {
   /// - Parameter title: The page's title, the log's file name by default.
   /// - Complexity: O(size of the log).
   package init(_ data: Data, title: String = "action log") {
+    self.init(title: title, reading: { LogFileReader.scan(data, $0) })
+  }
+
+  /// Builds the page for the log `input`: a log file or a journal's directory.
+  ///
+  /// - Throws: ``InspectorError`` when it cannot be read.
+  /// - Complexity: O(size of the log).
+  package init(_ input: LogInput, title: String) throws(InspectorError) {
+    self = try LogFileReader.query(input) { HTMLReport(title: title, reading: $0) }
+  }
+
+  private init(title: String, reading scan: (LogFileReader.Visitor) -> LogDamage?) {
     var records: [JSONValue] = []
-    let damage = LogFileReader.scan(data) { record, _ in
+    let damage = scan { record, _ in
       switch record {
       case .entry(let entry):
         records.append(entry.json)

@@ -74,7 +74,7 @@ struct JournalRecovery<S: State & Codable> {
     }
     var recovered = Recovered(
       state: initialState, lastSequence: 0, snapshotSequence: 0,
-      segments: names.compactMap(JournalLayout.segmentStart).sorted(), oldestSchema: schema)
+      segments: JournalLayout.segmentStarts(names), oldestSchema: schema)
     if names.contains("snapshot.json") {
       do throws(PersistenceError) {
         let bytes = try files.contents(of: layout.snapshotPath) ?? []
@@ -92,16 +92,12 @@ struct JournalRecovery<S: State & Codable> {
       }
     }
     if keepsHistory { recovered.base = recovered.state }
-    let segments = recovered.segments
-    // A segment is needed unless the next one starts within what the snapshot covers.
-    let needed = segments.indices.filter { index in
-      index + 1 == segments.count || segments[index + 1] > recovered.snapshotSequence + 1
-    }
-    for index in needed {
-      let isLast = index + 1 == segments.count
+    let needed = JournalLayout.neededSegments(
+      recovered.segments, snapshotSequence: recovered.snapshotSequence)
+    for first in needed {
+      let isLast = first == recovered.segments.last
       do throws(PersistenceError) {
-        try readSegment(
-          first: segments[index], isLast: isLast, keepingAfter: known, into: &recovered)
+        try readSegment(first: first, isLast: isLast, keepingAfter: known, into: &recovered)
       } catch .damaged(let file, let line, let reason) {
         recovered.damage = .damaged(file: file, line: line, reason: reason)
         return recovered

@@ -12,15 +12,17 @@ import Foundation
 /// `seq` is the journal entry the state includes (0 for a ``SnapshotFile``). The checksum is the
 /// 64-bit FNV-1a hash of every byte before its line, so a flipped bit is reported as damage, not
 /// read as a different value. The file is always replaced whole, so it is never torn.
-enum SnapshotCodec {
+package enum SnapshotCodec {
   static let format = "statepersistence-snapshot"
 
   /// What a snapshot's first line holds.
-  struct Header: Codable {
+  package struct Header: Codable {
     var format: String
     var version: Int
-    var schema: Int
-    var seq: Int
+    /// The schema version of the value.
+    package var schema: Int
+    /// The journal entry the value includes.
+    package var seq: Int
   }
 
   /// The bytes of a snapshot of `value`.
@@ -56,6 +58,29 @@ enum SnapshotCodec {
     _ type: Value.Type, from bytes: [UInt8], path: String, schema: Int,
     migrations: Migrations = Migrations()
   ) throws(PersistenceError) -> (value: Value, header: Header) {
+    let (header, valueLine) = try validated(bytes, path: path)
+    guard header.schema <= schema else {
+      throw .newerSchema(file: path, found: header.schema, supported: schema)
+    }
+    let value = try migrations.migrateSnapshotValue(
+      bytes[valueLine], from: header.schema, to: schema, file: path, line: 2)
+    do {
+      return (try JSONDecoder().decode(Value.self, from: Data(value)), header)
+    } catch {
+      throw .damaged(
+        file: path, line: 2,
+        reason: "the value does not decode (\(LineFailure.summary(of: error)))")
+    }
+  }
+
+  /// Checks a snapshot's lines, header and checksum, without decoding its value.
+  ///
+  /// - Returns: The header, and where the value's line (line 2, newline excluded) lies.
+  /// - Throws: ``PersistenceError/damaged(file:line:reason:)`` naming `path` and the line.
+  /// - Complexity: O(bytes).
+  package static func validated(
+    _ bytes: [UInt8], path: String
+  ) throws(PersistenceError) -> (header: Header, value: Range<Int>) {
     func damaged(_ line: Int?, _ reason: String) -> PersistenceError {
       .damaged(file: path, line: line, reason: reason)
     }
@@ -77,16 +102,7 @@ enum SnapshotCodec {
     guard bytes[lines[2]].elementsEqual(expected.utf8) else {
       throw damaged(3, "the checksum does not match the contents")
     }
-    guard header.schema <= schema else {
-      throw .newerSchema(file: path, found: header.schema, supported: schema)
-    }
-    let value = try migrations.migrateSnapshotValue(
-      bytes[lines[1]], from: header.schema, to: schema, file: path, line: 2)
-    do {
-      return (try decoder.decode(Value.self, from: Data(value)), header)
-    } catch {
-      throw damaged(2, "the value does not decode (\(LineFailure.summary(of: error)))")
-    }
+    return (header, lines[1])
   }
 
   /// The 64-bit FNV-1a hash of `bytes`.

@@ -34,6 +34,9 @@ where Element.ID: Sendable {
   @usableFromInline var journalBase: UInt64
   /// The stamp of the latest mutation: unique across every array in the process.
   @usableFromInline var stamp: UInt64
+  /// A stamp renewed whenever elements are added, removed or reordered, and only then: while it
+  /// holds, each element stays at its position, and the journal names every element that changed.
+  @usableFromInline var layoutStamp: UInt64
   /// Where the last lookup by id found its element, so that the write of a read-modify-write
   /// (`todos[id: 3]?.done = true`, a get then a set) skips hashing the id a second time.
   @usableFromInline let lookupHint = PositionHint()
@@ -45,6 +48,7 @@ where Element.ID: Sendable {
     journal = []
     stamp = mutationStamps.add(1, ordering: .relaxed).newValue
     journalBase = stamp
+    layoutStamp = stamp
   }
 
   /// Creates an array from `elements`; a later element replaces an earlier one with the same id.
@@ -162,6 +166,7 @@ where Element.ID: Sendable {
     }
     storage.append(element)
     positions.insert(storage.count - 1, in: storage)
+    layoutStamp = Self.nextStamp()
     noteChange(of: element.id)
     return true
   }
@@ -186,6 +191,7 @@ where Element.ID: Sendable {
     storage.insert(element, at: position)
     positions.shiftPositions(from: position, by: 1)
     positions.insert(position, in: storage)
+    layoutStamp = Self.nextStamp()
     noteChange(of: element.id)
     #if DEBUG
       _checkInvariants()
@@ -210,6 +216,7 @@ where Element.ID: Sendable {
     positions.remove(position, in: storage)
     let element = storage.remove(at: position)
     positions.shiftPositions(from: position + 1, by: -1)
+    layoutStamp = Self.nextStamp()
     noteChange(of: element.id)
     #if DEBUG
       _checkInvariants()
@@ -276,6 +283,7 @@ where Element.ID: Sendable {
     storage.insert(element, at: target)
     positions.shiftPositions(from: target, by: 1)
     positions.insert(target, in: storage)
+    layoutStamp = Self.nextStamp()
     #if DEBUG
       _checkInvariants()
     #endif
@@ -285,6 +293,7 @@ where Element.ID: Sendable {
   ///
   /// - Complexity: O(n).
   mutating func rebuildPositions() {
+    layoutStamp = Self.nextStamp()
     if !positions.rebuild(storage) { deduplicate() }
   }
 
@@ -337,6 +346,12 @@ where Element.ID: Sendable {
   /// The stamp of the latest mutation, for ``visitChanges(since:_:)``.
   @inlinable
   package var currentStamp: UInt64 { stamp }
+
+  /// A stamp that changes whenever elements are added, removed or reordered (``sort(by:)`` and
+  /// ``move(id:to:)`` included, which note no element change): while it is the same, every
+  /// element is where it was, and ``visitChanges(since:_:)`` names each one that changed.
+  @inlinable
+  package var currentLayoutStamp: UInt64 { layoutStamp }
 
   /// A stamp no mutation of any array in the process has had.
   @usableFromInline
@@ -436,8 +451,15 @@ extension TrackedArray: Hashable where Element: Hashable {
 extension TrackedArray: Encodable where Element: Encodable {
   /// Encodes the elements as a plain array.
   ///
+  /// An encoder that keeps the previous encoding (the action log's diff mode) re-encodes only
+  /// the elements that changed since, when none was added, removed or moved.
+  ///
   /// - Complexity: O(n).
   public func encode(to encoder: any Encoder) throws {
+    if let tracking = encoder as? any ChangeTrackingEncoder {
+      try tracking.encodeTrackedArray(self)
+      return
+    }
     var container = encoder.singleValueContainer()
     try container.encode(storage)
   }
@@ -456,4 +478,11 @@ extension TrackedArray: Decodable where Element: Decodable {
 extension TrackedArray: CustomStringConvertible {
   /// The elements, printed as an array.
   public var description: String { storage.description }
+}
+
+/// An encoder that keeps what it encoded last and reads a ``TrackedArray``'s change notes, so
+/// that it re-encodes only the elements that changed since: the action log's diff mode.
+package protocol ChangeTrackingEncoder: Encoder {
+  /// Encodes `array` in place of `array.encode(to:)`.
+  func encodeTrackedArray<Element: Encodable>(_ array: TrackedArray<Element>) throws
 }

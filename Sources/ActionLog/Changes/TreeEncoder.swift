@@ -1,0 +1,347 @@
+import Foundation
+import StateStore
+
+/// What encoding a state gave: JSON values, except where a `TrackedArray` kept its previous
+/// encoding and only some of its elements were encoded anew.
+enum EncodedTree {
+  /// A value encoded whole.
+  case value(JSONValue)
+  /// An object some of whose members lie below a patched array, in `JSONEncoder`'s key order.
+  case object([(key: String, value: EncodedTree)])
+  /// An array as it was before, but for the elements at these positions, in increasing order.
+  case patchedArray([(index: Int, value: JSONValue)])
+}
+
+/// Encodes a state into a ``JSONValue`` tree, with the values `JSONEncoder` (sorted keys, on
+/// Linux) would write, without writing text and parsing it back.
+///
+/// Given the tree of the previous encoding, it reads each `TrackedArray` on a path of keyed
+/// containers from the root through its change journal: when no element was added, removed or
+/// moved since the last encoding, only the elements the journal names are encoded again. That
+/// makes the diff of an entry cost what it changed, not the state's size, for states whose large
+/// collections are tracked arrays.
+struct TreeEncoder {
+  /// What a tracked array was when the encoding at its path was last taken.
+  struct Memo: Equatable {
+    var stamp: UInt64
+    var layoutStamp: UInt64
+  }
+
+  /// What an encoding leaves for the next one.
+  struct Memory {
+    /// The stamps of the tracked arrays the last encoding read, by path.
+    var memos: [[String]: Memo] = [:]
+    /// The sorted order of the last keys each key type encoded.
+    var keyOrders: [ObjectIdentifier: (keys: [String], order: [Int])] = [:]
+  }
+
+  /// Encodes `value`; `previous` is the tree of the last encoding, and `memory` what it left
+  /// (updated for the next one).
+  ///
+  /// - Complexity: O(size of the value outside tracked arrays + elements that changed in
+  ///   them); O(size of the value) without `previous`.
+  static func encode(
+    _ value: some Encodable, previous: JSONValue?, memory: inout Memory
+  ) throws -> EncodedTree {
+    let context = TreeEncodingContext(previous: previous, memory: memory)
+    // The context's copy alone, so that updating it copies no table.
+    memory = Memory()
+    let slot = EncodingSlot()
+    try context.encode(value, into: slot, path: [], codingPath: [])
+    memory = context.memory
+    return slot.tree
+  }
+
+  /// Encodes `value` whole, as `JSONEncoder` would, into a tree.
+  ///
+  /// - Complexity: O(size of the value).
+  static func encodeWhole(_ value: any Encodable) throws -> JSONValue {
+    let context = TreeEncodingContext(previous: nil, memory: TreeEncoder.Memory())
+    let slot = EncodingSlot()
+    try context.encode(value, into: slot, path: nil, codingPath: [])
+    return slot.tree.wholeValue
+  }
+}
+
+extension EncodedTree {
+  /// The tree as one value, for a tree holding no patched array.
+  var wholeValue: JSONValue {
+    switch self {
+    case .value(let value): value
+    case .object(let members):
+      .object(JSONObject(members.map { ($0.key, $0.value.wholeValue) }))
+    case .patchedArray: .null
+    }
+  }
+}
+
+/// Where one value goes while it is encoded.
+final class EncodingSlot {
+  enum Content {
+    case empty
+    case leaf(JSONValue)
+    case keyed(KeyedStorage)
+    case unkeyed(UnkeyedStorage)
+    case tree(EncodedTree)
+  }
+
+  var content = Content.empty
+  /// Where the value is: the keys from the root (`nil` below an array), and the coding path.
+  var path: [String]?
+  var codingPath: [any CodingKey] = []
+
+  /// The encoded value; a value that encoded nothing is an empty object, as in `JSONEncoder`.
+  var tree: EncodedTree {
+    switch content {
+    case .empty: .value(.object(JSONObject()))
+    case .leaf(let value): .value(value)
+    case .tree(let tree): tree
+    case .unkeyed(let storage): .value(.array(storage.slots.map(\.tree.wholeValue)))
+    case .keyed(let storage): storage.tree
+    }
+  }
+
+  /// The members of a keyed container; a key encoded twice keeps its last value.
+  final class KeyedStorage {
+    enum Member {
+      case leaf(JSONValue)
+      case slot(EncodingSlot)
+    }
+
+    private let context: TreeEncodingContext
+    /// The container's key type, whose keys come in the same order each time.
+    private let keyType: ObjectIdentifier
+    private(set) var keys: [String] = []
+    private(set) var members: [Member] = []
+
+    init(context: TreeEncodingContext, keyType: ObjectIdentifier) {
+      self.context = context
+      self.keyType = keyType
+    }
+    /// The position of each key, once there are too many to search.
+    private var positions: [String: Int] = [:]
+
+    private func position(of key: String) -> Int? {
+      guard keys.count > 8 else { return keys.firstIndex(of: key) }
+      if positions.isEmpty {
+        for (position, key) in keys.enumerated() { positions[key] = position }
+      }
+      return positions[key]
+    }
+
+    private func set(_ member: Member, for key: String) {
+      if let position = position(of: key) {
+        members[position] = member
+        return
+      }
+      if !positions.isEmpty { positions[key] = keys.count }
+      keys.append(key)
+      members.append(member)
+    }
+
+    func setLeaf(_ value: JSONValue, for key: String) {
+      set(.leaf(value), for: key)
+    }
+
+    func slot(for key: String) -> EncodingSlot {
+      let slot = EncodingSlot()
+      set(.slot(slot), for: key)
+      return slot
+    }
+
+    /// The members in JSONEncoder's sorted-key order on Linux: by UTF-8 bytes.
+    var tree: EncodedTree {
+      let order = context.sortedOrder(of: keys, for: keyType)
+      var trees: [EncodedTree] = []
+      trees.reserveCapacity(order.count)
+      var isWhole = true
+      for position in order {
+        switch members[position] {
+        case .leaf(let value): trees.append(.value(value))
+        case .slot(let slot):
+          let tree = slot.tree
+          if case .value = tree {} else { isWhole = false }
+          trees.append(tree)
+        }
+      }
+      guard isWhole else { return .object(zip(order, trees).map { (keys[$0], $1) }) }
+      var object = JSONObject()
+      object.reserveCapacity(order.count)
+      for (position, tree) in zip(order, trees) {
+        if case .value(let value) = tree { object.appendNew(keys[position], value) }
+      }
+      return .value(.object(object))
+    }
+  }
+
+  /// The elements of an unkeyed container.
+  final class UnkeyedStorage {
+    var slots: [EncodingSlot] = []
+  }
+
+  func keyedStorage(
+    context: TreeEncodingContext, keyType: ObjectIdentifier
+  ) -> KeyedStorage {
+    if case .keyed(let storage) = content { return storage }
+    let storage = KeyedStorage(context: context, keyType: keyType)
+    content = .keyed(storage)
+    return storage
+  }
+
+  func unkeyedStorage() -> UnkeyedStorage {
+    if case .unkeyed(let storage) = content { return storage }
+    let storage = UnkeyedStorage()
+    content = .unkeyed(storage)
+    return storage
+  }
+}
+
+/// What every encoder and container of one encoding shares.
+final class TreeEncodingContext {
+  let previous: JSONValue?
+  var memory: TreeEncoder.Memory
+
+  init(previous: JSONValue?, memory: TreeEncoder.Memory) {
+    self.previous = previous
+    self.memory = memory
+  }
+
+  /// The positions of `keys` in JSONEncoder's sorted-key order on Linux: by UTF-8 bytes.
+  ///
+  /// A type's keys come in the order of its `encode(to:)`, so the last order found for the key
+  /// type serves again when the keys are the same.
+  func sortedOrder(of keys: [String], for keyType: ObjectIdentifier) -> [Int] {
+    if let known = memory.keyOrders[keyType], known.keys == keys { return known.order }
+    var order = Array(keys.indices)
+    order.sort { keys[$0].utf8.lexicographicallyPrecedes(keys[$1].utf8) }
+    memory.keyOrders[keyType] = (keys, order)
+    return order
+  }
+
+  /// Encodes `value` into `slot`; `path` is the keys from the root, `nil` below an array.
+  func encode(
+    _ value: some Encodable, into slot: EncodingSlot, path: [String]?,
+    codingPath: [any CodingKey]
+  ) throws {
+    // The types JSONEncoder writes its own way rather than through their `encode(to:)`.
+    if type(of: value) == Data.self, let data = value as? Data {
+      slot.content = .leaf(.string(data.base64EncodedString()))
+    } else if type(of: value) == URL.self, let url = value as? URL {
+      slot.content = .leaf(.string(url.absoluteString))
+    } else if type(of: value) == Decimal.self, let decimal = value as? Decimal {
+      slot.content = .leaf(.number(decimal.description))
+    } else {
+      try value.encode(
+        to: TreeValueEncoder(context: self, slot: slot, path: path, codingPath: codingPath))
+    }
+  }
+
+  static func number(
+    _ value: some BinaryFloatingPoint & LosslessStringConvertible, at path: [any CodingKey]
+  )
+    throws -> JSONValue
+  {
+    guard value.isFinite else {
+      throw EncodingError.invalidValue(
+        value,
+        EncodingError.Context(
+          codingPath: path, debugDescription: "Unable to encode \(value) directly in JSON."))
+    }
+    var text = value.description
+    if text.hasSuffix(".0") { text.removeLast(2) }
+    return .number(text)
+  }
+}
+
+/// The `Encoder` of one value.
+///
+/// Two references, so that it fits an existential's inline buffer: passing it to
+/// `encode(to:)` allocates nothing.
+struct TreeValueEncoder: ChangeTrackingEncoder {
+  let context: TreeEncodingContext
+  let slot: EncodingSlot
+  /// The keys from the root, `nil` below an array.
+  var path: [String]? { slot.path }
+  var codingPath: [any CodingKey] { slot.codingPath }
+  var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+  init(
+    context: TreeEncodingContext, slot: EncodingSlot, path: [String]?,
+    codingPath: [any CodingKey]
+  ) {
+    self.context = context
+    self.slot = slot
+    slot.path = path
+    slot.codingPath = codingPath
+  }
+
+  func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+    KeyedEncodingContainer(
+      TreeKeyedContainer<Key>(
+        context: context,
+        storage: slot.keyedStorage(context: context, keyType: ObjectIdentifier(Key.self)),
+        path: path, codingPath: codingPath))
+  }
+
+  func unkeyedContainer() -> any UnkeyedEncodingContainer {
+    TreeUnkeyedContainer(context: context, storage: slot.unkeyedStorage(), codingPath: codingPath)
+  }
+
+  func singleValueContainer() -> any SingleValueEncodingContainer {
+    TreeSingleValueContainer(encoder: self)
+  }
+
+  func encodeTrackedArray<Element: Encodable>(_ array: TrackedArray<Element>) throws {
+    if let patched = changedElements(of: array) {
+      var elements: [(index: Int, value: JSONValue)] = []
+      elements.reserveCapacity(patched.count)
+      for index in patched {
+        let slot = EncodingSlot()
+        try context.encode(
+          array[index], into: slot, path: nil, codingPath: codingPath + [IndexKey(index)])
+        elements.append((index, slot.tree.wholeValue))
+      }
+      slot.content = .tree(.patchedArray(elements))
+    } else {
+      let storage = slot.unkeyedStorage()
+      for index in 0..<array.endIndex {
+        let slot = EncodingSlot()
+        storage.slots.append(slot)
+        try context.encode(
+          array[index], into: slot, path: nil, codingPath: codingPath + [IndexKey(index)])
+      }
+    }
+    if let path {
+      context.memory.memos[path] = TreeEncoder.Memo(
+        stamp: array.currentStamp, layoutStamp: array.currentLayoutStamp)
+    }
+  }
+
+  /// The positions of the elements that changed since the last encoding, in increasing order,
+  /// or `nil` when the array must be encoded whole: no previous encoding at this path, elements
+  /// added, removed or moved since, a journal too short, or elements that are references (whose
+  /// contents can change without the array noting it).
+  private func changedElements<Element>(of array: TrackedArray<Element>) -> [Int]? {
+    guard let path, !(Element.self is AnyObject.Type), let memo = context.memory.memos[path],
+      memo.layoutStamp == array.currentLayoutStamp,
+      case .array(let previous)? = context.previous?.value(at: path),
+      // `endIndex`, not the generic `count`, which asks the runtime for the indices' types.
+      previous.count == array.endIndex
+    else { return nil }
+    var positions: [Int] = []
+    var found = true
+    let known = array.visitChanges(since: memo.stamp) { id in
+      if let position = array.index(id: id) { positions.append(position) } else { found = false }
+    }
+    guard known, found else { return nil }
+    positions.sort()
+    // An element changed twice is encoded once.
+    var kept = 0
+    for position in positions where kept == 0 || positions[kept - 1] != position {
+      positions[kept] = position
+      kept += 1
+    }
+    positions.removeLast(positions.count - kept)
+    return positions
+  }
+}

@@ -66,7 +66,7 @@ let package = Package(
       name: "statestore-inspect", dependencies: ["Inspector"], swiftSettings: strict),
     .executableTarget(
       name: "store-bench",
-      dependencies: ["StateStore", "SideEffects", "ActionLog", "StateStoreUI"],
+      dependencies: ["StateStore", "SideEffects", "ActionLog", "StateStoreUI", "StatePersistence"],
       swiftSettings: strict
     ),
     // Appends to a journaled store until the kill -9 test of StatePersistence kills it.
@@ -102,6 +102,7 @@ let package = Package(
         "StatePersistence", "StateStore", "ActionLog", "StateStoreTesting",
         "persistence-crash-child",
       ],
+      exclude: ["Fixtures"],
       swiftSettings: strict
     ),
     .testTarget(

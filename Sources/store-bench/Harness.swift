@@ -20,10 +20,17 @@ protocol Runner: AnyObject {
   /// How many entries one operation handles: the figures are per entry. 1 unless a whole log
   /// is one operation (R1, R2).
   var entriesPerOperation: Int { get }
+
+  /// Gets ready for the next timed batch, untimed: the persistence workloads flush their
+  /// journal or prepare their directory here, so that no runner's disk work from an earlier
+  /// batch runs during another's.
+  func settle() async
 }
 
 extension Runner {
   var entriesPerOperation: Int { 1 }
+
+  func settle() async {}
 }
 
 /// How long and how often to measure.
@@ -88,6 +95,7 @@ func measure(_ runners: [any Runner], schedule: Schedule) async -> Measurement {
   for (index, runner) in runners.enumerated() {
     if let requested = schedule.fixedOperations {
       let fixed = Swift.min(requested, schedule.maximumOperations)
+      await runner.settle()
       await runner.perform(fixed)
       totals[index] += fixed
       batch[index] = fixed
@@ -96,6 +104,7 @@ func measure(_ runners: [any Runner], schedule: Schedule) async -> Measurement {
     // Warm-up doubles as calibration: double the batch until it takes a quarter of a repetition.
     var operations = 1
     while true {
+      await runner.settle()
       let start = now()
       await runner.perform(operations)
       let elapsed = Double(now() - start)
@@ -113,6 +122,7 @@ func measure(_ runners: [any Runner], schedule: Schedule) async -> Measurement {
   for _ in 0..<schedule.repetitions {
     for (index, runner) in runners.enumerated() {
       let operations = batch[index]
+      for other in runners { await other.settle() }
       let start = now()
       await runner.perform(operations)
       let elapsed = Double(now() - start)

@@ -198,15 +198,7 @@ final class DecodingFloor: Runner {
       state = PlainState(todoCount: todoCount)
       decoded = 0
       do {
-        let data = try Data(contentsOf: file.url)
-        var lines = data.split(separator: 0x0A)[...]
-        // The header line, then one entry per line.
-        _ = lines.popFirst()
-        for line in lines {
-          let entry = try decoder.decode(PlainLogEntry.self, from: line)
-          toggleTodo(&state, at: entry.payload.id)
-          decoded += 1
-        }
+        decoded = try replayPlainly(Data(contentsOf: file.url), into: &state, decoder: decoder)
       } catch {
         failures.append("decoding failed: \(error)")
       }
@@ -220,6 +212,23 @@ final class DecodingFloor: Runner {
       .check(doneFlags: state.todos.map(\.done))
     return failures
   }
+}
+
+/// Replays a log by hand: splits `data` into lines, skips the header, decodes each entry with
+/// bare `JSONDecoder` and applies it with the plain mutation; returns how many it applied.
+///
+/// - Complexity: O(size of `data`).
+func replayPlainly(_ data: Data, into state: inout PlainState, decoder: JSONDecoder) throws -> Int {
+  var lines = data.split(separator: 0x0A)[...]
+  // The header line, then one entry per line.
+  _ = lines.popFirst()
+  var decoded = 0
+  for line in lines {
+    let entry = try decoder.decode(PlainLogEntry.self, from: line)
+    toggleTodo(&state, at: entry.payload.id)
+    decoded += 1
+  }
+  return decoded
 }
 
 /// Records the file R2 replays: `entries` toggles through a store and an `ActionRecorder`.

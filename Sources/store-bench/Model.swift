@@ -8,7 +8,7 @@ struct Todo: Identifiable, Equatable, Codable, Sendable {
 }
 
 /// The application state every store workload runs on: a counter and 1,000 tracked todos.
-struct AppState: State, Equatable {
+struct AppState: State, Equatable, Codable {
   var counter = 0
   var todos = TrackedArray<Todo>()
 

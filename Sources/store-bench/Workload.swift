@@ -42,6 +42,48 @@ struct Workload {
           ]
         },
         ratioFloor: 1, measuresMemory: false, maximumOperations: 1, maximumRepetitions: 5),
+    ] + persistenceWorkloads(logEntries: logEntries)
+  }
+
+  /// P1 to P4: `StatePersistence`'s journaled store and snapshot file.
+  ///
+  /// P2 dispatches a tenth of `logEntries` (100,000 in a full run), P3 opens a journal of
+  /// `logEntries`.
+  static func persistenceWorkloads(logEntries: Int) -> [Workload] {
+    let durable = max(10, logEntries / 10)
+    return [
+      Workload(
+        name: "P1", summary: "W1 on a journaled store, timed on the store's actor",
+        targetRatio: 1.5,
+        makeRunners: { [JournaledToggleRunner(), ToggleStoreRunner(name: "W1 store")] },
+        ratioFloor: 1, measuresMemory: false, maximumOperations: 100_000),
+      Workload(
+        name: "P2",
+        summary: "\(durable.formatted()) W1 updaters dispatched to a journaled store, then "
+          + "flushed (ns per entry)",
+        targetRatio: 2,
+        makeRunners: {
+          let store = DurableStoreRunner(entries: durable)
+          return [store, DurableWriteFloor(entries: durable, sizedLike: store)]
+        },
+        ratioFloor: 1, measuresMemory: false, maximumOperations: 1, maximumRepetitions: 5),
+      Workload(
+        name: "P3",
+        summary: "open a journal of \(logEntries.formatted()) entries with a snapshot at 99 % "
+          + "(ns per open)",
+        targetRatio: 1.5,
+        makeRunners: {
+          let fixture = OpeningFixture(entries: logEntries)
+          return [OpeningStoreRunner(fixture: fixture), OpeningFloor(fixture: fixture)]
+        },
+        ratioFloor: 1, measuresMemory: false, maximumOperations: 1, maximumRepetitions: 9),
+      Workload(
+        name: "P4",
+        summary: "1,000 changes to a 1 MB slice kept by a SnapshotFile, written once (ns per "
+          + "change)",
+        targetRatio: 2,
+        makeRunners: { [CoalescedSaveRunner(), SingleSaveFloor()] }, ratioFloor: 1,
+        measuresMemory: false, maximumOperations: 1, maximumRepetitions: 9),
     ]
   }
 

@@ -1,6 +1,7 @@
 import Foundation
 import StateStore
 import StateStoreTesting
+import Synchronization
 import Testing
 
 @testable import StatePersistence
@@ -39,6 +40,23 @@ struct SnapshotFileTests {
     #expect(calls.calls[.rename] == 1)
     #expect(file.status == .saved)
     #expect(try file.load() == Settings(theme: "theme 100"))
+  }
+
+  @Test("changes within one interval are read and compared once, not at every dispatch")
+  func comparedOnce() async throws {
+    let disk = SimulatedDisk()
+    let calls = FaultyCalls(disk)
+    let file = SnapshotFile<Counted>(
+      path: "/counted.json", options: .init(clock: TestClock()), system: calls)
+    let store = Store<Counted, Void>(initialState: Counted())
+    file.keepSaving(\.self, of: store)
+    let before = Counted.comparisons.load(ordering: .relaxed)
+    for _ in 1...1_000 { store.dispatch(IncrementCounted()) }
+    #expect(Counted.comparisons.load(ordering: .relaxed) == before)
+    try await file.flush()
+    #expect(Counted.comparisons.load(ordering: .relaxed) <= before + 2)
+    #expect(calls.calls[.rename] == 1)
+    #expect(try file.load() == Counted(value: 1_000))
   }
 
   @Test("a slice of a larger state is saved as its own file, through a scope's dispatch too")
@@ -130,4 +148,21 @@ struct SnapshotFileTests {
     }
     #expect(disk.data(at: Self.path) == damaged)
   }
+}
+
+/// A value that counts how often it is compared.
+struct Counted: State, Codable, Sendable {
+  static let comparisons = Atomic<Int>(0)
+  var value = 0
+
+  static func == (lhs: Counted, rhs: Counted) -> Bool {
+    comparisons.add(1, ordering: .relaxed)
+    return lhs.value == rhs.value
+  }
+}
+
+extension Counted: Equatable {}
+
+struct IncrementCounted: StateUpdater {
+  func updateState(_ state: inout Counted) { state.value += 1 }
 }

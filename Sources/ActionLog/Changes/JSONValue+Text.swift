@@ -6,7 +6,7 @@ extension JSONValue {
   /// and `&` are escaped too, so it can sit inside a `<script>` element.
   ///
   /// - Complexity: O(size of the value).
-  package func text(forHTML: Bool = false) -> String {
+  public func text(forHTML: Bool = false) -> String {
     var output = ""
     write(to: &output, indent: nil, level: 0, forHTML: forHTML)
     return output
@@ -16,7 +16,7 @@ extension JSONValue {
   /// same escapes as ``text(forHTML:)``.
   ///
   /// - Complexity: O(size of the value).
-  package var indentedText: String {
+  public var indentedText: String {
     var output = ""
     write(to: &output, indent: "  ", level: 0, forHTML: false)
     return output

@@ -1,26 +1,53 @@
-/// A JSON value as a log holds it, for tools that read logs without the app's types.
+/// A JSON value as a log holds it, for tools that read logs without the app's types and for
+/// schema migrations that rewrite old JSON into the new shape.
 ///
 /// Numbers keep their literal text, so a value read and written again is the same bytes, and
 /// objects keep their members in order.
-package indirect enum JSONValue: Sendable, Equatable {
+public indirect enum JSONValue: Sendable, Equatable {
+  /// `null`.
   case null
+  /// `true` or `false`.
   case bool(Bool)
   /// A number, as its literal text (`1`, `-2.5e3`).
   case number(String)
+  /// A string, unescaped.
   case string(String)
+  /// An array of values.
   case array([JSONValue])
+  /// An object: its members in order.
   case object(JSONObject)
 
   /// The member `key` of an object, or `nil` for a missing key or a value that is no object.
-  package subscript(key: String) -> JSONValue? {
-    guard case .object(let object) = self else { return nil }
-    return object[key]
+  ///
+  /// Setting a member of an object adds, replaces or (with `nil`) removes it; setting a member
+  /// of a value that is no object replaces the value with an object holding only that member.
+  ///
+  /// ```swift
+  /// payload["title"] = payload["text"]   // a renamed property, in a schema migration
+  /// payload["text"] = nil
+  /// ```
+  ///
+  /// - Complexity: O(1) to read, add or replace a member; O(members) to remove one.
+  public subscript(key: String) -> JSONValue? {
+    get {
+      guard case .object(let object) = self else { return nil }
+      return object[key]
+    }
+    set {
+      guard case .object(var object) = self else {
+        if let newValue { self = .object(JSONObject([(key, newValue)])) }
+        return
+      }
+      self = .null
+      object[key] = newValue
+      self = .object(object)
+    }
   }
 
   /// The value at `path` (JSON Pointer tokens), or `nil` when there is none.
   ///
   /// - Complexity: O(length of `path`).
-  package func value(at path: some Collection<String>) -> JSONValue? {
+  public func value(at path: some Collection<String>) -> JSONValue? {
     var current = self
     for token in path {
       switch current {
@@ -38,55 +65,55 @@ package indirect enum JSONValue: Sendable, Equatable {
   }
 
   /// The string, if the value is one.
-  package var stringValue: String? {
+  public var stringValue: String? {
     if case .string(let text) = self { return text }
     return nil
   }
 
   /// The number as an `Int`, if the value is an integer that fits.
-  package var intValue: Int? {
+  public var intValue: Int? {
     if case .number(let text) = self { return Int(text) }
     return nil
   }
 
   /// The number as a `Double`, if the value is a number.
-  package var doubleValue: Double? {
+  public var doubleValue: Double? {
     if case .number(let text) = self { return Double(text) }
     return nil
   }
 }
 
 /// The members of a JSON object, in order, with a key index for lookups in O(1).
-package struct JSONObject: Sendable, Equatable {
+public struct JSONObject: Sendable, Equatable {
   /// One member.
-  package struct Member: Sendable, Equatable {
+  public struct Member: Sendable, Equatable {
     /// The key.
-    package var key: String
+    public var key: String
     /// The value.
-    package var value: JSONValue
+    public var value: JSONValue
   }
 
   /// The members, in the order they were read or added; each key at most once.
-  package private(set) var members: [Member] = []
+  public private(set) var members: [Member] = []
   private var positions: [String: Int] = [:]
 
   /// Creates an empty object.
-  package init() {}
+  public init() {}
 
   /// Creates an object of `pairs`; a repeated key keeps its first place and its last value.
   ///
   /// - Complexity: O(pairs).
-  package init(_ pairs: [(String, JSONValue)]) {
+  public init(_ pairs: [(String, JSONValue)]) {
     for (key, value) in pairs { self[key] = value }
   }
 
   /// The number of members.
-  package var count: Int { members.count }
+  public var count: Int { members.count }
 
   /// The value of `key`; setting `nil` removes the member.
   ///
   /// - Complexity: O(1) to read or change a member; O(members) to remove one.
-  package subscript(key: String) -> JSONValue? {
+  public subscript(key: String) -> JSONValue? {
     get { positions[key].map { members[$0].value } }
     set {
       if let position = positions[key] {
@@ -107,7 +134,7 @@ package struct JSONObject: Sendable, Equatable {
   /// Changes the value of `key` in place, which must exist, without copying it.
   ///
   /// - Returns: Whether the key exists.
-  package mutating func modify<Failure: Error>(
+  public mutating func modify<Failure: Error>(
     _ key: String, _ body: (inout JSONValue) throws(Failure) -> Void
   ) throws(Failure) -> Bool {
     guard let position = positions[key] else { return false }
@@ -116,7 +143,7 @@ package struct JSONObject: Sendable, Equatable {
   }
 
   /// Whether both objects have the same members in the same order.
-  package static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+  public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
     lhs.members == rhs.members
   }
 }

@@ -8,13 +8,27 @@ public struct JournalOptions: Sendable {
   ///
   /// It is written in every journal segment and snapshot. Files with a newer version are refused with
   /// ``PersistenceError/newerSchema(file:found:supported:)``; files with an older one are read
-  /// as they are (see <doc:KeepingStateOnDisk>).
+  /// through ``migrations``, and opening the store for writing upgrades them (see
+  /// <doc:KeepingStateOnDisk>).
   public var schemaVersion: Int
+  /// How files of older schema versions are read: renamed updaters, changed payloads, a changed
+  /// snapshot shape.
+  public var migrations: Migrations
+  /// Whether each entry carries the time it was journaled (`"time"`, seconds since 1970 to the
+  /// millisecond), as ``HistoryEntry/time`` shows it; turn it off for journals that must be the
+  /// same bytes every run, such as test fixtures.
+  ///
+  /// The writer reads the clock once per batch, off the store's actor, when it takes the batch:
+  /// moments after the updaters were applied (while the previous batch was written).
+  public var recordsTime: Bool
 
   /// Creates options; by default a snapshot is taken every 1,000 entries or 4 MiB of journal.
   public init(
-    snapshotInterval: Int = 1_000, snapshotByteThreshold: Int = 4 << 20, schemaVersion: Int = 1
+    snapshotInterval: Int = 1_000, snapshotByteThreshold: Int = 4 << 20, schemaVersion: Int = 1,
+    migrations: Migrations = Migrations(), recordsTime: Bool = true
   ) {
+    self.recordsTime = recordsTime
+    self.migrations = migrations
     self.snapshotInterval = max(1, snapshotInterval)
     self.snapshotByteThreshold = max(1, snapshotByteThreshold)
     self.schemaVersion = schemaVersion

@@ -16,6 +16,10 @@ struct JournalRecovery<S: State & Codable> {
   let files: FileAccess
   let registry: ActionLogRegistry<S>
   let schema: Int
+  /// How files of an older schema version are read.
+  var migrations = Migrations()
+  /// Whether to keep every entry read, and the state before the first, for history and undo.
+  var keepsHistory = false
 
   /// The last segment, as the writer continues it.
   struct Tail {
@@ -41,6 +45,13 @@ struct JournalRecovery<S: State & Codable> {
     var entriesSinceSnapshot = 0
     var bytesSinceSnapshot = 0
     var damage: PersistenceError?
+    /// The oldest schema version of the files read: older than the current one when the
+    /// directory needs an upgrade.
+    var oldestSchema: Int
+    /// With ``JournalRecovery/keepsHistory``: the state before the first entry of `history`.
+    var base: S?
+    /// With ``JournalRecovery/keepsHistory``: every entry applied, in order.
+    var history: [HistoryEntry<S>] = []
   }
 
   /// Reads everything; damage is returned in ``Recovered/damage`` with the state up to it.
@@ -56,13 +67,15 @@ struct JournalRecovery<S: State & Codable> {
     }
     var recovered = Recovered(
       state: initialState, lastSequence: 0, snapshotSequence: 0,
-      segments: names.compactMap(JournalLayout.segmentStart).sorted())
+      segments: names.compactMap(JournalLayout.segmentStart).sorted(), oldestSchema: schema)
     if names.contains("snapshot.json") {
       do throws(PersistenceError) {
         let bytes = try files.contents(of: layout.snapshotPath) ?? []
         let (state, header) = try SnapshotCodec.decode(
-          S.self, from: bytes, path: layout.snapshotPath, schema: schema)
+          S.self, from: bytes, path: layout.snapshotPath, schema: schema,
+          migrations: migrations)
         recovered.state = state
+        recovered.oldestSchema = min(recovered.oldestSchema, header.schema)
         recovered.lastSequence = header.seq
         recovered.snapshotSequence = header.seq
       } catch .damaged(let file, let line, let reason) {
@@ -70,6 +83,7 @@ struct JournalRecovery<S: State & Codable> {
         return recovered
       }
     }
+    if keepsHistory { recovered.base = recovered.state }
     let segments = recovered.segments
     // A segment is needed unless the next one starts within what the snapshot covers.
     let needed = segments.indices.filter { index in
@@ -109,6 +123,8 @@ struct JournalRecovery<S: State & Codable> {
       return
     }
     let segmentSchema = try validateHeader(bytes[headerLine], path: path)
+    recovered.oldestSchema = min(recovered.oldestSchema, segmentSchema)
+    let applying = migrations.operations(from: segmentSchema, to: schema)
     if tornStart != nil && !isLast {
       throw damaged(lines.count + 1, "the last line is incomplete, and later segments follow")
     }
@@ -116,9 +132,12 @@ struct JournalRecovery<S: State & Codable> {
     for (offset, range) in lines.dropFirst().enumerated() {
       let number = offset + 2
       let line: LogLine<S>
+      let text =
+        applying.isEmpty
+        ? bytes[range]
+        : try migrations.migrateLine(bytes[range], through: applying, file: path, line: number)[...]
       do {
-        line = try decoder.decode(
-          LogLine<S>.self, from: Data(bytes[range]), configuration: registry)
+        line = try decoder.decode(LogLine<S>.self, from: Data(text), configuration: registry)
       } catch {
         throw damaged(number, LineFailure.error(for: error, line: number).reason)
       }
@@ -127,7 +146,7 @@ struct JournalRecovery<S: State & Codable> {
         continue
       case .unrecorded(let sequence, let type, let reason):
         throw damaged(number, "entry \(sequence) (\(type)) was not recorded: \(reason)")
-      case .entry(let sequence, _, let updater, _, _):
+      case .entry(let sequence, let type, let updater, let cause, let time):
         if sequence <= recovered.lastSequence {
           guard sequence <= recovered.snapshotSequence else {
             throw damaged(
@@ -141,6 +160,13 @@ struct JournalRecovery<S: State & Codable> {
             "expected entry \(recovered.lastSequence + 1) but found entry \(sequence)")
         }
         updater.updateState(&recovered.state)
+        if keepsHistory {
+          let fields = try? decoder.decode(HistoryFields.self, from: Data(text))
+          recovered.history.append(
+            HistoryEntry(
+              sequence: sequence, type: type, scope: fields?.scope, cause: cause, time: time,
+              undoes: fields?.undoes, updater: updater))
+        }
         recovered.lastSequence = sequence
         recovered.entriesSinceSnapshot += 1
         recovered.bytesSinceSnapshot += range.count + 1
@@ -171,6 +197,12 @@ struct JournalRecovery<S: State & Codable> {
     }
     return found
   }
+}
+
+/// The keys of an entry that history shows besides the action log's own.
+private struct HistoryFields: Decodable {
+  var scope: String?
+  var undoes: Int?
 }
 
 extension ActionLogRegistry {

@@ -11,6 +11,8 @@ struct PendingEntry<S: State>: Sendable {
   let sequence: Int
   /// The state just after this entry, when the writer asked for a snapshot.
   let snapshot: S?
+  /// The entry it reverts, when ``JournaledStore/undo()`` dispatched it.
+  var undoes: Int? = nil
 }
 
 /// Appends a journaled store's entries off its actor, in order, several per `write` and `fsync`
@@ -67,6 +69,10 @@ final class JournalWriter<S: State & Codable>: Sendable {
   let layout: JournalLayout
   let files: FileAccess
   let options: JournalOptions
+  /// The registry the journal is read and written with.
+  let registry: ActionLogRegistry<S>
+  /// The state before the journal's first entry.
+  let initialState: S
   /// Set by the queue when a snapshot is due; the store's actor then hands over its state.
   let wantsSnapshot = Atomic<Bool>(false)
   /// Not a `Mutex`: the store's actor and the queue contend for it, and ThreadSanitizer cannot
@@ -80,9 +86,12 @@ final class JournalWriter<S: State & Codable>: Sendable {
   /// lock `lock` holds; call on the queue.
   init(
     layout: JournalLayout, files: FileAccess, options: JournalOptions,
-    registry: ActionLogRegistry<S>, lock: sending OpenFile, recovered: JournalRecovery<S>.Recovered,
-    queue: DispatchQueue, report: @escaping @Sendable (PersistenceError) -> Void
+    registry: ActionLogRegistry<S>, initialState: S, lock: sending OpenFile,
+    recovered: JournalRecovery<S>.Recovered, queue: DispatchQueue,
+    report: @escaping @Sendable (PersistenceError) -> Void
   ) throws(PersistenceError) {
+    self.registry = registry
+    self.initialState = initialState
     self.layout = layout
     self.files = files
     self.options = options
@@ -109,9 +118,17 @@ final class JournalWriter<S: State & Codable>: Sendable {
         encoder: LineEncoder(registry: registry), lock: lock, segment: segment,
         segments: recovered.segments, entriesSinceSnapshot: recovered.entriesSinceSnapshot,
         bytesSinceSnapshot: recovered.bytesSinceSnapshot))
-    if recovered.entriesSinceSnapshot >= options.snapshotInterval
-      || recovered.bytesSinceSnapshot >= options.snapshotByteThreshold
-    {
+    if recovered.oldestSchema < options.schemaVersion {
+      // The upgrade: the state read through the migrations becomes a snapshot of the current
+      // version, and the old files go only once it is durable, as in any compaction. Should it
+      // fail, the old files stay and are read through the migrations again.
+      disk.withLock { takeSnapshot(recovered.state, at: recovered.lastSequence, disk: &$0) }
+    }
+    let due = disk.withLock {
+      $0.entriesSinceSnapshot >= options.snapshotInterval
+        || $0.bytesSinceSnapshot >= options.snapshotByteThreshold
+    }
+    if due {
       wantsSnapshot.store(true, ordering: .relaxed)
     }
   }
@@ -167,6 +184,13 @@ final class JournalWriter<S: State & Codable>: Sendable {
     }
   }
 
+  /// Runs `work` on the writer's queue, between two batches, and returns its result.
+  func run<Success: Sendable>(
+    _ work: @escaping @Sendable () -> Result<Success, PersistenceError>
+  ) async -> Result<Success, PersistenceError> {
+    await WriteQueue(queue).run(work)
+  }
+
   /// Closes the files, releasing the directory's lock, once everything queued before is
   /// written; later entries are not written.
   func close() {
@@ -200,21 +224,24 @@ final class JournalWriter<S: State & Codable>: Sendable {
 
   /// Writes what is pending, batch after batch, until nothing is; runs on the queue.
   private func drain() {
+    // The batch is swapped out of the lock with an empty array of the same capacity, so taking
+    // it costs the store's actor no allocation and no copy while it waits for the lock.
+    var batch: [PendingEntry<S>] = []
     while true {
-      let taken = shared.withLock {
-        shared -> (batch: [PendingEntry<S>], holds: Bool, stoppedAt: Int?)? in
+      let taken = shared.withLock { shared -> (holds: Bool, stoppedAt: Int?)? in
         guard !shared.pending.isEmpty || shared.flushRequested else {
           shared.isScheduled = false
           return nil
         }
         shared.flushRequested = false
-        defer { shared.pending.removeAll(keepingCapacity: true) }
-        return (shared.pending, shared.holdsAfterFailure, shared.stopped?.sequence)
+        swap(&shared.pending, &batch)
+        return (shared.holdsAfterFailure, shared.stopped?.sequence)
       }
       guard let taken else { return }
       disk.withLock { disk in
-        write(taken.batch, before: taken.stoppedAt, commits: !taken.holds, disk: &disk)
+        write(batch, before: taken.stoppedAt, commits: !taken.holds, disk: &disk)
       }
+      batch.removeAll(keepingCapacity: true)
     }
   }
 
@@ -227,11 +254,14 @@ final class JournalWriter<S: State & Codable>: Sendable {
       stop(.closed(reason: "the journaled store was closed"), at: batch.first?.sequence ?? 1)
       return
     }
+    // One reading of the clock per batch, off the store's actor: the batch was applied moments
+    // ago, while the previous one was written.
+    let time = options.recordsTime ? Date() : nil
     for entry in batch {
       // An entry queued before the writer stopped is not written past the stop.
       if let stoppedAt, entry.sequence >= stoppedAt { break }
-      let (line, failure) = disk.encoder.entry(
-        entry.updater, sequence: entry.sequence, cause: entry.cause, time: nil)
+      var (line, failure) = disk.encoder.entry(
+        entry.updater, sequence: entry.sequence, cause: entry.cause, time: time)
       if let failure {
         // Writing this entry's marker would make the journal unreadable past it, and skipping
         // it would leave a gap: the journal ends before it, and the store says so.
@@ -240,6 +270,11 @@ final class JournalWriter<S: State & Codable>: Sendable {
         stop(error, at: entry.sequence)
         report(error)
         break
+      }
+      if let undoes = entry.undoes {
+        // The line ends in "}\n": the mark goes inside, after the payload.
+        line.removeLast(2)
+        line.append(contentsOf: ",\"undoes\":\(undoes)}\n".utf8)
       }
       disk.unwritten.append((entry.sequence, line, entry.snapshot))
     }

@@ -43,7 +43,9 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
   /// The number of the last updater applied, counted from the journal's first entry.
   public private(set) var lastSequence: Int
 
-  private let writer: JournalWriter<S>
+  let writer: JournalWriter<S>
+  /// The entry that the next journaled updater reverts, while ``undo()`` dispatches its inverse.
+  var undoing: Int?
   private let failureSink: AsyncStream<PersistenceError>.Continuation
   private var subscription: Subscription?
 
@@ -123,11 +125,13 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
         }
         try files.remove(layout.snapshotPath + ".tmp")
         let recovered = try JournalRecovery(
-          layout: layout, files: files, registry: registry, schema: options.schemaVersion
+          layout: layout, files: files, registry: registry, schema: options.schemaVersion,
+          migrations: options.migrations
         ).read(initialState: initialState)
         if let damage = recovered.damage { throw damage }
         let writer = try JournalWriter(
-          layout: layout, files: files, options: options, registry: registry, lock: lock,
+          layout: layout, files: files, options: options, registry: registry,
+          initialState: initialState, lock: lock,
           recovered: recovered, queue: queue, report: reporter.report)
         return (writer, recovered.state, recovered.lastSequence)
       }
@@ -145,14 +149,14 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
   }
 
   /// Reads the journal on `system`'s calls; see
-  /// ``read(directory:initialState:registry:schemaVersion:)``.
+  /// ``read(directory:initialState:registry:schemaVersion:migrations:)``.
   package nonisolated static func read(
     directory: String, initialState: S = S(), registry: ActionLogRegistry<S>,
-    schemaVersion: Int = 1, system: any SystemCalls
+    schemaVersion: Int = 1, migrations: Migrations = Migrations(), system: any SystemCalls
   ) async throws(PersistenceError) -> RecoveredState<S> {
     let recovery = JournalRecovery(
       layout: JournalLayout(directory: trimmed(directory)), files: FileAccess(system: system),
-      registry: registry, schema: schemaVersion)
+      registry: registry, schema: schemaVersion, migrations: migrations)
     let result = await WriteQueue(DispatchQueue(label: "StatePersistence.read")).run {
       Result { () throws(PersistenceError) in
         let recovered = try recovery.read(initialState: initialState)
@@ -195,7 +199,9 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
     let snapshot = writer.wantsSnapshot.exchange(false, ordering: .relaxed) ? store.state : nil
     writer.enqueue(
       PendingEntry(
-        updater: update.updater, cause: update.cause, sequence: lastSequence, snapshot: snapshot))
+        updater: update.updater, cause: update.cause, sequence: lastSequence, snapshot: snapshot,
+        undoes: undoing))
+    undoing = nil
   }
 
   private nonisolated static func trimmed(_ directory: String) -> String {
@@ -220,6 +226,23 @@ extension JournaledStore where Dependencies == Void {
     try await read(
       directory: directory.path, initialState: initialState, registry: registry,
       schemaVersion: schemaVersion, system: POSIXCalls())
+  }
+
+  /// Reads the journal in `directory` as
+  /// ``read(directory:initialState:registry:schemaVersion:)`` does, reading files of an older
+  /// schema version through `migrations`; nothing is written, so nothing is upgraded.
+  ///
+  /// - Throws: ``PersistenceError/newerSchema(file:found:supported:)`` or
+  ///   ``PersistenceError/systemCall(operation:path:code:)``; damage, and a migration step that
+  ///   throws, are not thrown but returned.
+  /// - Complexity: O(snapshot + journal after it), plus the migrations' own cost.
+  public nonisolated static func read(
+    directory: URL, initialState: S = S(), registry: ActionLogRegistry<S>,
+    schemaVersion: Int, migrations: Migrations
+  ) async throws(PersistenceError) -> RecoveredState<S> {
+    try await read(
+      directory: directory.path, initialState: initialState, registry: registry,
+      schemaVersion: schemaVersion, migrations: migrations, system: POSIXCalls())
   }
 
   /// Opens the journal in `directory` for a store whose side effects need no dependencies; see

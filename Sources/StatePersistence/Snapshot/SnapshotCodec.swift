@@ -46,13 +46,15 @@ enum SnapshotCodec {
     return bytes
   }
 
-  /// Decodes a snapshot written by ``encode(_:schema:seq:)``.
+  /// Decodes a snapshot written by ``encode(_:schema:seq:)``, through `migrations` when it is of
+  /// an older schema version.
   ///
   /// - Throws: ``PersistenceError/damaged(file:line:reason:)`` naming `path` and the line, or
   ///   ``PersistenceError/newerSchema(file:found:supported:)``.
   /// - Complexity: O(bytes).
   static func decode<Value: Decodable>(
-    _ type: Value.Type, from bytes: [UInt8], path: String, schema: Int
+    _ type: Value.Type, from bytes: [UInt8], path: String, schema: Int,
+    migrations: Migrations = Migrations()
   ) throws(PersistenceError) -> (value: Value, header: Header) {
     func damaged(_ line: Int?, _ reason: String) -> PersistenceError {
       .damaged(file: path, line: line, reason: reason)
@@ -78,8 +80,10 @@ enum SnapshotCodec {
     guard header.schema <= schema else {
       throw .newerSchema(file: path, found: header.schema, supported: schema)
     }
+    let value = try migrations.migrateSnapshotValue(
+      bytes[lines[1]], from: header.schema, to: schema, file: path, line: 2)
     do {
-      return (try decoder.decode(Value.self, from: Data(bytes[lines[1]])), header)
+      return (try decoder.decode(Value.self, from: Data(value)), header)
     } catch {
       throw damaged(2, "the value does not decode (\(LineFailure.summary(of: error)))")
     }

@@ -37,13 +37,20 @@ public final class SnapshotFile<Value: Codable & Equatable & Sendable> {
     public var schemaVersion: Int
     /// The clock the intervals are measured on; tests inject one they advance by hand.
     public var clock: any Clock<Duration>
+    /// How a file of an older schema version is read.
+    ///
+    /// Its value goes through the snapshot steps (``SchemaMigration/migrateSnapshot(_:)``); the
+    /// file is rewritten in the new version at the next save.
+    public var migrations: Migrations
 
     /// Creates options; by default a change is saved half a second later, a failed save is
     /// tried again after five seconds, on the continuous clock.
     public init(
       coalescingInterval: Duration = .milliseconds(500), retryInterval: Duration = .seconds(5),
-      schemaVersion: Int = 1, clock: any Clock<Duration> = ContinuousClock()
+      schemaVersion: Int = 1, clock: any Clock<Duration> = ContinuousClock(),
+      migrations: Migrations = Migrations()
     ) {
+      self.migrations = migrations
       self.coalescingInterval = coalescingInterval
       self.retryInterval = retryInterval
       self.schemaVersion = schemaVersion
@@ -73,6 +80,12 @@ public final class SnapshotFile<Value: Codable & Equatable & Sendable> {
   private var timer: Task<Void, Never>?
   private var lastWrite: Task<Result<Void, PersistenceError>, Never>?
   private var subscription: Subscription?
+  /// Reads the value of the store that ``keepSaving(_:of:)`` follows.
+  private var source: (@MainActor () -> Value?)?
+  /// Whether that store applied an updater since its value was last read.
+  private var sourceChanged = false
+  /// How many writes were handed to the queue and have not finished.
+  private var writesInFlight = 0
 
   /// Creates the file's keeper for `url`; nothing is read or written until asked.
   public convenience init(url: URL, options: Options = Options()) {
@@ -104,7 +117,8 @@ public final class SnapshotFile<Value: Codable & Equatable & Sendable> {
   public func load() throws(PersistenceError) -> Value? {
     guard let bytes = try files.contents(of: path) else { return nil }
     let value = try SnapshotCodec.decode(
-      Value.self, from: bytes, path: path, schema: options.schemaVersion
+      Value.self, from: bytes, path: path, schema: options.schemaVersion,
+      migrations: options.migrations
     ).value
     lastHandedOver = value
     return value
@@ -114,31 +128,64 @@ public final class SnapshotFile<Value: Codable & Equatable & Sendable> {
   ///
   /// Returns at once. A value equal to the last one saved is not written again.
   public func save(_ value: Value) {
-    if let pending, pending == value { return }
-    if pending == nil, let lastHandedOver, lastHandedOver == value { return }
-    pending = value
+    guard accept(value) else { return }
     if case .saved = status { status = .saving }
     if timer == nil { startTimer(options.coalescingInterval) }
+  }
+
+  /// Makes `value` the pending one, unless it equals the pending or the last saved value.
+  ///
+  /// - Returns: Whether it became pending.
+  /// - Complexity: O(size of the value) for the comparison, O(1) when both share storage.
+  private func accept(_ value: Value) -> Bool {
+    if let pending, pending == value { return false }
+    if pending == nil, let lastHandedOver, lastHandedOver == value { return false }
+    pending = value
+    return true
   }
 
   /// Saves the value at `keyPath` of `store` whenever it changes, until ``stopSaving()`` or the
   /// keeper is released; pass `\.self` for a store, or a scope, whose whole state is the value.
   ///
-  /// The value is read through a subscription, so dispatch costs one comparison; a value
-  /// different from the one loaded or last saved is saved at once (after the coalescing
-  /// interval).
+  /// The value is compared with the one loaded or last saved now, and saved (after the
+  /// coalescing interval) if it differs. After that a dispatch costs O(1): it only notes that
+  /// the store changed and starts the coalescing timer; the value is read and compared once,
+  /// when the timer fires or at ``flush()``, so a thousand changes to a large value within one
+  /// interval cost one read, one comparison and one write.
+  ///
+  /// - Complexity: O(size of the value), for the first comparison.
   public func keepSaving<S: State, Dependencies: Sendable>(
     _ keyPath: KeyPath<S, Value>, of store: Store<S, Dependencies>
   ) {
-    subscription?.cancel()
-    subscription = store.subscribe(to: keyPath) { [weak self] value in self?.save(value) }
+    stopSaving()
+    source = { [weak store] in store?.state[keyPath: keyPath] }
+    save(store.state[keyPath: keyPath])
+    subscription = store.observeUpdates { [weak self] _ in self?.noteChange() }
+  }
+
+  /// Notes that the followed store applied an updater.
+  private func noteChange() {
+    guard !sourceChanged else { return }
+    sourceChanged = true
+    if case .saved = status { status = .saving }
+    if timer == nil { startTimer(options.coalescingInterval) }
+  }
+
+  /// Reads the followed store's value, if it changed since the last read, as a value to save.
+  private func readSource() {
+    guard sourceChanged else { return }
+    sourceChanged = false
+    if let value = source?() { _ = accept(value) }
+    if pending == nil, writesInFlight == 0, case .saving = status { status = .saved }
   }
 
   /// Stops following the store given to ``keepSaving(_:of:)``; values already saved or
   /// pending are still written.
   public func stopSaving() {
+    readSource()
     subscription?.cancel()
     subscription = nil
+    source = nil
   }
 
   /// Writes the latest value now, without waiting for the coalescing interval, and returns
@@ -149,6 +196,7 @@ public final class SnapshotFile<Value: Codable & Equatable & Sendable> {
   public func flush() async throws(PersistenceError) {
     timer?.cancel()
     timer = nil
+    readSource()
     if let lastWrite { _ = await lastWrite.value }
     guard let value = pending else { return }
     if case .failure(let error) = await write(value).value { throw error }
@@ -160,6 +208,7 @@ public final class SnapshotFile<Value: Codable & Equatable & Sendable> {
       do { try await sleep(on: clock, for: interval) } catch { return }
       guard let self else { return }
       self.timer = nil
+      self.readSource()
       guard let value = self.pending else { return }
       _ = await self.write(value).value
     }
@@ -169,6 +218,7 @@ public final class SnapshotFile<Value: Codable & Equatable & Sendable> {
   private func write(_ value: Value) -> Task<Result<Void, PersistenceError>, Never> {
     pending = nil
     lastHandedOver = value
+    writesInFlight += 1
     let previous = lastWrite
     let (files, path, directory, schema) = (files, path, directory, options.schemaVersion)
     let queue = queue
@@ -188,6 +238,7 @@ public final class SnapshotFile<Value: Codable & Equatable & Sendable> {
   }
 
   private func finish(_ value: Value, _ result: Result<Void, PersistenceError>) {
+    writesInFlight -= 1
     switch result {
     case .success:
       if pending == nil { status = .saved }

@@ -1,0 +1,96 @@
+import ActionLog
+import StateStore
+
+extension JournaledStore {
+  /// The entries of the journal after its last snapshot, oldest first, each with its cause,
+  /// scope and time.
+  ///
+  /// History reaches back to the last snapshot: the segments a snapshot covers are removed
+  /// (see ``JournalOptions/snapshotInterval``), and an upgrade to a new schema version takes a
+  /// snapshot too. Every updater applied before the call is flushed first, so the history ends
+  /// with the last of them (or later).
+  ///
+  /// - Throws: The flush's error, or a ``PersistenceError`` reading the journal.
+  /// - Complexity: O(snapshot + journal after it): the journal is read from the disk and
+  ///   replayed, on the journal's queue, never on the store's actor.
+  public func history() async throws(PersistenceError) -> [HistoryEntry<S>] {
+    try await readHistory { _ -> Never? in nil }.history
+  }
+
+  /// Reverts the newest updater that can be undone, by dispatching its inverse, and returns
+  /// the entry it reverted; `nil` when there is none.
+  ///
+  /// Undo follows `todo-cli undo`: the inverse is a new entry, journaled with the cause
+  /// `"undo"` and marked with the entry it reverts (``HistoryEntry/undoes``), so nothing in the
+  /// journal is rewritten and the undo is itself durable history. Undoing again reverts the
+  /// next older entry: entries written by undo, entries already undone, and entries whose
+  /// updater is no ``InvertibleUpdater`` (or was dispatched through a scope) are passed over.
+  /// There is no redo.
+  ///
+  /// The inverse is asked of the updater with the state just before it was applied, which is
+  /// rebuilt by replaying the journal from the last snapshot up to that entry; only entries
+  /// after the last snapshot can be undone.
+  ///
+  /// - Throws: The flush's error, a ``PersistenceError`` reading the journal, or
+  ///   ``PersistenceError/encodingFailed(type:reason:)`` when the inverse's type is not
+  ///   registered (nothing is dispatched then).
+  /// - Complexity: O(snapshot + journal after it), reading and replaying on the journal's
+  ///   queue, plus one dispatch on the store's actor.
+  @discardableResult
+  public func undo() async throws(PersistenceError) -> HistoryEntry<S>? {
+    let limit = lastSequence
+    let read = try await readHistory { recovered in Self.inverse(in: recovered, upTo: limit) }
+    guard let (entry, inverse) = read.extra else { return nil }
+    var encoder = LineEncoder(registry: writer.registry)
+    if let failure = encoder.entry(inverse, sequence: 1, cause: nil, time: nil).failure {
+      throw .encodingFailed(
+        type: String(reflecting: type(of: inverse)), reason: failure.description)
+    }
+    undoing = entry.sequence
+    DispatchCause.$current.withValue(DispatchCause("undo")) {
+      store.dispatch(any: inverse)
+    }
+    undoing = nil
+    return entry
+  }
+
+  /// Flushes, then reads the journal on the writer's queue, keeping its history, and runs
+  /// `extra` on what was read there.
+  private func readHistory<Extra: Sendable>(
+    _ extra: @escaping @Sendable (JournalRecovery<S>.Recovered) -> Extra?
+  ) async throws(PersistenceError) -> (history: [HistoryEntry<S>], extra: Extra?) {
+    try await flush()
+    var recovery = JournalRecovery(
+      layout: writer.layout, files: writer.files, registry: writer.registry,
+      schema: writer.options.schemaVersion, migrations: writer.options.migrations)
+    recovery.keepsHistory = true
+    let (reading, initialState) = (recovery, writer.initialState)
+    return try await writer.run { () -> Result<([HistoryEntry<S>], Extra?), PersistenceError> in
+      Result { () throws(PersistenceError) in
+        let recovered = try reading.read(initialState: initialState)
+        if let damage = recovered.damage { throw damage }
+        return (recovered.history, extra(recovered))
+      }
+    }.get()
+  }
+
+  /// The newest entry up to `limit` that undo reverts, with its inverse.
+  private nonisolated static func inverse(
+    in recovered: JournalRecovery<S>.Recovered, upTo limit: Int
+  ) -> (HistoryEntry<S>, any StateUpdater<S>)? {
+    var undone = Set<Int>()
+    for (index, entry) in recovered.history.enumerated().reversed() where entry.sequence <= limit {
+      if let target = entry.undoes {
+        undone.insert(target)
+        continue
+      }
+      guard undone.remove(entry.sequence) == nil,
+        let invertible = entry.updater as? any InvertibleUpdater<S>,
+        var state = recovered.base
+      else { continue }
+      for earlier in recovered.history[..<index] { earlier.updater.updateState(&state) }
+      return (entry, invertible.inverse(of: state))
+    }
+    return nil
+  }
+}

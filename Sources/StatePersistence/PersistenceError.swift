@@ -21,6 +21,9 @@ public enum PersistenceError: Error, Hashable, Sendable, CustomStringConvertible
   /// not know; it is refused, never misread.
   case newerSchema(file: String, found: Int, supported: Int)
   /// Another process (or another open in this one) is writing to the directory.
+  ///
+  /// No longer thrown: several stores may open one directory at once (see "Several processes"
+  /// in <doc:KeepingStateOnDisk>). The case is kept so that existing `switch`es compile.
   case inUse(directory: String)
   /// An updater or a state failed to encode; `type` names it.
   case encodingFailed(type: String, reason: String)

@@ -10,6 +10,15 @@
 //
 // Its types have the shape of the test's `Numbers` and `Append` (Support/Fixtures.swift), so
 // the test reads the directory with its own registry.
+//
+// For the test of two processes sharing a directory (SharedDirectoryTests.swift):
+//
+//     persistence-crash-child share <directory> <first> <count>
+//
+// It opens the store, prints `opened N`, waits for a line on its standard input, then appends
+// first, first+1, … in two halves of <count>/2, flushing every 7. After the first half it waits
+// until its store holds <count> entries (its half and the other process's), after the second
+// until it holds 2 × <count>; then it prints `items A,B,…` (its state, in order) and closes.
 
 import ActionLog
 import Foundation
@@ -44,6 +53,10 @@ func fail(_ message: String) -> Never {
 }
 
 let arguments = CommandLine.arguments.dropFirst()
+if arguments.first == "share" {
+  await share(Array(arguments.dropFirst()))
+  exit(0)
+}
 guard arguments.count == 3, let appends = Int(arguments[2]), let flushEvery = Int(arguments[3]),
   appends > 0, flushEvery > 0
 else {
@@ -85,4 +98,53 @@ do {
   say("closed \(journaled.lastSequence)")
 } catch {
   fail("\(error)")
+}
+
+/// The `share` mode: appends alongside another process, see the top of this file.
+@MainActor
+func share(_ arguments: [String]) async {
+  guard arguments.count == 3, let first = Int(arguments[1]), let count = Int(arguments[2]),
+    count > 1, count.isMultiple(of: 2), first >= 0, first <= Int.max - count
+  else {
+    fail("usage: persistence-crash-child share <directory> <first> <even count>")
+  }
+  let registry = ActionLogRegistry<Numbers>()
+  registry.register(Append.self)
+  var options = JournalOptions(snapshotInterval: 23)
+  options.pollInterval = .milliseconds(10)
+  do {
+    let journaled = try await JournaledStore.open(
+      directory: URL(fileURLWithPath: arguments[0]), registry: registry, options: options)
+    journaled.store.onUnhandledError = { error, _ in fail("\(error)") }
+    say("opened \(journaled.lastSequence)")
+    _ = readLine()
+    let half = count / 2
+    for (index, value) in (first..<first + count).enumerated() {
+      if index == half {
+        try await journaled.flush()
+        await journaled.waitUntil(holding: count)
+      }
+      journaled.store.dispatch(Append(value: value))
+      if index % 7 == 6 { try await journaled.flush() }
+    }
+    try await journaled.flush()
+    await journaled.waitUntil(holding: 2 * count)
+    say("items " + journaled.store.state.items.map(String.init).joined(separator: ","))
+    try await journaled.close()
+  } catch {
+    fail("\(error)")
+  }
+}
+
+extension JournaledStore where S == Numbers {
+  /// Returns once the state holds `count` items, as the store hears the other process.
+  func waitUntil(holding count: Int) async {
+    guard store.state.items.count < count else { return }
+    let (reached, reachedSink) = AsyncStream.makeStream(of: Void.self)
+    let token = store.addListener { _, new in
+      if new.items.count >= count { reachedSink.finish() }
+    }
+    for await _ in reached {}
+    token.cancel()
+  }
 }

@@ -151,21 +151,6 @@ struct JournaledStoreTests {
     #expect(reopened.store.state == numbers(upTo: 1))
   }
 
-  @Test("a second open of a directory in use is refused")
-  func inUse() async throws {
-    let directory = FileManager.default.temporaryDirectory
-      .appendingPathComponent("persist-in-use-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let first = try await JournaledStore.open(directory: directory, registry: numbersRegistry())
-    let refusal = PersistenceError.inUse(directory: directory.path)
-    await #expect(throws: refusal) {
-      _ = try await JournaledStore.open(directory: directory, registry: numbersRegistry())
-    }
-    try await first.close()
-    let second = try await JournaledStore.open(directory: directory, registry: numbersRegistry())
-    try await second.close()
-  }
-
   @Test(
     "on a real disk: files 0600, a new directory 0700, a mode the user set kept; the journal replays as any action log"
   )

@@ -22,6 +22,16 @@ public struct JournalOptions: Sendable {
   /// moments after the updaters were applied (while the previous batch was written).
   public var recordsTime: Bool
 
+  /// How often the store looks for updaters other processes appended to the directory; `nil`
+  /// never looks on its own (call ``JournaledStore/catchUp()``).
+  ///
+  /// 250 milliseconds by default: another process's updaters reach this store within a second.
+  /// Looking costs a few system calls (`flock`, listing the directory, `fstat`) when nothing
+  /// changed.
+  public var pollInterval: Duration? = .milliseconds(250)
+  /// The clock ``pollInterval`` is measured on; tests inject one they advance by hand.
+  public var clock: any Clock<Duration> = ContinuousClock()
+
   /// Creates options; by default a snapshot is taken every 1,000 entries or 4 MiB of journal.
   public init(
     snapshotInterval: Int = 1_000, snapshotByteThreshold: Int = 4 << 20, schemaVersion: Int = 1,

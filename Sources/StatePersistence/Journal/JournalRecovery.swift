@@ -52,12 +52,19 @@ struct JournalRecovery<S: State & Codable> {
     var base: S?
     /// With ``JournalRecovery/keepsHistory``: every entry applied, in order.
     var history: [HistoryEntry<S>] = []
+    /// The entries after the one ``read(initialState:after:)`` was given, in order; `nil` when
+    /// the snapshot covers some of them (their segments may be gone: only the state says what
+    /// they did).
+    var entriesAfter: [HeardEntry<S>]? = []
   }
 
   /// Reads everything; damage is returned in ``Recovered/damage`` with the state up to it.
   ///
+  /// Given `known`, the entries after entry `known` are also kept, in
+  /// ``Recovered/entriesAfter``: what another process appended since this one last read.
+  ///
   /// - Complexity: O(snapshot + journal after it), plus the updaters' own cost.
-  func read(initialState: S) throws(PersistenceError) -> Recovered {
+  func read(initialState: S, after known: Int? = nil) throws(PersistenceError) -> Recovered {
     try registry.validateForPersistence(path: layout.directory)
     let names: [String]
     do {
@@ -78,6 +85,7 @@ struct JournalRecovery<S: State & Codable> {
         recovered.oldestSchema = min(recovered.oldestSchema, header.schema)
         recovered.lastSequence = header.seq
         recovered.snapshotSequence = header.seq
+        if let known, header.seq > known { recovered.entriesAfter = nil }
       } catch .damaged(let file, let line, let reason) {
         recovered.damage = .damaged(file: file, line: line, reason: reason)
         return recovered
@@ -92,7 +100,8 @@ struct JournalRecovery<S: State & Codable> {
     for index in needed {
       let isLast = index + 1 == segments.count
       do throws(PersistenceError) {
-        try readSegment(first: segments[index], isLast: isLast, into: &recovered)
+        try readSegment(
+          first: segments[index], isLast: isLast, keepingAfter: known, into: &recovered)
       } catch .damaged(let file, let line, let reason) {
         recovered.damage = .damaged(file: file, line: line, reason: reason)
         return recovered
@@ -101,9 +110,9 @@ struct JournalRecovery<S: State & Codable> {
     return recovered
   }
 
-  private func readSegment(first: Int, isLast: Bool, into recovered: inout Recovered)
-    throws(PersistenceError)
-  {
+  private func readSegment(
+    first: Int, isLast: Bool, keepingAfter known: Int?, into recovered: inout Recovered
+  ) throws(PersistenceError) {
     let path = layout.segmentPath(first: first)
     func damaged(_ line: Int?, _ reason: String) -> PersistenceError {
       .damaged(file: path, line: line, reason: reason)
@@ -166,6 +175,9 @@ struct JournalRecovery<S: State & Codable> {
             HistoryEntry(
               sequence: sequence, type: type, scope: fields?.scope, cause: cause, time: time,
               undoes: fields?.undoes, updater: updater))
+        }
+        if let known, sequence > known {
+          recovered.entriesAfter?.append(HeardEntry(updater: updater, cause: cause))
         }
         recovered.lastSequence = sequence
         recovered.entriesSinceSnapshot += 1

@@ -8,11 +8,18 @@ import Synchronization
 struct PendingEntry<S: State>: Sendable {
   let updater: any StateUpdater<S>
   let cause: DispatchCause?
-  let sequence: Int
+  /// Its place among the updaters this store journals, from 1.
+  ///
+  /// Its number in the journal is given when it is appended, after whatever other processes
+  /// appended before it.
+  let number: Int
   /// The state just after this entry, when the writer asked for a snapshot.
   let snapshot: S?
   /// The entry it reverts, when ``JournaledStore/undo()`` dispatched it.
   var undoes: Int? = nil
+  /// The last journal entry the store had heard of when it applied this one: its state then
+  /// held the journal up to there, followed by its own updaters only.
+  let heardThrough: Int
 }
 
 /// Appends a journaled store's entries off its actor, in order, several per `write` and `fsync`
@@ -21,6 +28,11 @@ struct PendingEntry<S: State>: Sendable {
 /// The store's actor only appends to ``Shared/pending`` under a lock and, when the writer is
 /// idle, schedules it on its queue. Everything that touches the disk runs on that queue, in
 /// ``Disk``.
+///
+/// Several processes may write to one directory: the writer holds the directory's `flock`
+/// only while it appends (exclusive) or reads (shared), and before appending it reads what
+/// the others appended since it last looked and hands it to the store's actor (``Heard``), so
+/// its own entries are numbered after theirs. See `JournalWriter+Processes.swift`.
 final class JournalWriter<S: State & Codable>: Sendable {
   typealias Waiter = CheckedContinuation<Result<Void, PersistenceError>, Never>
 
@@ -34,11 +46,16 @@ final class JournalWriter<S: State & Codable>: Sendable {
     /// Whether a write failed and nothing was dispatched or flushed since: entries are then
     /// encoded but not written, so that what is durable stays what the failure said.
     var holdsAfterFailure = false
+    /// Flushes waiting for this store's entries up to `target` (a ``PendingEntry/number``).
     var waiters: [(target: Int, continuation: Waiter)] = []
+    /// The last of this store's entries known to be durable.
+    var durableNumber = 0
+    /// The last journal entry known to be durable, this process's or another's.
     var durableSequence: Int
     var status = PersistenceStatus.saved
-    /// The error that stopped the writer, and the first entry it did not write.
-    var stopped: (error: PersistenceError, sequence: Int)?
+    /// The error that stopped the writer, and the first of this store's entries it did not
+    /// write.
+    var stopped: (error: PersistenceError, number: Int)?
   }
 
   /// The writer's side, touched only on the queue.
@@ -49,9 +66,37 @@ final class JournalWriter<S: State & Codable>: Sendable {
     /// The first entry of every segment on disk, in order.
     var segments: [Int]
     /// Entries encoded but not yet durable, in order: a failed write leaves them here.
-    var unwritten: [(sequence: Int, line: Data, snapshot: S?)] = []
+    ///
+    /// Their lines are numbered 0 until they are appended.
+    var unwritten: [Unwritten] = []
     var entriesSinceSnapshot: Int
     var bytesSinceSnapshot: Int
+    /// The journal's last entry as this writer knows it: written by it or read.
+    var lastSequence: Int
+    /// The last of this store's entries written.
+    var lastNumber = 0
+    /// The last entry another process appended that this writer has read (or the last entry
+    /// of a snapshot that covers entries it never read).
+    var lastForeign = 0
+    /// Whether the next append must start a new segment (a snapshot was just taken); the old
+    /// segment stays open to see whether another process appends to it.
+    var rollsOver = false
+    /// Whether the last read found a torn tail, which only a reread under the exclusive lock
+    /// may cut.
+    var needsReload = false
+    /// An append whose rollback failed: its bytes may be in the segment, whole or in part.
+    var uncertain: UncertainAppend?
+  }
+
+  typealias Unwritten = (number: Int, line: Data, snapshot: S?, heardThrough: Int)
+
+  /// What an append whose rollback failed tried to write at `start`.
+  struct UncertainAppend {
+    let start: Int
+    /// The segment's header, when the append began the segment.
+    let header: [UInt8]
+    /// The numbered lines, in order, newline included.
+    let lines: [[UInt8]]
   }
 
   /// The segment being appended to.
@@ -60,10 +105,14 @@ final class JournalWriter<S: State & Codable>: Sendable {
     let file: OpenFile
     /// The length up to its last durable line.
     var committedLength: Int
-    /// Whether bytes past `committedLength` may be there (a torn tail, a failed rollback).
+    /// Whether a torn tail follows `committedLength`, as read under the exclusive lock held
+    /// now: the next append cuts it.
     var needsCut: Bool
     /// Whether its directory entry is not yet known to be durable.
     var isNew: Bool
+    /// The file's size when this writer last wrote or read it: another size means another
+    /// process appended.
+    var knownSize: Int
   }
 
   let layout: JournalLayout
@@ -77,34 +126,42 @@ final class JournalWriter<S: State & Codable>: Sendable {
   let wantsSnapshot = Atomic<Bool>(false)
   /// Not a `Mutex`: the store's actor and the queue contend for it, and ThreadSanitizer cannot
   /// see a contended `Mutex` hand over on Linux (see `SpinLocked`).
-  private let shared: SpinLocked<Shared>
-  private let disk: Mutex<Disk>
-  private let queue: DispatchQueue
-  private let report: @Sendable (PersistenceError) -> Void
+  let shared: SpinLocked<Shared>
+  let disk: Mutex<Disk>
+  let queue: DispatchQueue
+  let report: @Sendable (PersistenceError) -> Void
+  /// Hands what other processes appended to the store's actor.
+  let hear: @Sendable (Heard<S>) -> Void
 
-  /// Creates the writer for a directory whose journal was recovered as `recovered` and whose
-  /// lock `lock` holds; call on the queue.
+  /// Creates the writer for a directory whose journal was recovered as `recovered` while
+  /// `lock` held the directory's exclusive lock, and releases that lock; call on the queue.
   init(
     layout: JournalLayout, files: FileAccess, options: JournalOptions,
     registry: ActionLogRegistry<S>, initialState: S, lock: sending OpenFile,
     recovered: JournalRecovery<S>.Recovered, queue: DispatchQueue,
-    report: @escaping @Sendable (PersistenceError) -> Void
+    report: @escaping @Sendable (PersistenceError) -> Void,
+    hear: @escaping @Sendable (Heard<S>) -> Void
   ) throws(PersistenceError) {
     self.registry = registry
     self.initialState = initialState
     self.layout = layout
     self.files = files
     self.options = options
+    self.registry = registry
+    self.initialState = initialState
     self.queue = queue
     self.report = report
+    self.hear = hear
     var segment: Segment?
     if let tail = recovered.tail {
       let file = try OpenFile(
         layout.segmentPath(first: tail.first), flags: O_RDWR, system: files.system)
       if tail.schema == options.schemaVersion {
+        // A torn tail is cut only after a reread under the exclusive lock: another process
+        // may append in between.
         segment = Segment(
           first: tail.first, file: file, committedLength: tail.committedLength,
-          needsCut: tail.size > tail.committedLength, isNew: false)
+          needsCut: false, isNew: false, knownSize: tail.size)
       } else if tail.size > tail.committedLength {
         // The next entry starts a segment of the new schema, after which this one is no longer
         // the last: its torn tail must go now, or it would read as damage.
@@ -113,11 +170,18 @@ final class JournalWriter<S: State & Codable>: Sendable {
       }
     }
     shared = SpinLocked(Shared(durableSequence: recovered.lastSequence))
+    let needsReload = segment.map { $0.knownSize > $0.committedLength } ?? false
+    do {
+      try lock.lock(LOCK_UN)
+    } catch {
+      throw .failed("unlock", layout.lockPath, error)
+    }
     disk = Mutex(
       Disk(
         encoder: LineEncoder(registry: registry), lock: lock, segment: segment,
         segments: recovered.segments, entriesSinceSnapshot: recovered.entriesSinceSnapshot,
-        bytesSinceSnapshot: recovered.bytesSinceSnapshot))
+        bytesSinceSnapshot: recovered.bytesSinceSnapshot, lastSequence: recovered.lastSequence,
+        needsReload: needsReload))
     if recovered.oldestSchema < options.schemaVersion {
       // The upgrade: the state read through the migrations becomes a snapshot of the current
       // version, and the old files go only once it is durable, as in any compaction. Should it
@@ -136,13 +200,16 @@ final class JournalWriter<S: State & Codable>: Sendable {
   /// Where the writer stands.
   var status: PersistenceStatus { shared.withLock { $0.status } }
 
-  /// The last entry known to be durable.
+  /// The last journal entry known to be durable.
   var durableSequence: Int { shared.withLock { $0.durableSequence } }
+
+  /// The last of this store's entries known to be durable.
+  var durableNumber: Int { shared.withLock { $0.durableNumber } }
 
   /// Hands an applied entry to the writer; never waits on the disk.
   func enqueue(_ entry: PendingEntry<S>) {
     let schedule = shared.withLock { shared -> Bool in
-      if let stopped = shared.stopped, entry.sequence >= stopped.sequence { return false }
+      if let stopped = shared.stopped, entry.number >= stopped.number { return false }
       shared.pending.append(entry)
       shared.holdsAfterFailure = false
       if shared.status == .saved { shared.status = .saving }
@@ -151,27 +218,27 @@ final class JournalWriter<S: State & Codable>: Sendable {
     if schedule { queue.async { self.drain() } }
   }
 
-  /// Stops writing at `sequence` with `error`: entries before it are still written, none from
-  /// it on.
-  func stop(_ error: PersistenceError, at sequence: Int) {
+  /// Stops writing at this store's entry `number` with `error`: entries before it are still
+  /// written, none from it on.
+  func stop(_ error: PersistenceError, at number: Int) {
     let failed = shared.withLock { shared -> [Waiter] in
-      if shared.stopped == nil { shared.stopped = (error, sequence) }
+      if shared.stopped == nil { shared.stopped = (error, number) }
       shared.status = .stopped(shared.stopped?.error ?? error)
-      let failed = shared.waiters.filter { $0.target >= sequence }.map(\.continuation)
-      shared.waiters.removeAll { $0.target >= sequence }
+      let failed = shared.waiters.filter { $0.target >= number }.map(\.continuation)
+      shared.waiters.removeAll { $0.target >= number }
       return failed
     }
     for waiter in failed { waiter.resume(returning: .failure(error)) }
   }
 
-  /// Returns once every entry up to `target` is durable, or with the error that kept one from
-  /// being written.
+  /// Returns once every one of this store's entries up to number `target` is durable, or with
+  /// the error that kept one from being written.
   func flush(upTo target: Int) async -> Result<Void, PersistenceError> {
     await withCheckedContinuation { (continuation: Waiter) in
       let (immediate, schedule) = shared.withLock {
         shared -> (Result<Void, PersistenceError>?, Bool) in
-        if shared.durableSequence >= target { return (.success(()), false) }
-        if let stopped = shared.stopped, target >= stopped.sequence {
+        if shared.durableNumber >= target { return (.success(()), false) }
+        if let stopped = shared.stopped, target >= stopped.number {
           return (.failure(stopped.error), false)
         }
         shared.waiters.append((target, continuation))
@@ -235,7 +302,7 @@ final class JournalWriter<S: State & Codable>: Sendable {
         }
         shared.flushRequested = false
         swap(&shared.pending, &batch)
-        return (shared.holdsAfterFailure, shared.stopped?.sequence)
+        return (shared.holdsAfterFailure, shared.stopped?.number)
       }
       guard let taken else { return }
       disk.withLock { disk in
@@ -251,7 +318,7 @@ final class JournalWriter<S: State & Codable>: Sendable {
     _ batch: [PendingEntry<S>], before stoppedAt: Int?, commits: Bool, disk: inout Disk
   ) {
     guard disk.lock != nil else {
-      stop(.closed(reason: "the journaled store was closed"), at: batch.first?.sequence ?? 1)
+      stop(.closed(reason: "the journaled store was closed"), at: batch.first?.number ?? 1)
       return
     }
     // One reading of the clock per batch, off the store's actor: the batch was applied moments
@@ -259,15 +326,17 @@ final class JournalWriter<S: State & Codable>: Sendable {
     let time = options.recordsTime ? Date() : nil
     for entry in batch {
       // An entry queued before the writer stopped is not written past the stop.
-      if let stoppedAt, entry.sequence >= stoppedAt { break }
+      if let stoppedAt, entry.number >= stoppedAt { break }
+      // Numbered 0 for now: the entry's number is known once the journal is read under the
+      // exclusive lock, just before appending.
       var (line, failure) = disk.encoder.entry(
-        entry.updater, sequence: entry.sequence, cause: entry.cause, time: time)
+        entry.updater, sequence: 0, cause: entry.cause, time: time)
       if let failure {
         // Writing this entry's marker would make the journal unreadable past it, and skipping
         // it would leave a gap: the journal ends before it, and the store says so.
         let error = PersistenceError.encodingFailed(
           type: String(reflecting: type(of: entry.updater)), reason: failure.description)
-        stop(error, at: entry.sequence)
+        stop(error, at: entry.number)
         report(error)
         break
       }
@@ -276,49 +345,72 @@ final class JournalWriter<S: State & Codable>: Sendable {
         line.removeLast(2)
         line.append(contentsOf: ",\"undoes\":\(undoes)}\n".utf8)
       }
-      disk.unwritten.append((entry.sequence, line, entry.snapshot))
+      disk.unwritten.append((entry.number, line, entry.snapshot, entry.heardThrough))
     }
     if commits { commitUnwritten(&disk) }
   }
 
-  /// Appends the unwritten entries, up to each one carrying a snapshot, then takes it.
+  /// Takes the exclusive lock, reads what other processes appended, then appends the unwritten
+  /// entries after it, up to each one carrying a snapshot, then takes it.
   private func commitUnwritten(_ disk: inout Disk) {
-    while let first = disk.unwritten.first {
+    guard !disk.unwritten.isEmpty else { return }
+    do throws(PersistenceError) {
+      try lockAndCatchUp(exclusively: true, disk: &disk)
+    } catch {
+      fail(error)
+      return
+    }
+    defer { unlock(&disk) }
+    while !disk.unwritten.isEmpty {
       let end = (disk.unwritten.firstIndex { $0.snapshot != nil } ?? disk.unwritten.count - 1) + 1
       let chunk = disk.unwritten[..<end]
       do throws(PersistenceError) {
-        try append(chunk, startingAt: first.sequence, disk: &disk)
+        try append(chunk, disk: &disk)
       } catch {
         fail(error)
         return
       }
       disk.unwritten.removeFirst(end)
       let last = chunk[chunk.index(before: chunk.endIndex)]
-      markDurable(upTo: last.sequence, idle: disk.unwritten.isEmpty)
-      if let state = last.snapshot { takeSnapshot(state, at: last.sequence, disk: &disk) }
+      disk.lastNumber = last.number
+      markDurable(number: last.number, sequence: disk.lastSequence, idle: disk.unwritten.isEmpty)
+      guard let state = last.snapshot else { continue }
+      if disk.lastForeign <= last.heardThrough {
+        takeSnapshot(state, at: disk.lastSequence, disk: &disk)
+      } else {
+        // The store took it before hearing of entries another process appended before this
+        // one: it is not the journal's state there. Ask for the state again.
+        wantsSnapshot.store(true, ordering: .relaxed)
+      }
     }
   }
 
-  /// Writes `chunk` at the end of the segment with one `write` and one `fsync`, or leaves the
-  /// segment as durable as it was and throws.
-  private func append(
-    _ chunk: ArraySlice<(sequence: Int, line: Data, snapshot: S?)>, startingAt first: Int,
-    disk: inout Disk
-  ) throws(PersistenceError) {
-    if disk.segment == nil {
+  /// Writes `chunk` at the end of the journal, numbered from the entry after
+  /// ``Disk/lastSequence``, with one `write` and one `fsync`, or leaves the segment as durable
+  /// as it was and throws.
+  private func append(_ chunk: ArraySlice<Unwritten>, disk: inout Disk) throws(PersistenceError) {
+    guard disk.lastSequence <= Int.max - chunk.count else {
+      throw .closed(reason: "the journal's numbering is used up at entry \(disk.lastSequence)")
+    }
+    let first = disk.lastSequence + 1
+    if disk.segment == nil || disk.rollsOver {
       let path = layout.segmentPath(first: first)
       let file = try OpenFile(path, flags: O_RDWR | O_CREAT | O_TRUNC, system: files.system)
       disk.segment = Segment(
-        first: first, file: file, committedLength: 0, needsCut: false, isNew: true)
+        first: first, file: file, committedLength: 0, needsCut: false, isNew: true, knownSize: 0)
+      disk.rollsOver = false
       if disk.segments.last != first { disk.segments.append(first) }
     }
     guard var segment = disk.segment else { return }
     defer { disk.segment = segment }
-    var bytes: [UInt8] = []
+    var header: [UInt8] = []
     if segment.committedLength == 0 {
-      bytes = JournalLayout.header(stateType: S.self, schema: options.schemaVersion)
+      header = JournalLayout.header(stateType: S.self, schema: options.schemaVersion)
     }
-    for entry in chunk { bytes += entry.line }
+    let lines = chunk.enumerated().map { offset, entry in
+      Self.numbered(entry.line, first + offset)
+    }
+    let bytes = header + lines.joined()
     let start = segment.committedLength
     do throws(PersistenceError) {
       if segment.needsCut {
@@ -337,12 +429,15 @@ final class JournalWriter<S: State & Codable>: Sendable {
         try segment.file.truncate(to: start)
         try segment.file.synchronize()
       } catch let rollback {
-        segment.needsCut = true
+        // Sorted out under the next exclusive lock, see `settleUncertainAppend`.
+        disk.uncertain = UncertainAppend(start: start, header: header, lines: lines)
         throw .uncertain(cause: error.description, rollback: rollback.description)
       }
       throw error
     }
     segment.committedLength += bytes.count
+    segment.knownSize = segment.committedLength
+    disk.lastSequence += chunk.count
     disk.entriesSinceSnapshot += chunk.count
     disk.bytesSinceSnapshot += bytes.count
     // Ask the store's actor for its state with the next entry, unless this chunk carries one.
@@ -371,8 +466,9 @@ final class JournalWriter<S: State & Codable>: Sendable {
     }
     disk.entriesSinceSnapshot = 0
     disk.bytesSinceSnapshot = 0
-    try? disk.segment?.file.close()
-    disk.segment = nil
+    // The old segment stays open: another process that did not see the snapshot may still
+    // append to it, and its size tells.
+    disk.rollsOver = true
     // Only now that the snapshot is durable may the segments it covers go.
     var kept: [Int] = []
     for first in disk.segments {
@@ -391,14 +487,17 @@ final class JournalWriter<S: State & Codable>: Sendable {
     disk.segments = kept
   }
 
-  private func markDurable(upTo sequence: Int, idle: Bool) {
+  /// Records this store's entries up to `number` as durable, the journal being durable up to
+  /// its entry `sequence`.
+  func markDurable(number: Int, sequence: Int, idle: Bool) {
     let ready = shared.withLock { shared -> [Waiter] in
+      shared.durableNumber = number
       shared.durableSequence = sequence
       if shared.stopped == nil {
         shared.status = idle && shared.pending.isEmpty ? .saved : .saving
       }
-      let ready = shared.waiters.filter { $0.target <= sequence }.map(\.continuation)
-      shared.waiters.removeAll { $0.target <= sequence }
+      let ready = shared.waiters.filter { $0.target <= number }.map(\.continuation)
+      shared.waiters.removeAll { $0.target <= number }
       return ready
     }
     for waiter in ready { waiter.resume(returning: .success(())) }

@@ -28,6 +28,9 @@ import StateStore
 ///   hear it. The state in memory keeps every updater; the ones not yet durable stay queued
 ///   and are written again at the next dispatch or flush.
 ///
+/// Several processes may open one directory: each appends its updaters after what the others
+/// appended, and applies theirs through its ``store`` (see ``origin`` and <doc:KeepingStateOnDisk>).
+///
 /// Keep the journaled store as long as you use its ``store``: once it is released, updaters are
 /// no longer journaled.
 @MainActor
@@ -40,29 +43,49 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
   ///
   /// One consumer should iterate it; it keeps the latest 64 failures nobody has read.
   public nonisolated let failures: AsyncStream<PersistenceError>
-  /// The number of the last updater applied, counted from the journal's first entry.
-  public private(set) var lastSequence: Int
+  /// How many updaters the state holds, counted from the journal's first entry: the journal's
+  /// entries up to the last one this process read or wrote, then its own updaters not yet
+  /// written.
+  public internal(set) var lastSequence: Int
 
   let writer: JournalWriter<S>
   /// The entry that the next journaled updater reverts, while ``undo()`` dispatches its inverse.
   var undoing: Int?
+  let inbox: HeardInbox<S, Dependencies>
   private let failureSink: AsyncStream<PersistenceError>.Continuation
   private var subscription: Subscription?
+  var pollTask: Task<Void, Never>?
+  /// How many updaters this store journaled: the last one's ``PendingEntry/number``.
+  var journaledCount = 0
+  /// This store's updaters not known to be written, with their numbers, oldest first: a rebase
+  /// applies them again after other processes' entries.
+  var unwritten: [(number: Int, updater: any StateUpdater<S>)] = []
+  /// How long ``unwritten`` may grow before the written ones are dropped.
+  var unwrittenLimit = 256
+  /// The journal's last entry that the state holds, as last heard from the writer.
+  var heardThrough: Int
+  /// Whether the next update observed is the one ``apply(_:)`` dispatched for another process.
+  var expectsOtherProcess = false
+  /// Where the updater being applied comes from; see ``origin``.
+  var currentOrigin = Origin.thisProcess
 
   private init(
     store: Store<S, Dependencies>, directory: String, writer: JournalWriter<S>,
-    lastSequence: Int,
+    inbox: HeardInbox<S, Dependencies>, lastSequence: Int,
     failures: (AsyncStream<PersistenceError>, AsyncStream<PersistenceError>.Continuation)
   ) {
     self.store = store
     self.directory = directory
     self.writer = writer
+    self.inbox = inbox
     self.lastSequence = lastSequence
+    self.heardThrough = lastSequence
     (self.failures, self.failureSink) = failures
   }
 
   isolated deinit {
     subscription?.cancel()
+    pollTask?.cancel()
     writer.close()
   }
 
@@ -70,14 +93,15 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
   /// updater is durable.
   public nonisolated var status: PersistenceStatus { writer.status }
 
-  /// The number of the last updater known to be durable.
+  /// The number of the last journal entry known to be durable, this process's or another's.
   public nonisolated var durableSequence: Int { writer.durableSequence }
 
   /// Opens the journal in `directory`, creating the directory (mode 0700) if needed, and
   /// returns a store holding its state.
   ///
   /// - Parameters:
-  ///   - directory: The journal's directory; one process, one store at a time.
+  ///   - directory: The journal's directory; several stores, in this process or others, may
+  ///     open it at once.
   ///   - initialState: The state before the first entry, for a new journal.
   ///   - dependencies: What the store's side effects receive.
   ///   - registry: Every updater type the store applies, under stable names, with its scopes.
@@ -85,8 +109,8 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
   ///   - interceptors: The store's interceptors.
   /// - Throws: ``PersistenceError/damaged(file:line:reason:)`` naming the file and line (the
   ///   file is left as it is; ``read(directory:initialState:registry:schemaVersion:)`` recovers
-  ///   the state before it), ``PersistenceError/newerSchema(file:found:supported:)``,
-  ///   ``PersistenceError/inUse(directory:)``, or ``PersistenceError/systemCall(operation:path:code:)``.
+  ///   the state before it), ``PersistenceError/newerSchema(file:found:supported:)``, or
+  ///   ``PersistenceError/systemCall(operation:path:code:)``.
   /// - Complexity: O(snapshot + journal after it).
   public static func open(
     directory: URL, initialState: S = S(), dependencies: Dependencies,
@@ -111,15 +135,16 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
     let failures = AsyncStream.makeStream(
       of: PersistenceError.self, bufferingPolicy: .bufferingNewest(64))
     let reporter = Reporter<S, Dependencies>(sink: failures.1)
+    let inbox = HeardInbox<S, Dependencies>()
     let opened = await WriteQueue(queue).run {
       () -> Result<(JournalWriter<S>, S, Int), PersistenceError> in
       Result { () throws(PersistenceError) in
         try files.createDirectory(layout.directory)
         let lock = try OpenFile(layout.lockPath, flags: O_RDWR | O_CREAT, system: system)
+        // Held while recovering, and released once the writer is made: another process
+        // appending meanwhile waits. Closing `lock` on a failure releases it.
         do throws(SystemCallFailure) {
-          try lock.lock(LOCK_EX | LOCK_NB)
-        } catch  where error.code == EWOULDBLOCK {
-          throw .inUse(directory: layout.directory)
+          try lock.lock(LOCK_EX)
         } catch {
           throw .failed("lock", layout.lockPath, error)
         }
@@ -131,20 +156,23 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
         if let damage = recovered.damage { throw damage }
         let writer = try JournalWriter(
           layout: layout, files: files, options: options, registry: registry,
-          initialState: initialState, lock: lock,
-          recovered: recovered, queue: queue, report: reporter.report)
+          initialState: initialState, lock: lock, recovered: recovered, queue: queue,
+          report: reporter.report, hear: inbox.post)
         return (writer, recovered.state, recovered.lastSequence)
       }
     }
     let (writer, state, lastSequence) = try opened.get()
     let store = Store(initialState: state, dependencies: dependencies, interceptors: interceptors)
     let journaled = JournaledStore(
-      store: store, directory: layout.directory, writer: writer, lastSequence: lastSequence,
+      store: store, directory: layout.directory, writer: writer, inbox: inbox,
+      lastSequence: lastSequence,
       failures: failures)
     reporter.store = store
+    inbox.target = journaled
     journaled.subscription = store.observeUpdates { [weak journaled] (update: AppliedUpdate<S>) in
       journaled?.journal(update)
     }
+    journaled.startPolling(every: options.pollInterval, on: options.clock)
     return journaled
   }
 
@@ -173,7 +201,7 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
   ///   is then exactly what it was before the failed write, and the next open sees no part of
   ///   it; the updaters stay queued and are written again at the next dispatch or flush.
   public func flush() async throws(PersistenceError) {
-    try await writer.flush(upTo: lastSequence).get()
+    try await writer.flush(upTo: journaledCount).get()
   }
 
   /// Flushes, then stops journaling and releases the directory for another open.
@@ -182,25 +210,37 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
   public func close() async throws(PersistenceError) {
     subscription?.cancel()
     subscription = nil
-    let result = await writer.flush(upTo: lastSequence)
-    writer.stop(.closed(reason: "the journaled store was closed"), at: lastSequence + 1)
+    pollTask?.cancel()
+    pollTask = nil
+    let result = await writer.flush(upTo: journaledCount)
+    writer.stop(.closed(reason: "the journaled store was closed"), at: journaledCount + 1)
     await writer.closeAndWait()
     try result.get()
   }
 
   private func journal(_ update: AppliedUpdate<S>) {
+    if expectsOtherProcess {
+      // The updater `apply(_:)` dispatched: already in the journal.
+      expectsOtherProcess = false
+      currentOrigin = .otherProcess
+      return
+    }
+    currentOrigin = .thisProcess
     guard lastSequence < Int.max - 1 else {
       writer.stop(
         .closed(reason: "the journal's numbering is used up at entry \(lastSequence)"),
-        at: lastSequence + 1)
+        at: journaledCount + 1)
       return
     }
     lastSequence += 1
+    journaledCount += 1
+    unwritten.append((journaledCount, update.updater))
+    if unwritten.count >= unwrittenLimit { dropWrittenUpdaters() }
     let snapshot = writer.wantsSnapshot.exchange(false, ordering: .relaxed) ? store.state : nil
     writer.enqueue(
       PendingEntry(
-        updater: update.updater, cause: update.cause, sequence: lastSequence, snapshot: snapshot,
-        undoes: undoing))
+        updater: update.updater, cause: update.cause, number: journaledCount, snapshot: snapshot,
+        undoes: undoing, heardThrough: heardThrough))
     undoing = nil
   }
 

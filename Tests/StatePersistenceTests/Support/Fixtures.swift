@@ -69,3 +69,13 @@ extension JournaledStore where S == Numbers, Dependencies == Void {
       system: system)
   }
 }
+
+extension JournalOptions {
+  /// Options for a store that reads other processes' entries only when told to
+  /// (`catchUp()`), so that a test says when.
+  static func readingByHand(snapshotInterval: Int = 1_000) -> JournalOptions {
+    var options = JournalOptions(snapshotInterval: snapshotInterval)
+    options.pollInterval = nil
+    return options
+  }
+}

@@ -1,0 +1,240 @@
+import ActionLog
+import Foundation
+import StateStore
+
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// An entry another process appended, as read back from the journal.
+struct HeardEntry<S: State>: Sendable {
+  let updater: any StateUpdater<S>
+  let cause: String?
+}
+
+/// What a writer read of other processes' entries, on its way to the store's actor.
+struct Heard<S: State>: Sendable {
+  /// The journal's state after entry `sequence`.
+  let state: S
+  /// The journal's last entry, as read.
+  let sequence: Int
+  /// The entries other processes appended since the writer last read or wrote, in journal
+  /// order; `nil` when a snapshot covers some of them, so that only `state` tells what they
+  /// did.
+  let entries: [HeardEntry<S>]?
+  /// The last of this store's entries (a ``PendingEntry/number``) in the journal up to
+  /// `sequence`: this store's later entries come after `sequence`.
+  let lastNumber: Int
+}
+
+// Sharing a directory with other processes: the lock, and reading what they appended.
+extension JournalWriter {
+  /// Reads now what other processes appended, under the shared lock, and hands it to the
+  /// store's actor; runs on the queue after everything queued before.
+  func readOthers() async -> Result<Void, PersistenceError> {
+    await WriteQueue(queue).run { () -> Result<Void, PersistenceError> in
+      self.disk.withLock { disk in
+        Result { () throws(PersistenceError) in try self.poll(&disk) }
+      }
+    }
+  }
+
+  /// Reads what other processes appended, when the poll's interval is up; a failure is
+  /// reported.
+  func pollSoon() {
+    queue.async {
+      self.disk.withLock { disk in
+        do throws(PersistenceError) {
+          try self.poll(&disk)
+        } catch {
+          self.report(error)
+        }
+      }
+    }
+  }
+
+  private func poll(_ disk: inout Disk) throws(PersistenceError) {
+    // Bytes of this writer's own failed append may follow the journal: read as another
+    // process's entries, they would be applied twice. The next append sorts them out. A
+    // closed store reads nothing either.
+    guard disk.uncertain == nil, disk.lock != nil else { return }
+    try lockAndCatchUp(exclusively: false, disk: &disk)
+    unlock(&disk)
+  }
+
+  /// Takes the directory's lock (exclusive to append, shared to read) and reads what other
+  /// processes appended since this writer last did; on failure the lock is released again.
+  func lockAndCatchUp(exclusively: Bool, disk: inout Disk) throws(PersistenceError) {
+    guard let lock = disk.lock else {
+      throw .closed(reason: "the journaled store was closed")
+    }
+    do {
+      try lock.lock(exclusively ? LOCK_EX : LOCK_SH)
+    } catch {
+      throw .failed("lock", layout.lockPath, error)
+    }
+    do throws(PersistenceError) {
+      if exclusively && disk.uncertain != nil { try settleUncertainAppend(&disk) }
+      try catchUp(exclusively: exclusively, disk: &disk)
+    } catch {
+      unlock(&disk)
+      throw error
+    }
+  }
+
+  /// Releases the directory's lock; a failure is reported (closing the store releases it).
+  func unlock(_ disk: inout Disk) {
+    do {
+      try disk.lock?.lock(LOCK_UN)
+    } catch {
+      report(.failed("unlock", layout.lockPath, error))
+    }
+  }
+
+  /// Whether another process changed the journal since this writer last read or wrote it: a
+  /// segment appeared or went, or the last one changed size.
+  ///
+  /// - Complexity: O(files in the directory).
+  private func journalChanged(_ disk: Disk) throws(PersistenceError) -> Bool {
+    let starts = try files.names(in: layout.directory).compactMap(JournalLayout.segmentStart)
+    guard starts.sorted() == disk.segments else { return true }
+    guard let segment = disk.segment else { return false }
+    return try segment.file.size() != segment.knownSize
+  }
+
+  /// Rereads the journal if another process changed it, adopts its last segment, and hands
+  /// what the others appended to the store's actor.
+  ///
+  /// The journal is read whole, from the snapshot, as an open reads it: its state is what a
+  /// store whose own entries come later must be rebased on, and a snapshot another process
+  /// took may cover entries this one never read.
+  ///
+  /// - Complexity: O(1) system calls when nothing changed; else O(snapshot + journal after it).
+  private func catchUp(exclusively: Bool, disk: inout Disk) throws(PersistenceError) {
+    if !disk.needsReload {
+      guard try journalChanged(disk) else { return }
+    }
+    let recovered = try JournalRecovery(
+      layout: layout, files: files, registry: registry, schema: options.schemaVersion
+    ).read(initialState: initialState, after: disk.lastSequence)
+    if let damage = recovered.damage { throw damage }
+    guard recovered.lastSequence >= disk.lastSequence else {
+      throw .damaged(
+        file: layout.directory, line: nil,
+        reason: "the journal ends at entry \(recovered.lastSequence), but entry "
+          + "\(disk.lastSequence) was read or written before")
+    }
+    try adoptTail(of: recovered, exclusively: exclusively, disk: &disk)
+    disk.segments = recovered.segments
+    disk.entriesSinceSnapshot = recovered.entriesSinceSnapshot
+    disk.bytesSinceSnapshot = recovered.bytesSinceSnapshot
+    guard recovered.lastSequence > disk.lastSequence else { return }
+    disk.lastSequence = recovered.lastSequence
+    disk.lastForeign = recovered.lastSequence
+    shared.withLock { $0.durableSequence = recovered.lastSequence }
+    hear(
+      Heard(
+        state: recovered.state, sequence: recovered.lastSequence,
+        entries: recovered.entriesAfter, lastNumber: disk.lastNumber))
+  }
+
+  /// Makes the journal's last segment, as just read, the one to append to.
+  ///
+  /// A torn tail is cut by the next append only when it was read under the exclusive lock;
+  /// read under the shared one, it is read again first.
+  private func adoptTail(
+    of recovered: JournalRecovery<S>.Recovered, exclusively: Bool, disk: inout Disk
+  ) throws(PersistenceError) {
+    disk.needsReload = false
+    disk.rollsOver = false
+    guard let tail = recovered.tail else {
+      disk.segment = nil
+      return
+    }
+    let isTorn = tail.size > tail.committedLength
+    let file: OpenFile
+    if let current = disk.segment, current.first == tail.first {
+      file = current.file
+    } else {
+      file = try OpenFile(
+        layout.segmentPath(first: tail.first), flags: O_RDWR, system: files.system)
+    }
+    guard tail.schema == options.schemaVersion else {
+      // The next entry starts a segment of this schema; the torn tail must go first, as at
+      // open, or it would read as damage once this segment is not the last.
+      if isTorn && exclusively {
+        try file.truncate(to: tail.committedLength)
+        try file.synchronize()
+      }
+      disk.needsReload = isTorn && !exclusively
+      disk.segment = Segment(
+        first: tail.first, file: file, committedLength: tail.committedLength, needsCut: false,
+        isNew: false, knownSize: isTorn && exclusively ? tail.committedLength : tail.size)
+      disk.rollsOver = true
+      return
+    }
+    disk.needsReload = isTorn && !exclusively
+    disk.segment = Segment(
+      first: tail.first, file: file, committedLength: tail.committedLength,
+      needsCut: isTorn && exclusively, isNew: false, knownSize: tail.size)
+  }
+
+  /// Finds out, under the exclusive lock, how much of an append whose rollback failed is in
+  /// the segment: its whole lines there are this store's entries (made durable now), and what
+  /// follows is another process's entries or a torn tail, which the reread that follows sorts
+  /// out.
+  private func settleUncertainAppend(_ disk: inout Disk) throws(PersistenceError) {
+    guard let uncertain = disk.uncertain, var segment = disk.segment else {
+      disk.uncertain = nil
+      return
+    }
+    let size = try segment.file.size()
+    let found =
+      size > uncertain.start
+      ? try segment.file.read(from: uncertain.start, count: size - uncertain.start) : []
+    var length = 0
+    var written = 0
+    if !uncertain.header.isEmpty && found.starts(with: uncertain.header) {
+      length = uncertain.header.count
+    }
+    if length > 0 || uncertain.header.isEmpty {
+      for line in uncertain.lines {
+        guard found.dropFirst(length).starts(with: line) else { break }
+        length += line.count
+        written += 1
+      }
+    }
+    if length > 0 {
+      try segment.file.synchronize()
+      if segment.isNew {
+        try files.synchronizeDirectory(layout.directory)
+        segment.isNew = false
+      }
+    }
+    segment.committedLength = uncertain.start + length
+    disk.segment = segment
+    disk.uncertain = nil
+    disk.needsReload = true
+    guard written > 0 else { return }
+    let entries = disk.unwritten.prefix(written)
+    disk.unwritten.removeFirst(entries.count)
+    disk.lastSequence += entries.count
+    disk.entriesSinceSnapshot += entries.count
+    disk.bytesSinceSnapshot += length
+    if let last = entries.last {
+      disk.lastNumber = last.number
+      markDurable(number: last.number, sequence: disk.lastSequence, idle: disk.unwritten.isEmpty)
+    }
+  }
+
+  /// `line`, encoded with the number 0, numbered `sequence`.
+  static func numbered(_ line: Data, _ sequence: Int) -> [UInt8] {
+    // The encoder writes `{"seq":0,` first; only the number changes.
+    let placeholder = #"{"seq":0,"#.utf8.count
+    return Array(#"{"seq":\#(sequence),"#.utf8) + line.dropFirst(placeholder)
+  }
+}

@@ -1,0 +1,160 @@
+import StateStore
+
+// Several processes on one directory: hearing the others' updaters, and telling them apart.
+extension JournaledStore {
+  /// Where an updater that the store applies comes from.
+  public enum Origin: Sendable, Hashable {
+    /// Dispatched in this process, to this store or one of its scopes.
+    case thisProcess
+    /// Appended to the journal by another process (or another store open on the same
+    /// directory), read back and applied here: it is not journaled again.
+    case otherProcess
+  }
+
+  /// Where the updater being applied comes from.
+  ///
+  /// Read it in an update observer, a listener or a subscriber: while the store notifies them
+  /// of an updater another process appended (or of a ``RebasedState``), it is
+  /// ``Origin/otherProcess``; at any other time, ``Origin/thisProcess``.
+  ///
+  /// ```swift
+  /// let token = persisted.store.addListener { old, new in
+  ///   if persisted.origin == .otherProcess { showBanner("Changed in another window") }
+  /// }
+  /// ```
+  public var origin: Origin { currentOrigin }
+
+  /// Reads now what other processes appended to the directory, and applies it to ``store``
+  /// before returning, without waiting for the next poll (see ``JournalOptions/pollInterval``).
+  ///
+  /// - Throws: The ``PersistenceError`` that kept the journal from being read; the state is
+  ///   then as it was, and the next poll or call tries again.
+  /// - Complexity: A few system calls when nothing changed; else O(snapshot + journal after
+  ///   it) to read the journal, plus applying what is new.
+  public func catchUp() async throws(PersistenceError) {
+    try await writer.readOthers().get()
+    inbox.deliver()
+  }
+
+  /// Polls the directory for other processes' entries every `interval` of `clock`, until the
+  /// store is closed or released.
+  func startPolling(every interval: Duration?, on clock: any Clock<Duration>) {
+    guard let interval, interval > .zero else { return }
+    let writer = writer
+    pollTask = Task {
+      while true {
+        do { try await sleep(on: clock, for: interval) } catch { return }
+        writer.pollSoon()
+      }
+    }
+  }
+
+  /// Applies what the writer read of other processes' entries, in journal order.
+  ///
+  /// When none of this store's updaters is waiting to be written, the state holds the journal
+  /// up to where the others' entries begin, and each of them is dispatched as it is. Otherwise
+  /// this store's waiting updaters come after them in the journal, though the store applied
+  /// them first: the state is rebuilt in journal order, the journal's state with the waiting
+  /// updaters applied again, and set in one ``RebasedState``. A snapshot that covers entries
+  /// this store never read is applied the same way.
+  ///
+  /// - Complexity: O(entries heard), or O(updaters waiting) for a rebase, plus the updaters'
+  ///   own cost and the store's notification.
+  func apply(_ heard: [Heard<S>]) {
+    for heard in heard {
+      dropWritten(upTo: heard.lastNumber)
+      if unwritten.isEmpty, let entries = heard.entries {
+        for entry in entries {
+          applyFromOtherProcess(entry.updater, cause: entry.cause.map(DispatchCause.init))
+        }
+      } else {
+        var state = heard.state
+        for (_, updater) in unwritten { updater.updateState(&state) }
+        applyFromOtherProcess(RebasedState(state: state), cause: nil)
+      }
+      heardThrough = heard.sequence
+      lastSequence = heard.sequence + unwritten.count
+    }
+  }
+
+  /// Forgets this store's updaters up to `number`, written to the journal.
+  func dropWritten(upTo number: Int) {
+    let written = unwritten.prefix { $0.number <= number }.count
+    unwritten.removeFirst(written)
+    unwrittenLimit = max(256, unwritten.count * 2)
+  }
+
+  /// Forgets the updaters the writer wrote, except those a ``Heard`` still on its way to
+  /// this store needs for a rebase.
+  func dropWrittenUpdaters() {
+    // Read in this order: a `Heard` posted after `durableNumber` was read names at least it.
+    let durable = writer.durableNumber
+    dropWritten(upTo: min(durable, inbox.oldestLastNumber ?? durable))
+  }
+
+  private func applyFromOtherProcess(_ updater: any StateUpdater<S>, cause: DispatchCause?) {
+    expectsOtherProcess = true
+    currentOrigin = .otherProcess
+    // The store is idle here (this runs from a task or after an await, never inside one of
+    // its callbacks), so the dispatch is applied, and observed, before it returns.
+    DispatchCause.$current.withValue(cause) {
+      store.dispatch(any: updater)
+    }
+    expectsOtherProcess = false
+    currentOrigin = .thisProcess
+  }
+}
+
+/// The whole state, rebuilt in journal order, applied in one step by a ``JournaledStore``.
+///
+/// A journaled store applies it, with ``JournaledStore/origin`` ``JournaledStore/Origin/otherProcess``,
+/// when another process's entries come before some of its own updaters in the journal (it
+/// applied its own first, before it could hear of theirs), and when a snapshot another process
+/// took covers entries it never read. Listeners get the states before and after, as for any
+/// updater. It is not journaled, and it is not in any registry, so an action recorder
+/// watching the store writes it as unrecorded.
+public struct RebasedState<S: State>: StateUpdater {
+  /// The state the store takes.
+  public let state: S
+
+  /// Creates the updater that sets `state`.
+  public init(state: S) {
+    self.state = state
+  }
+
+  /// Replaces the whole state.
+  public func updateState(_ state: inout S) {
+    state = self.state
+  }
+}
+
+/// Carries what the writer read of other processes' entries to the store's actor, in order.
+final class HeardInbox<S: State & Codable, Dependencies: Sendable>: Sendable {
+  private let pending = SpinLocked<(heard: [Heard<S>], isScheduled: Bool)>(([], false))
+  @MainActor weak var target: JournaledStore<S, Dependencies>?
+
+  init() {}
+
+  /// Queues `heard` and schedules its delivery on the main actor; called on the writer's queue.
+  @Sendable func post(_ heard: Heard<S>) {
+    let schedule = pending.withLock { pending -> Bool in
+      pending.heard.append(heard)
+      defer { pending.isScheduled = true }
+      return !pending.isScheduled
+    }
+    if schedule { Task { @MainActor in self.deliver() } }
+  }
+
+  /// The ``Heard/lastNumber`` of the oldest delivery not yet made.
+  var oldestLastNumber: Int? { pending.withLock { $0.heard.first?.lastNumber } }
+
+  /// Applies everything queued, in order.
+  @MainActor func deliver() {
+    let taken = pending.withLock { pending -> [Heard<S>] in
+      defer { pending = ([], false) }
+      return pending.heard
+    }
+    guard !taken.isEmpty else { return }
+    target?.apply(taken)
+  }
+}

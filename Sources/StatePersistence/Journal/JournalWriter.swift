@@ -142,8 +142,6 @@ final class JournalWriter<S: State & Codable>: Sendable {
     report: @escaping @Sendable (PersistenceError) -> Void,
     hear: @escaping @Sendable (Heard<S>) -> Void
   ) throws(PersistenceError) {
-    self.registry = registry
-    self.initialState = initialState
     self.layout = layout
     self.files = files
     self.options = options

@@ -54,7 +54,7 @@ let package = Package(
     .target(
       name: "TodoCore",
       dependencies: [
-        "StateStore", "SideEffects", "Navigation", "ActionLog", "StateStoreUI",
+        "StateStore", "SideEffects", "Navigation", "ActionLog", "StateStoreUI", "StatePersistence",
         "TitleEditorFeature", "StatusLineFeature", "TodoListFeature", "TodoDetailFeature",
       ],
       swiftSettings: strict
@@ -95,12 +95,17 @@ let package = Package(
       resources: [.copy("Fixtures")],
       swiftSettings: strict
     ),
+    // The fault-injecting system calls that the tests of StatePersistence and of the todo app
+    // share: both reach the disk through the module's seam.
+    .target(
+      name: "PersistenceTestSupport", dependencies: ["StatePersistence", "StateStore"],
+      path: "Tests/PersistenceTestSupport", swiftSettings: strict),
     .testTarget(
       name: "StatePersistenceTests",
       // The crash child, so that the kill -9 test finds it built.
       dependencies: [
         "StatePersistence", "StateStore", "ActionLog", "StateStoreTesting",
-        "persistence-crash-child",
+        "PersistenceTestSupport", "persistence-crash-child",
       ],
       exclude: ["Fixtures"],
       swiftSettings: strict
@@ -114,6 +119,7 @@ let package = Package(
       name: "TodoCoreTests",
       dependencies: [
         "TodoCore", "StateStore", "SideEffects", "Navigation", "ActionLog", "StateStoreTesting",
+        "StatePersistence", "PersistenceTestSupport",
       ],
       swiftSettings: strict
     ),

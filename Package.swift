@@ -57,7 +57,7 @@ let package = Package(
     .target(
       name: "TodoCore",
       dependencies: [
-        "StateStore", "SideEffects", "Navigation", "ActionLog", "StateStoreUI",
+        "StateStore", "SideEffects", "Navigation", "ActionLog", "StateStoreUI", "StatePersistence",
         "TitleEditorFeature", "StatusLineFeature", "TodoListFeature", "TodoDetailFeature",
         "TerminalKit",
       ],
@@ -101,12 +101,17 @@ let package = Package(
       resources: [.copy("Fixtures")],
       swiftSettings: strict
     ),
+    // The fault-injecting system calls that the tests of StatePersistence and of the todo app
+    // share: both reach the disk through the module's seam.
+    .target(
+      name: "PersistenceTestSupport", dependencies: ["StatePersistence", "StateStore"],
+      path: "Tests/PersistenceTestSupport", swiftSettings: strict),
     .testTarget(
       name: "StatePersistenceTests",
       // The crash child, so that the kill -9 test finds it built.
       dependencies: [
         "StatePersistence", "StateStore", "ActionLog", "StateStoreTesting",
-        "persistence-crash-child",
+        "PersistenceTestSupport", "persistence-crash-child",
       ],
       exclude: ["Fixtures"],
       swiftSettings: strict
@@ -121,7 +126,7 @@ let package = Package(
       name: "TodoCoreTests",
       dependencies: [
         "TodoCore", "StateStore", "SideEffects", "Navigation", "ActionLog", "StateStoreTesting",
-        "TerminalKit",
+        "TerminalKit", "StatePersistence", "PersistenceTestSupport",
       ],
       swiftSettings: strict
     ),

@@ -1,4 +1,5 @@
 import Foundation
+import PersistenceTestSupport
 import StateStore
 import Testing
 

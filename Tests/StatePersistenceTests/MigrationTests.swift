@@ -1,5 +1,6 @@
 import ActionLog
 import Foundation
+import PersistenceTestSupport
 import StateStore
 import Testing
 

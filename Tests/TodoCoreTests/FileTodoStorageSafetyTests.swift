@@ -1,4 +1,6 @@
 import Foundation
+import PersistenceTestSupport
+import StatePersistence
 import Synchronization
 import TerminalKit
 import Testing
@@ -169,32 +171,29 @@ struct FileTodoStorageSafetyTests {
     #expect(try directory.contents().filter { $0.key != "lock" } == before)
   }
 
-  /// A lock that another process holds for `busyTries` non-blocking tries.
-  final class BusyLock: Sendable {
+  /// A lock that another process holds for `busyTries` non-blocking tries; the pauses between
+  /// tries are counted, not slept.
+  final class BusyLock: ForwardingCalls {
     let busyTries: Int
+    let base: any SystemCalls = POSIXCalls()
     private let state = Mutex((tries: 0, paused: 0, blocked: false))
     init(busyTries: Int) { self.busyTries = busyTries }
     var paused: Int { state.withLock { $0.paused } }
     var blocked: Bool { state.withLock { $0.blocked } }
 
-    var calls: SystemCalls {
-      var calls = SystemCalls.real
-      calls.lock = { [self] descriptor, operation in
-        if operation == LOCK_UN { return SystemCalls.real.lock(descriptor, operation) }
+    func lock(_ descriptor: Int32, operation: Int32) throws(SystemCallFailure) {
+      if operation != LOCK_UN {
         let busy = state.withLock { state in
           if operation & LOCK_NB == 0 { state.blocked = true }
           state.tries += 1
           return operation & LOCK_NB != 0 && state.tries <= busyTries
         }
-        if busy {
-          errno = EWOULDBLOCK
-          return -1
-        }
-        return SystemCalls.real.lock(descriptor, operation)
+        if busy { throw SystemCallFailure(.lock, code: EWOULDBLOCK) }
       }
-      calls.pause = { [self] microseconds in state.withLock { $0.paused += microseconds } }
-      return calls
+      try base.lock(descriptor, operation: operation)
     }
+
+    func pause(microseconds: Int) { state.withLock { $0.paused += microseconds } }
   }
 
   @Test("A lock held for about a second is announced once, then waited for")
@@ -203,7 +202,7 @@ struct FileTodoStorageSafetyTests {
     let busy = BusyLock(busyTries: 1_000)
     let notices = Mutex<[String]>([])
     let storage = FileTodoStorage(
-      directory: directory.path, system: busy.calls,
+      directory: directory.path, system: busy,
       announceLockWait: { directory in notices.withLock { $0.append(directory) } })
     try await storage.apply([Self.adds[0]])
     #expect(notices.withLock { $0 } == [directory.path])
@@ -217,7 +216,7 @@ struct FileTodoStorageSafetyTests {
     let busy = BusyLock(busyTries: 8)
     let notices = Mutex(0)
     let storage = FileTodoStorage(
-      directory: directory.path, system: busy.calls,
+      directory: directory.path, system: busy,
       announceLockWait: { _ in notices.withLock { $0 += 1 } })
     try await storage.apply([Self.adds[0]])
     #expect(notices.withLock { $0 } == 0)

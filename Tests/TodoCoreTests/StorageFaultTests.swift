@@ -1,4 +1,6 @@
 import Foundation
+import PersistenceTestSupport
+import StatePersistence
 import TerminalKit
 import Testing
 
@@ -27,7 +29,7 @@ struct StorageFaultTests {
     var commands: [Command] = StorageFaultTests.everyCommand
     /// The kinds of call every command of the scenario makes; the sweep checks this, so that
     /// a call kind that no fault can reach is seen.
-    var kindsCalled: Set<CallKind>
+    var kindsCalled: Set<SystemCallKind>
     /// The start of a line that a killed command left at the end of the journal, if any.
     var tornTail: String?
   }
@@ -43,8 +45,8 @@ struct StorageFaultTests {
   ]
 
   /// What a change to an existing store calls: it reads the store, appends and syncs.
-  nonisolated static let changeCalls: Set<CallKind> = [
-    .open, .read, .size, .lock, .write, .sync, .close,
+  nonisolated static let changeCalls: Set<SystemCallKind> = [
+    .open, .read, .size, .lock, .write, .synchronize, .close,
   ]
   /// What a change that also writes a snapshot adds: the temporary file's removal and rename.
   nonisolated static let compactionCalls = changeCalls.union([.unlink, .rename])
@@ -64,8 +66,10 @@ struct StorageFaultTests {
 
   /// Every way a call can fail: once or from then on, and writes that fail after a partial
   /// write.
-  static let failureModes: [(CallKind, Int32, persistent: Bool, shortWrites: Bool)] =
-    CallKind.allCases.flatMap { kind in
+  ///
+  /// The store never lists a directory, so that call is left out.
+  static let failureModes: [(SystemCallKind, Int32, persistent: Bool, shortWrites: Bool)] =
+    SystemCallKind.allCases.filter { $0 != .contentsOfDirectory }.flatMap { kind in
       [(kind, EIO, false, false), (kind, EIO, true, false)]
     } + [(.write, ENOSPC, false, true), (.write, ENOSPC, true, true)]
 
@@ -74,8 +78,8 @@ struct StorageFaultTests {
   /// Only a `sync` that keeps failing may: cutting the journal back after the failed `fsync`
   /// ends with an `fsync` of its own. Every other single fault is rolled back cleanly or strikes
   /// after the change is durable.
-  static func mayLeaveInDoubt(_ kind: CallKind, persistent: Bool) -> Bool {
-    kind == .sync && persistent
+  static func mayLeaveInDoubt(_ kind: SystemCallKind, persistent: Bool) -> Bool {
+    kind == .synchronize && persistent
   }
 
   /// The store's files except the lock, or none when the directory does not exist.
@@ -98,7 +102,7 @@ struct StorageFaultTests {
   }
 
   static func run(
-    _ command: Command, at path: String, interval: Int, system: SystemCalls,
+    _ command: Command, at path: String, interval: Int, system: any SystemCalls,
     console: RecordingConsole = RecordingConsole()
   ) async -> (status: ExitCode?, console: RecordingConsole) {
     let storage = FileTodoStorage(directory: path, compactionInterval: interval, system: system)
@@ -131,9 +135,9 @@ struct StorageFaultTests {
     for command in scenario.commands {
       let clean = try StoreDirectory()
       let cleanPath = try Self.place(template, in: clean)
-      let counter = Fault.none()
+      let counter = FaultyCalls.counting()
       let reference = await Self.run(
-        command, at: cleanPath, interval: scenario.interval, system: .real.injecting(counter))
+        command, at: cleanPath, interval: scenario.interval, system: counter)
       try #require(reference.status == .done, "\(command): \(reference.console.error)")
       #expect(counter.kindsCalled == scenario.kindsCalled, "\(command) calls other kinds")
       let expectedJournal = try Self.files(at: cleanPath)["journal.jsonl"]
@@ -145,14 +149,15 @@ struct StorageFaultTests {
         var landed = 0
         var statuses: Set<ExitCode> = []
         for number in 1...200 {
-          let fault = Fault(
-            kind, number: number, code: code, persistent: persistent, shortWrites: shortWrites)
+          let fault = FaultyCalls(
+            failing: kind, number: number, code: code, persistent: persistent,
+            shortWrites: shortWrites)
           let directory = try StoreDirectory()
           let path = try Self.place(template, in: directory)
           // Every other run's output fails too, as on a full disk: a saved change then exits 3.
           let outputFails = number.isMultiple(of: 2)
           let (status, console) = await Self.run(
-            command, at: path, interval: scenario.interval, system: .real.injecting(fault),
+            command, at: path, interval: scenario.interval, system: fault,
             console: RecordingConsole(failsOutput: outputFails))
           let context =
             "\(command) with \(fault) failing: exit \(String(describing: status)), "
@@ -216,7 +221,7 @@ struct StorageFaultTests {
     try await sweep(
       Scenario(
         interval: 200, setup: [], commands: [.add(title: "first")],
-        kindsCalled: [.makeDirectory, .open, .lock, .write, .sync, .close]))
+        kindsCalled: [.makeDirectory, .open, .lock, .write, .synchronize, .close]))
   }
 
   @Test("Every command on a store whose next change does not compact")
@@ -256,16 +261,16 @@ struct StorageFaultTests {
     let path = directory.path + "/store"
     try await FileTodoStorage(directory: path, compactionInterval: 3)
       .apply(Array(Self.fiveEntries.prefix(2)))
-    let broken = Fault(.rename, number: 1, persistent: true)
+    let broken = FaultyCalls(failing: .rename, number: 1, persistent: true)
     let failed = await Self.run(
-      .add(title: "third"), at: path, interval: 3, system: .real.injecting(broken))
+      .add(title: "third"), at: path, interval: 3, system: broken)
     #expect(broken.hit)
     #expect(failed.status == .done, "\(failed.console.error)")
     #expect(failed.console.output == "3\n")
     #expect(!FileManager.default.fileExists(atPath: path + "/snapshot"))
     #expect(!FileManager.default.fileExists(atPath: path + "/snapshot.tmp"))
     #expect(try FileTodoStorage(directory: path).load().todos.map(\.id) == [1, 2, 3])
-    let next = await Self.run(.add(title: "fourth"), at: path, interval: 3, system: .real)
+    let next = await Self.run(.add(title: "fourth"), at: path, interval: 3, system: POSIXCalls())
     #expect(next.status == .done)
     let snapshot = try SnapshotCodec.decode(
       try directory.read(path + "/snapshot").map { $0 }, path: "snapshot")
@@ -279,7 +284,8 @@ struct StorageFaultTests {
     let directory = try StoreDirectory()
     let console = RecordingConsole(failsOutput: true, failsMessages: messagesFail)
     let (status, _) = await Self.run(
-      .add(title: "kept"), at: directory.path, interval: 200, system: .real, console: console)
+      .add(title: "kept"), at: directory.path, interval: 200, system: POSIXCalls(), console: console
+    )
     #expect(status == .savedWithoutOutput)
     #expect(console.error.contains("The change was saved: do not run") == !messagesFail)
     let storage = FileTodoStorage(directory: directory.path)
@@ -287,7 +293,7 @@ struct StorageFaultTests {
 
     let listing = RecordingConsole(failsOutput: true, failsMessages: messagesFail)
     let (listStatus, _) = await Self.run(
-      .list(.all, json: false), at: directory.path, interval: 200, system: .real,
+      .list(.all, json: false), at: directory.path, interval: 200, system: POSIXCalls(),
       console: listing)
     #expect(listStatus == .unchanged, "a read whose output is lost changed nothing")
     #expect(listing.error.contains("Nothing was changed") == !messagesFail)
@@ -299,9 +305,9 @@ struct StorageFaultTests {
     let path = directory.path + "/store"
     try await FileTodoStorage(directory: path).apply(Array(Self.fiveEntries.prefix(2)))
     let console = RecordingConsole(failsMessages: messagesFail)
-    let fault = Fault(.sync, number: 1, persistent: true)
+    let fault = FaultyCalls(failing: .synchronize, number: 1, persistent: true)
     let (status, _) = await Self.run(
-      .add(title: "third"), at: path, interval: 200, system: .real.injecting(fault),
+      .add(title: "third"), at: path, interval: 200, system: fault,
       console: console)
     #expect(fault.hit)
     #expect(status == .unknown)

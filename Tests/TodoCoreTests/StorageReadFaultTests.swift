@@ -1,4 +1,6 @@
 import Foundation
+import PersistenceTestSupport
+import StatePersistence
 import TerminalKit
 import Testing
 
@@ -29,15 +31,15 @@ struct StorageReadFaultTests {
 
   @Test(
     "list, history and clear on an existing store fail with exit 1, naming the file and the error",
-    arguments: [CallKind.open, .read], [ENOENT, EACCES, EIO])
-  func failedRead(kind: CallKind, code: Int32) async throws {
+    arguments: [SystemCallKind.open, .read], [ENOENT, EACCES, EIO])
+  func failedRead(kind: SystemCallKind, code: Int32) async throws {
     let (directory, path) = try await makeStore()
     let before = try directory.contents()
     let reason = String(cString: strerror(code))
     // The calls of `kind` that reading the store makes, before any command writes.
-    let counter = Fault.none()
+    let counter = FaultyCalls.counting()
     let reference = await StorageFaultTests.run(
-      .list(.all, json: true), at: path, interval: 3, system: .real.injecting(counter))
+      .list(.all, json: true), at: path, interval: 3, system: counter)
     try #require(reference.status == .done)
     let reads = counter.calls(of: kind)
     // The lock, the snapshot and the journal are each opened; the snapshot and the journal are
@@ -46,9 +48,9 @@ struct StorageReadFaultTests {
     let commands: [Command] = [.list(.all, json: true), .history(limit: nil, json: true), .clear]
     for command in commands {
       for number in 1...reads {
-        let fault = Fault(kind, number: number, code: code)
+        let fault = FaultyCalls(failing: kind, number: number, code: code)
         let (status, console) = await StorageFaultTests.run(
-          command, at: path, interval: 3, system: .real.injecting(fault))
+          command, at: path, interval: 3, system: fault)
         let context = "\(command) with \(fault) failing: \(console.output) \(console.error)"
         #expect(fault.hit, "\(context)")
         #expect(status == .unchanged, "\(context)")
@@ -64,11 +66,11 @@ struct StorageReadFaultTests {
   func noStoreIsEmpty() async throws {
     let directory = try StoreDirectory()
     let missing = await StorageFaultTests.run(
-      .list(.all, json: true), at: directory.path + "/none", interval: 200, system: .real)
+      .list(.all, json: true), at: directory.path + "/none", interval: 200, system: POSIXCalls())
     #expect(missing.status == .done)
     #expect(missing.console.output == "[]\n")
     let empty = await StorageFaultTests.run(
-      .list(.all, json: true), at: directory.path, interval: 200, system: .real)
+      .list(.all, json: true), at: directory.path, interval: 200, system: POSIXCalls())
     #expect(empty.status == .done)
     #expect(empty.console.output == "[]\n")
   }
@@ -76,13 +78,13 @@ struct StorageReadFaultTests {
   @Test("A store whose first change failed and was cut back (only its lock is left) is empty")
   func lockOnlyIsEmpty() async throws {
     let directory = try StoreDirectory()
-    let fault = Fault(.write, number: 1, persistent: true)
+    let fault = FaultyCalls(failing: .write, number: 1, persistent: true)
     let failed = await StorageFaultTests.run(
-      .add(title: "lost"), at: directory.path, interval: 200, system: .real.injecting(fault))
+      .add(title: "lost"), at: directory.path, interval: 200, system: fault)
     #expect(failed.status == .unchanged)
     #expect(try directory.contents().keys.sorted() == ["lock"])
     let listed = await StorageFaultTests.run(
-      .list(.all, json: true), at: directory.path, interval: 200, system: .real)
+      .list(.all, json: true), at: directory.path, interval: 200, system: POSIXCalls())
     #expect(listed.status == .done)
     #expect(listed.console.output == "[]\n")
   }

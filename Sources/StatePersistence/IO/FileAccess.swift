@@ -7,18 +7,21 @@
 #endif
 
 /// An open file, closed when released, with whole-buffer reads and writes over ``SystemCalls``.
-final class OpenFile {
-  let descriptor: Int32
+package final class OpenFile {
+  package let descriptor: Int32
   /// The path it was opened at, for messages.
-  let path: String
-  private let system: any SystemCalls
+  package let path: String
+  let system: any SystemCalls
   private var isOpen = true
 
-  /// Opens `path` without following a symbolic link; `O_CREAT` makes it with mode 0600, and an
-  /// existing file keeps its mode.
-  init(_ path: String, flags: Int32, system: any SystemCalls) throws(PersistenceError) {
+  /// Opens `path` without following a symbolic link, unless `followingLinks`; `O_CREAT` makes
+  /// it with mode 0600, and an existing file keeps its mode.
+  package init(
+    _ path: String, flags: Int32, system: any SystemCalls, followingLinks: Bool = false
+  ) throws(PersistenceError) {
+    let noFollow = followingLinks ? 0 : O_NOFOLLOW
     do {
-      descriptor = try system.open(path, flags: flags | O_NOFOLLOW | O_CLOEXEC, mode: 0o600)
+      descriptor = try system.open(path, flags: flags | noFollow | O_CLOEXEC, mode: 0o600)
     } catch {
       throw Self.openError(path, error)
     }
@@ -27,7 +30,8 @@ final class OpenFile {
   }
 
   /// Opens `path` read-only, or returns `nil` if nothing is there.
-  static func openIfPresent(_ path: String, system: any SystemCalls) throws(PersistenceError)
+  package static func openIfPresent(_ path: String, system: any SystemCalls)
+    throws(PersistenceError)
     -> OpenFile?
   {
     do {
@@ -47,14 +51,14 @@ final class OpenFile {
   }
 
   /// The file's size in bytes.
-  func size() throws(PersistenceError) -> Int {
+  package func size() throws(PersistenceError) -> Int {
     do { return try system.size(descriptor) } catch { throw .failed("inspect", path, error) }
   }
 
   /// Reads `count` bytes from `offset`, or fewer at the end of the file.
   ///
   /// - Complexity: O(count).
-  func read(from offset: Int, count: Int) throws(PersistenceError) -> [UInt8] {
+  package func read(from offset: Int, count: Int) throws(PersistenceError) -> [UInt8] {
     guard count > 0 else { return [] }
     var bytes = [UInt8](repeating: 0, count: count)
     var filled = 0
@@ -81,14 +85,14 @@ final class OpenFile {
   /// The whole file.
   ///
   /// - Complexity: O(file size).
-  func readAll() throws(PersistenceError) -> [UInt8] {
+  package func readAll() throws(PersistenceError) -> [UInt8] {
     try read(from: 0, count: try size())
   }
 
   /// Writes all of `bytes` at `offset`.
   ///
   /// - Complexity: O(bytes).
-  func write(_ bytes: [UInt8], at offset: Int) throws(PersistenceError) {
+  package func write(_ bytes: [UInt8], at offset: Int) throws(PersistenceError) {
     var written = 0
     while written < bytes.count {
       let outcome = bytes.withUnsafeBytes { buffer in
@@ -108,12 +112,12 @@ final class OpenFile {
   }
 
   /// Forces the file's data to the disk.
-  func synchronize() throws(PersistenceError) {
+  package func synchronize() throws(PersistenceError) {
     do { try system.synchronize(descriptor) } catch { throw .failed("sync", path, error) }
   }
 
   /// Cuts the file to `length` bytes.
-  func truncate(to length: Int) throws(PersistenceError) {
+  package func truncate(to length: Int) throws(PersistenceError) {
     do {
       try system.truncate(descriptor, to: length)
     } catch {
@@ -122,12 +126,12 @@ final class OpenFile {
   }
 
   /// Takes or releases the advisory lock; `LOCK_NB` makes a held lock fail with `EWOULDBLOCK`.
-  func lock(_ operation: Int32) throws(SystemCallFailure) {
+  package func lock(_ operation: Int32) throws(SystemCallFailure) {
     try system.lock(descriptor, operation: operation)
   }
 
   /// Closes the file, reporting a failure (which can be a late write error).
-  func close() throws(PersistenceError) {
+  package func close() throws(PersistenceError) {
     guard isOpen else { return }
     isOpen = false
     do { try system.close(descriptor) } catch { throw .failed("close", path, error) }
@@ -136,13 +140,22 @@ final class OpenFile {
 
 /// The file operations persistence builds from ``SystemCalls``: directories, atomic
 /// replacement, listing.
-struct FileAccess: Sendable {
-  let system: any SystemCalls
+package struct FileAccess: Sendable {
+  package let system: any SystemCalls
+  /// Whether directories are opened through a symbolic link (to synchronize them); files never
+  /// are.
+  package let followsDirectoryLinks: Bool
+
+  /// File access over `system`; see ``followsDirectoryLinks``.
+  package init(system: any SystemCalls, followsDirectoryLinks: Bool = false) {
+    self.system = system
+    self.followsDirectoryLinks = followsDirectoryLinks
+  }
 
   /// The contents of `path`, or `nil` if there is no such file.
   ///
   /// - Complexity: O(file size).
-  func contents(of path: String) throws(PersistenceError) -> [UInt8]? {
+  package func contents(of path: String) throws(PersistenceError) -> [UInt8]? {
     guard let file = try OpenFile.openIfPresent(path, system: system) else { return nil }
     return try file.readAll()
   }
@@ -151,7 +164,7 @@ struct FileAccess: Sendable {
   /// parent so that the new entry survives a power cut; an existing directory keeps its mode.
   ///
   /// - Complexity: O(path components).
-  func createDirectory(_ path: String) throws(PersistenceError) {
+  package func createDirectory(_ path: String) throws(PersistenceError) {
     var prefix = path.hasPrefix("/") ? "/" : ""
     var parent = path.hasPrefix("/") ? "/" : "."
     for component in path.split(separator: "/") {
@@ -172,8 +185,10 @@ struct FileAccess: Sendable {
   }
 
   /// Forces `directory`'s entries (new files, renames, removals) to the disk.
-  func synchronizeDirectory(_ directory: String) throws(PersistenceError) {
-    let handle = try OpenFile(directory, flags: O_RDONLY | O_DIRECTORY, system: system)
+  package func synchronizeDirectory(_ directory: String) throws(PersistenceError) {
+    let handle = try OpenFile(
+      directory, flags: O_RDONLY | O_DIRECTORY, system: system,
+      followingLinks: followsDirectoryLinks)
     try handle.synchronize()
     try handle.close()
   }
@@ -188,7 +203,7 @@ struct FileAccess: Sendable {
   /// then done but may not survive a power cut.
   ///
   /// - Complexity: O(bytes).
-  func replaceAtomically(_ path: String, with bytes: [UInt8], in directory: String)
+  package func replaceAtomically(_ path: String, with bytes: [UInt8], in directory: String)
     throws(PersistenceError)
   {
     let temporary = path + ".tmp"
@@ -214,7 +229,7 @@ struct FileAccess: Sendable {
   ///
   /// A symbolic link is removed
   /// itself, never its target.
-  func remove(_ path: String) throws(PersistenceError) {
+  package func remove(_ path: String) throws(PersistenceError) {
     do {
       try system.unlink(path)
     } catch  where error.code == ENOENT {
@@ -227,7 +242,7 @@ struct FileAccess: Sendable {
   /// The names in `directory`.
   ///
   /// - Complexity: O(entries).
-  func names(in directory: String) throws(PersistenceError) -> [String] {
+  package func names(in directory: String) throws(PersistenceError) -> [String] {
     do {
       return try system.contentsOfDirectory(directory)
     } catch {

@@ -39,6 +39,16 @@ package protocol SystemCalls: Sendable {
   func makeDirectory(_ path: String, mode: mode_t) throws(SystemCallFailure)
   /// The names in the directory at `path`, without `.` and `..`, in no particular order.
   func contentsOfDirectory(_ path: String) throws(SystemCallFailure) -> [String]
+  /// Waits `microseconds` between two tries of a lock that another process holds: `usleep`
+  /// unless a test counts the waits instead.
+  func pause(microseconds: Int)
+}
+
+extension SystemCalls {
+  /// Sleeps for `microseconds`.
+  package func pause(microseconds: Int) {
+    _ = usleep(useconds_t(clamping: microseconds))
+  }
 }
 
 /// The kinds of call in ``SystemCalls``, for counting and failing them.

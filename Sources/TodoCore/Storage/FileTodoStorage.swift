@@ -1,5 +1,6 @@
 import ActionLog
 import Foundation
+import StatePersistence
 
 #if canImport(Darwin)
   import Darwin
@@ -38,18 +39,18 @@ struct FileTodoStorage: TodoStorage {
   /// How many journal entries may follow the snapshot before a writer refreshes it.
   let compactionInterval: Int
   /// The calls that reach the disk.
-  let system: SystemCalls
+  let system: any SystemCalls
   /// Told, with the directory, when the lock has been waited for about a second.
   let announceLockWait: (@Sendable (String) -> Void)?
 
   /// Creates the storage for `directory`, which is created by the first change.
   init(directory: String, compactionInterval: Int = 200) {
-    self.init(directory: directory, compactionInterval: compactionInterval, system: .real)
+    self.init(directory: directory, compactionInterval: compactionInterval, system: POSIXCalls())
   }
 
   /// Creates the storage for `directory` on `system`'s calls.
   init(
-    directory: String, compactionInterval: Int = 200, system: SystemCalls,
+    directory: String, compactionInterval: Int = 200, system: any SystemCalls,
     announceLockWait: (@Sendable (String) -> Void)? = nil
   ) {
     self.directory =
@@ -85,6 +86,12 @@ struct FileTodoStorage: TodoStorage {
     return StorageStamp(parts: parts)
   }
 
+  /// The file operations on ``system``'s calls.
+  ///
+  /// The store's directory may be a symbolic link (a store kept elsewhere); nothing inside it
+  /// is followed.
+  var files: FileAccess { FileAccess(system: system, followsDirectoryLinks: true) }
+
   var journalPath: String { directory + "/journal.jsonl" }
   var snapshotPath: String { directory + "/snapshot" }
   var lockPath: String { directory + "/lock" }
@@ -96,7 +103,7 @@ struct FileTodoStorage: TodoStorage {
   ///
   /// - Complexity: O(todos + entries since the snapshot).
   func load() throws -> AppState {
-    guard system.exists(directory) else { return AppState() }
+    guard exists(directory) else { return AppState() }
     let lock = try openLock(create: false)
     try lock.map { lock throws(StorageError) in try take(lock, exclusive: false) }
     return try read().state
@@ -106,14 +113,14 @@ struct FileTodoStorage: TodoStorage {
   ///
   /// - Complexity: O(journal length).
   func history() throws -> [JournalEntry] {
-    guard system.exists(directory) else { return [] }
+    guard exists(directory) else { return [] }
     let lock = try openLock(create: false)
     try lock.map { lock throws(StorageError) in try take(lock, exclusive: false) }
     let loaded = try read()
-    guard loaded.journalEnd > 0,
-      let journal = try OpenFile.openIfPresent(path: journalPath, system: system)
-    else { return [] }
-    let bytes = try journal.read(from: 0, count: loaded.journalEnd)
+    guard loaded.journalEnd > 0, let journal = try openIfPresent(journalPath) else { return [] }
+    let bytes = try StorageError.translating { () throws(PersistenceError) in
+      try journal.read(from: 0, count: loaded.journalEnd)
+    }
     let decoder = JSONDecoder()
     let (lines, _) = JSONLines.split(bytes)
     return try lines.dropFirst().enumerated().map { index, range throws(StorageError) in
@@ -127,30 +134,55 @@ struct FileTodoStorage: TodoStorage {
   func withExclusiveAccess<R: Sendable>(
     _ body: (any StorageTransaction) async throws -> R
   ) async throws -> R {
-    try system.createDirectory(directory)
+    if !exists(directory) {
+      try StorageError.translating { () throws(PersistenceError) in
+        try files.createDirectory(directory)
+      }
+    }
     guard let lock = try openLock(create: true) else {
       throw StorageError.systemCall(
         operation: "open", path: lockPath, reason: "the lock file vanished")
     }
     try take(lock, exclusive: true)
-    defer { lock.unlock() }
+    // Closing the file releases the lock too, so a failed unlock loses nothing.
+    defer { try? lock.lock(LOCK_UN) }
     let transaction = FileTransaction(storage: self, loaded: try read())
     return try await body(transaction)
   }
 
   private func openLock(create: Bool) throws(StorageError) -> OpenFile? {
     if create {
-      return try OpenFile(path: lockPath, flags: O_RDWR | O_CREAT | O_NOFOLLOW, system: system)
+      return try StorageError.translating { () throws(PersistenceError) in
+        try OpenFile(lockPath, flags: O_RDWR | O_CREAT, system: system)
+      }
     }
     // A store that was never written to has no lock file, and nothing to protect.
-    return try OpenFile.openIfPresent(path: lockPath, system: system)
+    return try openIfPresent(lockPath)
   }
 
   private func take(_ lock: OpenFile, exclusive: Bool) throws(StorageError) {
     let directory = directory
-    try lock.lock(
-      exclusive: exclusive,
-      announceWait: announceLockWait.map { announce in { announce(directory) } })
+    try StorageError.translating { () throws(PersistenceError) in
+      try lock.lock(
+        exclusive: exclusive,
+        announceWait: announceLockWait.map { announce in { announce(directory) } })
+    }
+  }
+
+  /// Opens the store's file at `path` read-only, or returns `nil` if it does not exist.
+  ///
+  /// An `open` that fails with `ENOENT` while the file is there (a failing disk or file system,
+  /// or an injected fault) is an error like any other: reading on as if the file were absent
+  /// would show a store that holds todos as an empty one, and a writer would start a new
+  /// journal over the old one.
+  private func openIfPresent(_ path: String) throws(StorageError) -> OpenFile? {
+    do {
+      return try OpenFile(path, flags: O_RDONLY, system: system)
+    } catch .systemCall(_, _, let code) where code == ENOENT && isAbsent(path) {
+      return nil
+    } catch {
+      throw StorageError(error)
+    }
   }
 
   /// What a read found on disk.
@@ -171,10 +203,10 @@ struct FileTodoStorage: TodoStorage {
   /// - Complexity: O(todos + entries since the snapshot).
   func read() throws(StorageError) -> Loaded {
     var snapshot = Snapshot(state: AppState(), seq: 0, offset: 0)
-    if let file = try OpenFile.openIfPresent(path: snapshotPath, system: system) {
-      snapshot = try SnapshotCodec.decode(try file.readToEnd(), path: snapshotPath)
+    if let file = try openIfPresent(snapshotPath) {
+      snapshot = try SnapshotCodec.decode(try readToEnd(file), path: snapshotPath)
     }
-    guard let journal = try OpenFile.openIfPresent(path: journalPath, system: system) else {
+    guard let journal = try openIfPresent(journalPath) else {
       guard snapshot.seq == 0 else {
         throw .damaged(
           path: journalPath, line: nil,
@@ -183,7 +215,7 @@ struct FileTodoStorage: TodoStorage {
       return Loaded(
         state: snapshot.state, seq: 0, journalEnd: 0, journalSize: 0, snapshotSeq: 0)
     }
-    let size = try journal.size()
+    let size = try StorageError.translating { () throws(PersistenceError) in try journal.size() }
     let headerEnd = try validateHeader(of: journal, size: size)
     guard let headerEnd else {
       // The process that created the journal died before its header was complete.
@@ -200,7 +232,9 @@ struct FileTodoStorage: TodoStorage {
         reason: "the journal has \(size) bytes but the snapshot says it has at least \(start)")
     }
     // start >= headerEnd >= 1 and size >= start, so neither subtraction can overflow.
-    let bytes = try journal.read(from: start - 1, count: size - start + 1)
+    let bytes = try StorageError.translating { () throws(PersistenceError) in
+      try journal.read(from: start - 1, count: size - start + 1)
+    }
     guard bytes.first == 0x0A else {
       throw .damaged(
         path: snapshotPath, line: 2,
@@ -235,7 +269,9 @@ struct FileTodoStorage: TodoStorage {
   /// holds only the beginning of a header (the process creating it died) or only NUL bytes (a
   /// power cut hit its first write).
   private func validateHeader(of journal: OpenFile, size: Int) throws(StorageError) -> Int? {
-    let prefix = try journal.read(from: 0, count: min(size, 4096))
+    let prefix = try StorageError.translating { () throws(PersistenceError) in
+      try journal.read(from: 0, count: min(size, 4096))
+    }
     guard let newline = prefix.firstIndex(of: 0x0A) else {
       if JournalCodec.header.utf8.starts(with: prefix) { return nil }
       if try isOnlyNUL(journal, from: 0) { return nil }
@@ -252,7 +288,16 @@ struct FileTodoStorage: TodoStorage {
   ///
   /// - Complexity: O(file size − offset).
   private func isOnlyNUL(_ journal: OpenFile, from offset: Int) throws(StorageError) -> Bool {
-    try journal.readToEnd(from: offset).allSatisfy { $0 == 0 }
+    try readToEnd(journal, from: offset).allSatisfy { $0 == 0 }
+  }
+
+  /// Reads `file` from `offset` to its end.
+  ///
+  /// - Complexity: O(file size − offset).
+  private func readToEnd(_ file: OpenFile, from offset: Int = 0) throws(StorageError) -> [UInt8] {
+    try StorageError.translating { () throws(PersistenceError) in
+      try file.read(from: offset, count: max(0, try file.size() - offset))
+    }
   }
 
   /// Appends entries for a transaction that holds the exclusive lock, durably, or leaves the
@@ -278,20 +323,22 @@ struct FileTodoStorage: TodoStorage {
     guard !overflow else {
       throw .damaged(path: journalPath, line: nil, reason: "the journal cannot grow any longer")
     }
-    let existed = system.exists(journalPath)
-    let journal = try OpenFile(
-      path: journalPath, flags: O_RDWR | O_CREAT | O_NOFOLLOW, system: system)
-    // A torn tail is cut off before anything is written: if the cut fails, readers still ignore
-    // the tail and nothing has changed, so there is nothing to roll back (and no rollback that
-    // could fail and leave the change in doubt).
-    if loaded.journalSize > start { try journal.truncate(to: start) }
-    do throws(StorageError) {
+    let existed = exists(journalPath)
+    let journal = try StorageError.translating { () throws(PersistenceError) in
+      let journal = try OpenFile(journalPath, flags: O_RDWR | O_CREAT, system: system)
+      // A torn tail is cut off before anything is written: if the cut fails, readers still
+      // ignore the tail and nothing has changed, so there is nothing to roll back (and no
+      // rollback that could fail and leave the change in doubt).
+      if loaded.journalSize > start { try journal.truncate(to: start) }
+      return journal
+    }
+    do throws(PersistenceError) {
       try journal.write(bytes, at: start)
       try journal.synchronize()
       // A new journal's name must reach the disk too before the change counts as saved.
-      if start == 0 { try system.synchronizeDirectory(directory) }
+      if start == 0 { try files.synchronizeDirectory(directory) }
     } catch {
-      try rollBack(journal, to: start, removing: !existed, after: error)
+      try rollBack(journal, to: start, removing: !existed, after: StorageError(error))
     }
     loaded.journalEnd = end
     loaded.journalSize = end
@@ -301,8 +348,7 @@ struct FileTodoStorage: TodoStorage {
     guard distant || pending >= compactionInterval else { return }
     let snapshot = Snapshot(state: loaded.state, seq: loaded.seq, offset: loaded.journalEnd)
     do {
-      try system.replaceAtomically(
-        snapshotPath, with: SnapshotCodec.encode(snapshot), directory: directory)
+      try files.replaceAtomically(snapshotPath, with: SnapshotCodec.encode(snapshot), in: directory)
       loaded.snapshotSeq = loaded.seq
     } catch {
       // The change is durable in the journal and the old snapshot is still valid; the next
@@ -316,25 +362,23 @@ struct FileTodoStorage: TodoStorage {
   private func rollBack(
     _ journal: OpenFile, to length: Int, removing created: Bool, after failure: StorageError
   ) throws(StorageError) -> Never {
-    do throws(StorageError) {
+    do throws(PersistenceError) {
       try journal.truncate(to: length)
       try journal.synchronize()
     } catch {
-      throw failure.uncertain(rollback: error)
+      throw failure.uncertain(rollback: StorageError(error))
     }
     // An empty journal reads as an empty store, so a failed removal changes nothing.
-    if created { _ = system.unlink(journalPath) }
+    if created { try? system.unlink(journalPath) }
     throw failure
   }
 
   /// Finds the entry `undo` reverts next, reading the journal backwards.
   fileprivate func lastUndoableEntry(journalEnd: Int) throws(StorageError) -> JournalEntry? {
-    guard journalEnd > 0,
-      let journal = try OpenFile.openIfPresent(path: journalPath, system: system)
-    else {
-      return nil
+    guard journalEnd > 0, let journal = try openIfPresent(journalPath) else { return nil }
+    let bytes = try StorageError.translating { () throws(PersistenceError) in
+      try journal.read(from: 0, count: journalEnd)
     }
-    let bytes = try journal.read(from: 0, count: journalEnd)
     let (lines, _) = JSONLines.split(bytes)
     let decoder = JSONDecoder()
     var scanner = UndoScanner()
@@ -380,4 +424,19 @@ private final class FileTransaction: StorageTransaction {
     try storage.append(entries, after: &loaded)
     return entries
   }
+}
+
+/// Whether something exists at `path`, asked of the operating system directly.
+private func exists(_ path: String) -> Bool {
+  access(path, F_OK) == 0
+}
+
+/// Whether `path` is known to name nothing: `lstat` finds no entry (a symbolic link is an
+/// entry, whatever it points at).
+///
+/// Asked of the operating system directly, never through a test's calls: it is how the store
+/// tells a file that is absent from one whose `open` failed with `ENOENT`.
+private func isAbsent(_ path: String) -> Bool {
+  var info = stat()
+  return lstat(path, &info) != 0 && errno == ENOENT
 }

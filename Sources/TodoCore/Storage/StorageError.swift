@@ -1,3 +1,13 @@
+import StatePersistence
+
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// Why the store on disk could not be read or written.
 enum StorageError: Error, Hashable, Sendable, CustomStringConvertible {
   /// A file holds something the app cannot read; nothing was changed.
@@ -38,5 +48,33 @@ enum StorageError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The error for a change whose rollback failed with `rollback` after this error.
   func uncertain(rollback: StorageError) -> StorageError {
     .uncertain(cause: summary, rollback: rollback.summary)
+  }
+}
+
+extension StorageError {
+  /// The store's error for a failure of the persistence module's file access.
+  init(_ error: PersistenceError) {
+    switch error {
+    case .systemCall("open", let path, ELOOP):
+      self = .systemCall(
+        operation: "open", path: path,
+        reason: "it is a symbolic link, and todo-cli follows none inside its store")
+    case .systemCall(let operation, let path, let code):
+      self = .systemCall(operation: operation, path: path, reason: String(cString: strerror(code)))
+    case .damaged(let file, let line, let reason):
+      self = .damaged(path: file, line: line, reason: reason)
+    case .uncertain(let cause, let rollback):
+      self = .uncertain(cause: cause, rollback: rollback)
+    case .newerSchema, .inUse, .encodingFailed, .closed:
+      self = .systemCall(operation: "use", path: "the store", reason: error.description)
+    }
+  }
+
+  /// The result of `body`, which reaches the disk through the persistence module, with its
+  /// failure thrown as the store's error.
+  static func translating<Value>(_ body: () throws(PersistenceError) -> Value)
+    throws(StorageError) -> Value
+  {
+    do { return try body() } catch { throw StorageError(error) }
   }
 }

@@ -114,7 +114,9 @@ package struct BrowserState: Sendable {
   // MARK: - The log growing
 
   /// Takes in the entries read since the last call: the ones the filter keeps join the
-  /// timeline, and a selection on the last entry moves to the newest, as `tail -f` does.
+  /// timeline. With `--follow`, a selection on the last entry moves to the newest, as
+  /// `tail -f` does; a log still being read whole keeps its selection, on its first entry
+  /// until one is chosen.
   ///
   /// - Complexity: O(new entries).
   package mutating func sessionGrew(_ session: SessionIndex) {
@@ -126,7 +128,11 @@ package struct BrowserState: Sendable {
     }
     entriesFiltered = session.entryCount
     timeline.update(ids: visible, previousIndex: nil)
-    if wasOnLast, let last = visible.last { timeline.select(last) }
+    if following {
+      if wasOnLast, let last = visible.last { timeline.select(last) }
+    } else if timeline.selection == nil, let first = visible.first {
+      timeline.select(first)
+    }
   }
 
   /// Keeps the entries that `filter` matches, keeping the selection when it still shows.

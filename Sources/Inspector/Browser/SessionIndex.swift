@@ -17,6 +17,9 @@ package struct SessionIndex: Sendable {
   package private(set) var entryPositions: [Int] = []
   /// What stopped the reading, if anything did.
   package var damage: LogDamage?
+  /// How much of a log read whole has been read so far; `nil` once it is read, and for a log
+  /// that is followed.
+  package var progress: ReadingProgress?
   /// The state after each record at a position that is a multiple of the interval.
   private var savedStates: [Int: JSONValue] = [:]
 
@@ -102,5 +105,26 @@ package struct SessionIndex: Sendable {
       return error
     }
     return damage
+  }
+}
+
+/// How much of a log the terminal interface has read: it reads a large log a chunk between two
+/// frames at a time, so its first screen shows before the log is read whole.
+package struct ReadingProgress: Equatable, Sendable {
+  /// The bytes read so far.
+  package var bytesRead: Int
+  /// The size of the file when it was opened.
+  package var fileSize: Int
+
+  /// Creates the progress of `bytesRead` bytes out of `fileSize`.
+  package init(bytesRead: Int, fileSize: Int) {
+    self.bytesRead = bytesRead
+    self.fileSize = fileSize
+  }
+
+  /// The whole per cent read, from 0 to 100.
+  package var percent: Int {
+    guard fileSize > 0 else { return 100 }
+    return Int(min(100, (Double(bytesRead) * 100 / Double(fileSize)).rounded(.down)))
   }
 }

@@ -150,7 +150,7 @@ package enum LogFileReader {
     _ data: Data, _ visit: (LogRecord, _ state: JSONValue?) throws(LogDamage) -> Bool
   ) -> LogDamage? {
     let bytes = [UInt8](data)
-    guard !bytes.isEmpty else { return LogDamage(line: 1, reason: "empty file: no header") }
+    guard !bytes.isEmpty else { return emptyFile }
     var scanner = LogScanner()
     var tracker = StateTracker()
     let (lines, tornStart) = JSONLines.split(bytes)
@@ -161,13 +161,7 @@ package enum LogFileReader {
         if try !visit(record, tracker.state) { return nil }
       }
       guard let tornStart else { return nil }
-      let tail = tornStart..<bytes.count
-      if JSONLines.isNULLine(bytes[tail]) || (try? JSONParser.parse(bytes, in: tail)) == nil {
-        throw LogDamage(
-          line: scanner.nextLineNumber,
-          reason: "the last line is incomplete (no newline, not JSON): a write cut short")
-      }
-      if let record = try scanner.read(bytes, tail) {
+      if let record = try readLastLine(bytes, tornStart..<bytes.count, with: &scanner) {
         try tracker.apply(record)
         _ = try visit(record, tracker.state)
       }
@@ -175,6 +169,26 @@ package enum LogFileReader {
     } catch {
       return error
     }
+  }
+
+  /// The damage of a file with nothing in it.
+  package static let emptyFile = LogDamage(line: 1, reason: "empty file: no header")
+
+  /// Reads the last line of a log read whole when it has no newline: it counts if it is
+  /// complete JSON (a hand-edited file), and is damage otherwise (the write a crash cut short).
+  ///
+  /// - Returns: The record, or `nil` for a blank line.
+  /// - Throws: ``LogDamage`` naming the line.
+  /// - Complexity: O(length of the line).
+  package static func readLastLine(
+    _ bytes: [UInt8], _ line: Range<Int>, with scanner: inout LogScanner
+  ) throws(LogDamage) -> LogRecord? {
+    if JSONLines.isNULLine(bytes[line]) || (try? JSONParser.parse(bytes, in: line)) == nil {
+      throw LogDamage(
+        line: scanner.nextLineNumber,
+        reason: "the last line is incomplete (no newline, not JSON): a write cut short")
+    }
+    return try scanner.read(bytes, line)
   }
 
   /// Reads the file at `path` whole.

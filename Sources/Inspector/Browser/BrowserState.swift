@@ -113,10 +113,10 @@ package struct BrowserState: Sendable {
 
   // MARK: - The log growing
 
-  /// Takes in the entries read since the last call: the ones the filter keeps join the
-  /// timeline. With `--follow`, a selection on the last entry moves to the newest, as
-  /// `tail -f` does; a log still being read whole keeps its selection, on its first entry
-  /// until one is chosen.
+  /// Takes in the entries read since the last call: the ones the filter keeps join the timeline.
+  ///
+  /// With `--follow`, a selection on the last entry moves to the newest, as `tail -f` does; a
+  /// log still being read whole keeps its selection, on its first entry until one is chosen.
   ///
   /// - Complexity: O(new entries).
   package mutating func sessionGrew(_ session: SessionIndex) {

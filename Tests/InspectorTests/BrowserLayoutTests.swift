@@ -207,6 +207,16 @@ struct BrowserLayoutTests {
       text.split(separator: "\n").first { $0.hasPrefix(">") } == selected,
       "the selection stays on the first entry")
     #expect(await app.refresh() == false, "nothing more to read")
+
+    // Entries are read from the file when shown or filtered, and only a few kept decoded.
+    #expect(app.session.decodedEntryCount <= 16, "the rows on screen")
+    for key in [Key.character("/"), .character("S"), .enter] { await app.handle(key) }
+    let (matching, decoded) = (app.state.visible.count, app.session.decodedEntryCount)
+    #expect(matching == entries, "every entry was read again and matched")
+    #expect(decoded > 16 && decoded <= SessionIndex.cachedEntryLimit)
+    await app.handle(.character("G"))
+    await app.handle(.enter)
+    #expect(app.frame(width: 80, height: 16).text.contains(#""n": 200000"#))
   }
 
   @Test(

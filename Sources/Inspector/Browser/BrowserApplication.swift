@@ -32,9 +32,10 @@ package final class BrowserApplication: TerminalApplication {
   /// - Complexity: O(``LineIndex/chunkBytes``).
   package init(path: String, follow: Bool) throws(InspectorError) {
     self.path = path
-    var session = SessionIndex()
+    var session: SessionIndex
     let tail: LogTail
     do {
+      session = SessionIndex(rereadingFrom: try LogLines(path: path))
       tail = try LogTail(path: path)
       session.progress = ReadingProgress(bytesRead: 0, fileSize: try tail.size())
     } catch {
@@ -58,10 +59,12 @@ package final class BrowserApplication: TerminalApplication {
   ) -> Bool {
     do {
       guard session.progress != nil else {
-        try tail.readNew { session.append($0, state: $1) }
+        try tail.readNew { session.append($0, state: $1, at: $2) }
         return true
       }
-      let read = try tail.readNew(upTo: LineIndex.chunkBytes) { session.append($0, state: $1) }
+      let read = try tail.readNew(upTo: LineIndex.chunkBytes) {
+        session.append($0, state: $1, at: $2)
+      }
       session.progress?.bytesRead = tail.bytesRead
       guard read < LineIndex.chunkBytes else { return true }
       session.progress = nil
@@ -71,7 +74,7 @@ package final class BrowserApplication: TerminalApplication {
       }
       // A followed log's last line may still be being written: it waits for its newline.
       guard follow else {
-        try tail.readLastLine { session.append($0, state: $1) }
+        try tail.readLastLine { session.append($0, state: $1, at: $2) }
         return false
       }
       return true
@@ -107,7 +110,7 @@ package final class BrowserApplication: TerminalApplication {
   /// - Complexity: O(``chunksPerRefresh`` × ``LineIndex/chunkBytes``), or O(bytes appended).
   package func refresh() async -> Bool {
     guard let tail else { return false }
-    let before = (session.records.count, session.progress)
+    let before = (session.recordCount, session.progress)
     var reading = true
     for _ in 0..<(session.progress == nil ? 1 : Self.chunksPerRefresh) where reading {
       reading = Self.readChunk(of: tail, into: &session, follow: state.following)
@@ -115,7 +118,7 @@ package final class BrowserApplication: TerminalApplication {
     }
     if !reading { self.tail = nil }
     state.sessionGrew(session)
-    return session.records.count != before.0 || session.progress != before.1 || self.tail == nil
+    return session.recordCount != before.0 || session.progress != before.1 || self.tail == nil
   }
 
   /// Runs the interface on the terminal for `arguments`, until the user quits.

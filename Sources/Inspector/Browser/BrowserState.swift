@@ -122,8 +122,9 @@ package struct BrowserState: Sendable {
   package mutating func sessionGrew(_ session: SessionIndex) {
     let wasOnLast = timeline.selection == nil || timeline.selection == visible.last
     guard entriesFiltered < session.entryCount else { return }
+    // Without a filter, every entry shows: none is read again from the file to be tried.
     for index in entriesFiltered..<session.entryCount
-    where session.entry(index).map(filter.matches) ?? false {
+    where filter.isEmpty || session.entry(index).map(filter.matches) ?? false {
       visible.append(index)
     }
     entriesFiltered = session.entryCount
@@ -141,7 +142,9 @@ package struct BrowserState: Sendable {
   private mutating func apply(_ filter: TimelineFilter, _ session: SessionIndex) {
     self.filter = filter
     let previous = timeline.selection
-    visible = (0..<session.entryCount).filter { session.entry($0).map(filter.matches) ?? false }
+    visible = (0..<session.entryCount).filter {
+      filter.isEmpty || session.entry($0).map(filter.matches) ?? false
+    }
     entriesFiltered = session.entryCount
     let position = previous.map { selected in visible.firstIndex { $0 >= selected } ?? 0 }
     timeline.update(ids: visible, previousIndex: position)

@@ -19,6 +19,13 @@ package struct LogScanner {
   /// Creates a scanner that expects the header first.
   package init() {}
 
+  /// Creates a scanner that reads one line again, on its own: line `line` of a log whose
+  /// header has been read, without checking its order against the lines before it.
+  package init(rereadingLine line: Int) {
+    hasHeader = true
+    nextLineNumber = line
+  }
+
   /// Reads one line, without its newline.
   ///
   /// - Returns: The record, or `nil` for the header and blank lines.

@@ -51,7 +51,7 @@ package final class LogTail {
 
   /// Reads the complete lines among the next `maximumBytes` bytes appended since the last call
   /// (all of them by default) and hands each record to `visit`, with the encoded state after
-  /// it.
+  /// it and where its line is in the file (newline excluded).
   ///
   /// - Returns: How many bytes were read: fewer than `maximumBytes` at the end of the file.
   /// - Throws: ``Failure`` when the file cannot be read or the new lines are damaged; the
@@ -59,7 +59,8 @@ package final class LogTail {
   /// - Complexity: O(bytes read).
   @discardableResult
   package func readNew(
-    upTo maximumBytes: Int = .max, _ visit: (LogRecord, _ state: JSONValue?) -> Void
+    upTo maximumBytes: Int = .max,
+    _ visit: (LogRecord, _ state: JSONValue?, _ bytes: Range<Int>) -> Void
   ) throws(Failure) -> Int {
     let chunk: Data
     do {
@@ -73,11 +74,12 @@ package final class LogTail {
     offset += UInt64(chunk.count)
     pending.append(contentsOf: chunk)
     let (lines, tornStart) = JSONLines.split(pending)
+    let base = bytesRead - pending.count
     do throws(LogDamage) {
       for line in lines {
         if let record = try scanner.read(pending, line) {
           try tracker.apply(record)
-          visit(record, tracker.state)
+          visit(record, tracker.state, (base + line.lowerBound)..<(base + line.upperBound))
         }
       }
     } catch {
@@ -98,14 +100,16 @@ package final class LogTail {
   ///
   /// - Throws: ``Failure/damaged(_:)`` when they are not a complete line.
   /// - Complexity: O(length of the line).
-  package func readLastLine(_ visit: (LogRecord, _ state: JSONValue?) -> Void) throws(Failure) {
+  package func readLastLine(
+    _ visit: (LogRecord, _ state: JSONValue?, _ bytes: Range<Int>) -> Void
+  ) throws(Failure) {
     guard !pending.isEmpty else { return }
     do throws(LogDamage) {
       if let record = try LogFileReader.readLastLine(
         pending, pending.indices, with: &scanner)
       {
         try tracker.apply(record)
-        visit(record, tracker.state)
+        visit(record, tracker.state, (bytesRead - pending.count)..<bytesRead)
       }
     } catch {
       throw .damaged(error)

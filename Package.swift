@@ -72,7 +72,9 @@ let package = Package(
       name: "statestore-inspect", dependencies: ["Inspector"], swiftSettings: strict),
     .executableTarget(
       name: "store-bench",
-      dependencies: ["StateStore", "SideEffects", "ActionLog", "StateStoreUI", "StatePersistence"],
+      dependencies: [
+        "StateStore", "SideEffects", "ActionLog", "StateStoreUI", "StatePersistence", "Inspector",
+      ],
       swiftSettings: strict
     ),
     // Appends to a journaled store until the kill -9 test of StatePersistence kills it.

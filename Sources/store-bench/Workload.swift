@@ -53,6 +53,19 @@ struct Workload {
           ]
         },
         ratioFloor: 1, measuresMemory: false, maximumOperations: 1, maximumRepetitions: 5),
+      Workload(
+        name: "I1",
+        summary: "index the lines of a \(logEntries.formatted())-entry log for the inspector "
+          + "(ns per entry)",
+        targetRatio: 1.5,
+        makeRunners: {
+          let file = recordReplayFile(entries: logEntries)
+          return [
+            LineIndexRunner(entries: logEntries, file: file),
+            LineSplitFloor(entries: logEntries, file: file),
+          ]
+        },
+        ratioFloor: 1, measuresMemory: false, maximumOperations: 1, maximumRepetitions: 9),
     ] + persistenceWorkloads(logEntries: logEntries)
   }
 

@@ -164,6 +164,61 @@ struct BrowserLayoutTests {
     #expect(app.frame(width: 80, height: 16).text.contains("damaged at line 8: not JSON"))
   }
 
+  @Test("A large log shows its first screen after reading a chunk, and the rest between frames")
+  @MainActor
+  func largeLog() async throws {
+    let entries = 200_000
+    var log = #"{"format":"statestore-action-log","version":1,"state":"C"}"# + "\n"
+    log.reserveCapacity(entries * 48)
+    for sequence in 1...entries {
+      log += #"{"seq":\#(sequence),"type":"Step","payload":{"n":\#(sequence)}}"# + "\n"
+    }
+    let harness = try InspectorHarness()
+    let path = try harness.file("large.jsonl", log)
+    let app = try BrowserApplication(path: path, follow: false)
+    // Read into locals first, so that a failure does not print 200,000 entries.
+    let (firstProgress, firstCount) = (app.session.progress, app.session.entryCount)
+    guard let progress = firstProgress else {
+      Issue.record("the log was read whole before the first frame")
+      return
+    }
+    #expect(progress.bytesRead == LineIndex.chunkBytes)
+    #expect(progress.fileSize == log.utf8.count)
+    #expect(firstCount > 0 && firstCount < entries / 4)
+    var text = app.frame(width: 80, height: 16).text
+    #expect(text.contains("reading the log: \(progress.percent) %"))
+    let selected = text.split(separator: "\n").first { $0.hasPrefix(">") }
+    #expect(selected?.contains("1 ") == true, "the first entry is selected")
+
+    var refreshes = 0
+    while let before = app.session.progress, refreshes < 10 {
+      #expect(await app.refresh())
+      refreshes += 1
+      let after = app.session.progress
+      #expect(after.map { $0.bytesRead > before.bytesRead } ?? true)
+    }
+    let (lastProgress, lastCount) = (app.session.progress, app.session.entryCount)
+    #expect(lastProgress == nil, "read whole")
+    #expect(lastCount == entries)
+    text = app.frame(width: 80, height: 16).text
+    #expect(!text.contains("reading the log"))
+    #expect(text.contains("200000 entries"))
+    #expect(
+      text.split(separator: "\n").first { $0.hasPrefix(">") } == selected,
+      "the selection stays on the first entry")
+    #expect(await app.refresh() == false, "nothing more to read")
+
+    // Entries are read from the file when shown or filtered, and only a few kept decoded.
+    #expect(app.session.decodedEntryCount <= 16, "the rows on screen")
+    for key in [Key.character("/"), .character("S"), .enter] { await app.handle(key) }
+    let (matching, decoded) = (app.state.visible.count, app.session.decodedEntryCount)
+    #expect(matching == entries, "every entry was read again and matched")
+    #expect(decoded > 16 && decoded <= SessionIndex.cachedEntryLimit)
+    await app.handle(.character("G"))
+    await app.handle(.enter)
+    #expect(app.frame(width: 80, height: 16).text.contains(#""n": 200000"#))
+  }
+
   @Test(
     "The interface opens for the timeline on a terminal; --plain, --json, a question or a pipe print"
   )

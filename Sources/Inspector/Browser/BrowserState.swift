@@ -113,20 +113,27 @@ package struct BrowserState: Sendable {
 
   // MARK: - The log growing
 
-  /// Takes in the entries read since the last call: the ones the filter keeps join the
-  /// timeline, and a selection on the last entry moves to the newest, as `tail -f` does.
+  /// Takes in the entries read since the last call: the ones the filter keeps join the timeline.
+  ///
+  /// With `--follow`, a selection on the last entry moves to the newest, as `tail -f` does; a
+  /// log still being read whole keeps its selection, on its first entry until one is chosen.
   ///
   /// - Complexity: O(new entries).
   package mutating func sessionGrew(_ session: SessionIndex) {
     let wasOnLast = timeline.selection == nil || timeline.selection == visible.last
     guard entriesFiltered < session.entryCount else { return }
+    // Without a filter, every entry shows: none is read again from the file to be tried.
     for index in entriesFiltered..<session.entryCount
-    where session.entry(index).map(filter.matches) ?? false {
+    where filter.isEmpty || session.entry(index).map(filter.matches) ?? false {
       visible.append(index)
     }
     entriesFiltered = session.entryCount
     timeline.update(ids: visible, previousIndex: nil)
-    if wasOnLast, let last = visible.last { timeline.select(last) }
+    if following {
+      if wasOnLast, let last = visible.last { timeline.select(last) }
+    } else if timeline.selection == nil, let first = visible.first {
+      timeline.select(first)
+    }
   }
 
   /// Keeps the entries that `filter` matches, keeping the selection when it still shows.
@@ -135,7 +142,9 @@ package struct BrowserState: Sendable {
   private mutating func apply(_ filter: TimelineFilter, _ session: SessionIndex) {
     self.filter = filter
     let previous = timeline.selection
-    visible = (0..<session.entryCount).filter { session.entry($0).map(filter.matches) ?? false }
+    visible = (0..<session.entryCount).filter {
+      filter.isEmpty || session.entry($0).map(filter.matches) ?? false
+    }
     entriesFiltered = session.entryCount
     let position = previous.map { selected in visible.firstIndex { $0 >= selected } ?? 0 }
     timeline.update(ids: visible, previousIndex: position)

@@ -335,6 +335,7 @@ package enum BrowserView {
     if let status = state.status { return status }
     var parts: [String] = []
     if let damage = session.damage { parts.append("damaged at \(damage)") }
+    if let progress = session.progress { parts.append("reading the log: \(progress.percent) %") }
     if !state.filter.isEmpty {
       parts.append(
         "filter: \(state.filter.text) (\(state.visible.count) of \(session.entryCount))")

@@ -18,7 +18,8 @@ struct Follower {
     }
     repeat {
       do {
-        try tail.readNew { record, _ in output.write(Inspector.timelineLine(record, json: json)) }
+        try tail.readNew { record, _, _ in output.write(Inspector.timelineLine(record, json: json))
+        }
       } catch {
         output.message("statestore-inspect: \(Self.message(error, path: path))\n")
         return 1

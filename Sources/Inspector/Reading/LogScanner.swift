@@ -19,6 +19,13 @@ package struct LogScanner {
   /// Creates a scanner that expects the header first.
   package init() {}
 
+  /// Creates a scanner that reads one line again, on its own: line `line` of a log whose
+  /// header has been read, without checking its order against the lines before it.
+  package init(rereadingLine line: Int) {
+    hasHeader = true
+    nextLineNumber = line
+  }
+
   /// Reads one line, without its newline.
   ///
   /// - Returns: The record, or `nil` for the header and blank lines.
@@ -219,13 +226,7 @@ package enum LogFileReader {
           try tracker.apply(record)
           if try !visit(record, tracker.state) { return nil }
         case .tail(let range):
-          let bytes = lines.buffer
-          if JSONLines.isNULLine(bytes[range]) || (try? JSONParser.parse(bytes, in: range)) == nil {
-            throw LogDamage(
-              line: scanner.nextLineNumber,
-              reason: "the last line is incomplete (no newline, not JSON): a write cut short")
-          }
-          if let record = try scanner.read(bytes, range) {
+          if let record = try readLastLine(lines.buffer, range, with: &scanner) {
             try tracker.apply(record)
             _ = try visit(record, tracker.state)
           }
@@ -234,7 +235,27 @@ package enum LogFileReader {
         return error
       }
     }
-    return lines.isEmpty ? LogDamage(line: 1, reason: "empty file: no header") : nil
+    return lines.isEmpty ? emptyFile : nil
+  }
+
+  /// The damage of a file with nothing in it.
+  package static let emptyFile = LogDamage(line: 1, reason: "empty file: no header")
+
+  /// Reads the last line of a log read whole when it has no newline: it counts if it is
+  /// complete JSON (a hand-edited file), and is damage otherwise (the write a crash cut short).
+  ///
+  /// - Returns: The record, or `nil` for a blank line.
+  /// - Throws: ``LogDamage`` naming the line.
+  /// - Complexity: O(length of the line).
+  package static func readLastLine(
+    _ bytes: [UInt8], _ line: Range<Int>, with scanner: inout LogScanner
+  ) throws(LogDamage) -> LogRecord? {
+    if JSONLines.isNULLine(bytes[line]) || (try? JSONParser.parse(bytes, in: line)) == nil {
+      throw LogDamage(
+        line: scanner.nextLineNumber,
+        reason: "the last line is incomplete (no newline, not JSON): a write cut short")
+    }
+    return try scanner.read(bytes, line)
   }
 
   /// Reads the file at `path` whole.

@@ -35,28 +35,51 @@ package final class LogTail {
 
   deinit { try? handle.close() }
 
-  /// Reads the complete lines appended since the last call and hands each record to `visit`,
-  /// with the encoded state after it.
+  /// How many bytes of the file have been read.
+  package var bytesRead: Int { Int(offset) }
+
+  /// The size of the file now.
   ///
+  /// - Throws: ``Failure/unreadable(_:)`` when it cannot be found.
+  package func size() throws(Failure) -> Int {
+    do {
+      return Int(try handle.seekToEnd())
+    } catch {
+      throw .unreadable("cannot read \(path): \(error.localizedDescription)")
+    }
+  }
+
+  /// Reads the complete lines among the next `maximumBytes` bytes appended since the last call
+  /// (all of them by default) and hands each record to `visit`, with the encoded state after
+  /// it and where its line is in the file (newline excluded).
+  ///
+  /// - Returns: How many bytes were read: fewer than `maximumBytes` at the end of the file.
   /// - Throws: ``Failure`` when the file cannot be read or the new lines are damaged; the
   ///   records before the damage have been visited.
-  /// - Complexity: O(bytes appended).
-  package func readNew(_ visit: (LogRecord, _ state: JSONValue?) -> Void) throws(Failure) {
+  /// - Complexity: O(bytes read).
+  @discardableResult
+  package func readNew(
+    upTo maximumBytes: Int = .max,
+    _ visit: (LogRecord, _ state: JSONValue?, _ bytes: Range<Int>) -> Void
+  ) throws(Failure) -> Int {
     let chunk: Data
     do {
       try handle.seek(toOffset: offset)
-      chunk = try handle.readToEnd() ?? Data()
+      chunk =
+        try maximumBytes == .max
+        ? handle.readToEnd() ?? Data() : handle.read(upToCount: max(maximumBytes, 1)) ?? Data()
     } catch {
       throw .unreadable("cannot read \(path): \(error.localizedDescription)")
     }
     offset += UInt64(chunk.count)
     pending.append(contentsOf: chunk)
     let (lines, tornStart) = JSONLines.split(pending)
+    let base = bytesRead - pending.count
     do throws(LogDamage) {
       for line in lines {
         if let record = try scanner.read(pending, line) {
           try tracker.apply(record)
-          visit(record, tracker.state)
+          visit(record, tracker.state, (base + line.lowerBound)..<(base + line.upperBound))
         }
       }
     } catch {
@@ -69,5 +92,28 @@ package final class LogTail {
           line: scanner.nextLineNumber,
           reason: "longer than \(LogScanner.maximumLineLength) bytes"))
     }
+    return chunk.count
+  }
+
+  /// Reads the bytes after the last newline as the last line of a file read whole, by
+  /// ``LogFileReader/readLastLine(_:_:with:)``'s rule, once the end of the file is reached.
+  ///
+  /// - Throws: ``Failure/damaged(_:)`` when they are not a complete line.
+  /// - Complexity: O(length of the line).
+  package func readLastLine(
+    _ visit: (LogRecord, _ state: JSONValue?, _ bytes: Range<Int>) -> Void
+  ) throws(Failure) {
+    guard !pending.isEmpty else { return }
+    do throws(LogDamage) {
+      if let record = try LogFileReader.readLastLine(
+        pending, pending.indices, with: &scanner)
+      {
+        try tracker.apply(record)
+        visit(record, tracker.state, (bytesRead - pending.count)..<bytesRead)
+      }
+    } catch {
+      throw .damaged(error)
+    }
+    pending = []
   }
 }

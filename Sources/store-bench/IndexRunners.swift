@@ -1,0 +1,85 @@
+import Foundation
+import Inspector
+
+/// I1 through the inspector: the `LineIndex` that `statestore-inspect`'s terminal interface
+/// builds over a log before it decodes any entry, a chunk between two frames at a time.
+@MainActor
+final class LineIndexRunner: Runner {
+  let name = "inspector index"
+  let entries: Int
+  let file: TemporaryFile
+  var index = LineIndex()
+  var failures: [String] = []
+
+  init(entries: Int, file: TemporaryFile) {
+    self.entries = entries
+    self.file = file
+  }
+
+  var entriesPerOperation: Int { entries }
+
+  func perform(_ operations: Int) {
+    for _ in 0..<operations {
+      do {
+        let data = try LogFileReader.read(file.url.path)
+        index = LineIndex()
+        while index.indexedBytes < data.count {
+          index.advance(in: data, by: LineIndex.chunkBytes)
+        }
+      } catch {
+        failures.append("indexing failed: \(error)")
+      }
+    }
+  }
+
+  func verify(operations: Int) -> [String] {
+    // The header line, then one line per entry.
+    failures + (index.lineCount == entries + 1 ? [] : ["indexed \(index.lineCount) lines"])
+  }
+}
+
+/// I1's floor: the same file mapped the same way, split into lines by counting its newlines
+/// with `memchr`, keeping nothing.
+@MainActor
+final class LineSplitFloor: Runner {
+  let name = "memchr split floor"
+  let entries: Int
+  let file: TemporaryFile
+  var lines = 0
+  var failures: [String] = []
+
+  init(entries: Int, file: TemporaryFile) {
+    self.entries = entries
+    self.file = file
+  }
+
+  var entriesPerOperation: Int { entries }
+
+  func perform(_ operations: Int) {
+    for _ in 0..<operations {
+      do {
+        let data = try LogFileReader.read(file.url.path)
+        lines = data.withUnsafeBytes(countNewlines)
+      } catch {
+        failures.append("reading failed: \(error)")
+      }
+    }
+  }
+
+  func verify(operations: Int) -> [String] {
+    failures + (lines == entries + 1 ? [] : ["split \(lines) lines"])
+  }
+}
+
+/// The number of newlines in `bytes`, found with `memchr`; never inlined.
+@inline(never)
+func countNewlines(_ bytes: UnsafeRawBufferPointer) -> Int {
+  guard let base = bytes.baseAddress else { return 0 }
+  var count = 0
+  var position = 0
+  while position < bytes.count, let found = memchr(base + position, 0x0A, bytes.count - position) {
+    count += 1
+    position = base.distance(to: UnsafeRawPointer(found)) + 1
+  }
+  return count
+}

@@ -12,6 +12,33 @@ final class CLIHarness {
     var signaled = false
     /// Whether the process was killed for outliving the limit given to ``run(_:killingAfter:)``.
     var killed = false
+    /// Every thread's backtrace, taken with `gdb` just before a run that outlived its limit was
+    /// killed; `nil` when it was not killed or `gdb` is missing.
+    var hangTrace: String? = nil
+  }
+
+  /// Every thread's backtrace of the running process `pid`, from `gdb`, or `nil` without it.
+  static func backtrace(of pid: Int32) -> String? {
+    let gdb = "/usr/bin/gdb"
+    guard FileManager.default.isExecutableFile(atPath: gdb) else { return nil }
+    let traceURL = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "hang-\(UUID().uuidString).txt")
+    guard FileManager.default.createFile(atPath: traceURL.path, contents: nil),
+      let trace = try? FileHandle(forWritingTo: traceURL)
+    else { return nil }
+    defer { try? FileManager.default.removeItem(at: traceURL) }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: gdb)
+    process.arguments = ["-p", String(pid), "-batch", "-ex", "thread apply all bt"]
+    process.standardOutput = trace
+    process.standardError = trace
+    let exited = DispatchSemaphore(value: 0)
+    process.terminationHandler = { _ in exited.signal() }
+    guard (try? process.run()) != nil else { return nil }
+    if exited.wait(timeout: .now() + 60) == .timedOut { kill(process.processIdentifier, SIGKILL) }
+    process.waitUntilExit()
+    try? trace.close()
+    return (try? Data(contentsOf: traceURL)).map { String(decoding: $0, as: UTF8.self) }
   }
 
   /// The built executable, found next to the test bundle in the build products directory.
@@ -71,7 +98,9 @@ final class CLIHarness {
     process.terminationHandler = { _ in exited.signal() }
     try process.run()
     var killed = false
+    var hangTrace: String?
     if let limit, exited.wait(timeout: .now() + limit) == .timedOut {
+      hangTrace = Self.backtrace(of: process.processIdentifier)
       kill(process.processIdentifier, SIGKILL)
       killed = true
     }
@@ -86,7 +115,8 @@ final class CLIHarness {
       status: process.terminationStatus,
       output: String(decoding: try Data(contentsOf: outputURL), as: UTF8.self),
       error: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self),
-      signaled: process.terminationReason == .uncaughtSignal, killed: killed)
+      signaled: process.terminationReason == .uncaughtSignal, killed: killed,
+      hangTrace: hangTrace)
   }
 
   func makeProcess(arguments: [String], environment: [String: String]? = nil) throws -> Process {

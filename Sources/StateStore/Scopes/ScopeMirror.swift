@@ -37,11 +37,19 @@ package final class ScopeMirror {
   @usableFromInline let size: Int
   /// The byte ranges of the member scopes' slices, sorted and merged: the first, kept apart so
   /// that the usual single span is read without touching an array, and the rest.
+  // Unchecked: written only by the root between notifications, read by copy; no user code
+  // runs while an access is open (see the type's comment and `ScopeMirrorTests`).
   @exclusivity(unchecked) @usableFromInline var firstSpan: Range<Int> = 0..<0
+  // Unchecked: written only by the root between notifications, read by copy; no user code
+  // runs while an access is open (see the type's comment and `ScopeMirrorTests`).
   @exclusivity(unchecked) @usableFromInline var otherSpans: [Range<Int>] = []
   /// How many member scopes' slices the mirror does not hold now.
+  // Unchecked: written only by the root between notifications, read by copy; no user code
+  // runs while an access is open (see the type's comment and `ScopeMirrorTests`).
   @exclusivity(unchecked) @usableFromInline var unmirrored = 0
   /// Whether the scopes' memberships changed since the lists were built.
+  // Unchecked: written only by the root between notifications, read by copy; no user code
+  // runs while an access is open (see the type's comment and `ScopeMirrorTests`).
   @exclusivity(unchecked) @usableFromInline var needsRebuild = true
   /// Where the root's scopes note their cancellations: their sweep runs when notified, so an
   /// update after a cancellation notifies every scope.

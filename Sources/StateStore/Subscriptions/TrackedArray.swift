@@ -126,27 +126,45 @@ where Element.ID: Sendable {
     return hint
   }
 
-  /// Changes the element at `position` through `body`, noting the change.
+  /// Changes the element at `position` through `body`, in place, noting the change.
   ///
   /// If `body` changes the element's identifier, the element is re-indexed, replacing any other
-  /// element that had that identifier.
+  /// element that had that identifier. If `body` throws, what it changed before throwing is kept
+  /// and noted, as with any `inout` argument.
+  ///
+  /// - Complexity: O(1) beyond `body`; O(*n*) when `body` changes the identifier.
+  @inlinable
   public mutating func modify<R>(at position: Int, _ body: (inout Element) throws -> R) rethrows
     -> R
   {
     let oldID = storage[position].id
-    var element = storage[position]
-    let result = try body(&element)
-    if element.id == oldID {
-      storage[position] = element
-      noteChange(of: oldID)
-    } else {
-      remove(at: position)
-      upsert(element)
+    defer {
+      if storage[position].id == oldID {
+        noteChange(of: oldID)
+        #if DEBUG
+          _checkInvariants()
+        #endif
+      } else {
+        reindexElement(at: position, formerly: oldID)
+      }
     }
-    #if DEBUG
-      _checkInvariants()
-    #endif
-    return result
+    // In place: a copy would make the element's buffers shared, so that changing one of them
+    // copied it.
+    return try body(&storage[position])
+  }
+
+  /// Re-indexes the element at `position`, whose identifier changed from `oldID` in place.
+  ///
+  /// The position index still files the element under `oldID`, so it is rebuilt without the
+  /// element, which then goes in as ``upsert(_:)`` puts it.
+  ///
+  /// - Complexity: O(*n*).
+  @usableFromInline
+  mutating func reindexElement(at position: Int, formerly oldID: Element.ID) {
+    let element = storage.remove(at: position)
+    noteChange(of: oldID)
+    rebuildPositions()
+    upsert(element)
   }
 
   /// Appends `element`, or replaces the element with the same id where it stands.

@@ -222,18 +222,47 @@ package final class ScopeLink<Sub: State> {
     // The array is copied out (its buffers retained, nothing else); the look-up by id, which
     // hashes with the application's code, runs on the copy.
     let readArray: @MainActor () -> TrackedArray<Element>?
+    // Where the element was last found; while the array keeps that layout, the element is read
+    // there in place, by position, with no copy of the array and no code of the application's.
+    let place = ElementPlace()
+    let peekAtPlace:
+      @MainActor (_ body: (UnsafePointer<TrackedArray<Element>>, Int) -> Void) -> Void
     if let offset = MemoryLayout<Sub>.offset(of: keyPath) {
       readArray = { Self.copy(TrackedArray<Element>.self, at: offset, through: parent.peek) }
+      peekAtPlace = { body in
+        guard let known = place.known else { return }
+        _ = parent.peek { address in
+          let array = (address + offset).assumingMemoryBound(to: TrackedArray<Element>.self)
+          guard array.pointee.layoutStamp == known.layout,
+            known.position < array.pointee.storage.count
+          else { return }
+          body(array, known.position)
+        }
+      }
     } else {
       readArray = { parent.read()?[keyPath: keyPath] }
+      peekAtPlace = { _ in }
     }
-    let read: @MainActor () -> Element? = { readArray()?[id: id] }
+    // The slow way: a copy of the array, looked up by id; remembers where the element is.
+    let find: @MainActor () -> Element? = {
+      guard let array = readArray(), let position = array.index(id: id) else {
+        place.known = nil
+        return nil
+      }
+      place.known = ElementPlace.Known(layout: array.layoutStamp, position: position)
+      return array.storage[position]
+    }
+    let read: @MainActor () -> Element? = {
+      var element: Element?
+      peekAtPlace { array, position in element = array.pointee.storage[position] }
+      return element ?? find()
+    }
     let dropReason: @MainActor () -> ScopeDispatchDroppedError.Reason? = {
       if let reason = parent.dropReason() { return reason }
-      guard let array = readArray(), array.contains(id: id) else {
-        return .elementRemoved(id: String(describing: id))
-      }
-      return nil
+      var isThere = false
+      peekAtPlace { _, _ in isThere = true }
+      if isThere || find() != nil { return nil }
+      return .elementRemoved(id: String(describing: id))
     }
     let lens: @Sendable (inout Sub, (inout Element) -> Void) -> Void
     if let offset = MemoryLayout<Sub>.offset(of: keyPath) {
@@ -272,6 +301,36 @@ package final class ScopeLink<Sub: State> {
       },
       observersChanged: parent.observersChanged, relay: entry.relay, isUnderElement: true)
   }
+}
+
+/// Where an element scope's element was last found in its array, and in which layout of it.
+///
+/// A `TrackedArray`'s layout stamp changes with every insertion, removal, move and change of an
+/// identifier, and stamps are never reused, so while the array in the root carries the stamp
+/// the element was found under, the element is still at that position. Reading it there takes
+/// no copy of the array and runs none of the application's code (no `==`, no `hash(into:)`),
+/// so it can be done in place, inside the root's access to its state.
+@usableFromInline
+@MainActor
+final class ElementPlace {
+  /// A position and the layout it holds in.
+  @usableFromInline
+  struct Known {
+    @usableFromInline let layout: UInt64
+    @usableFromInline let position: Int
+
+    @inlinable
+    init(layout: UInt64, position: Int) {
+      self.layout = layout
+      self.position = position
+    }
+  }
+
+  /// Where the element was last found; `nil` before the first look-up and once it is gone.
+  @usableFromInline var known: Known?
+
+  @inlinable
+  init() {}
 }
 
 /// The identity of one scope, carried by the updaters it wraps.

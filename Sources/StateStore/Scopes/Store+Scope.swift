@@ -117,13 +117,13 @@ extension Store {
   var linkForScopes: ScopeLink<S> {
     if let scopeLink { return scopeLink }
     if let rootLink { return rootLink }
-    // The closures share one `weak let`: a `[weak self]` capture is a mutable box, and every
-    // read of it pays a run-time exclusivity check on top of the weak load.
-    let root = WeakRoot(self)
+    // Not a weak reference: see `RootHandle`. The root clears it as its deinitializer begins.
+    let root = RootReference(self)
+    rootReference = root
     let mirror = ScopeMirror(size: MemoryLayout<S>.size)
     scopeMirror = mirror
     let link = ScopeLink<S>(
-      root: self, path: "", name: "", origin: .bytes(0..<MemoryLayout<S>.size),
+      rootHandle: root, path: "", name: "", origin: .bytes(0..<MemoryLayout<S>.size),
       identity: ScopeIdentity(),
       read: { root.store?.currentState },
       peek: { body in

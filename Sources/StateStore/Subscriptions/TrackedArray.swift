@@ -61,7 +61,7 @@ where Element.ID: Sendable {
     // (3 ms of loading `todo-cli`'s 10,000 todos).
     storage = Array(elements)
     rebuildPositions()
-    #if DEBUG
+    #if STATESTORE_INVARIANT_CHECKS
       _checkInvariants()
     #endif
   }
@@ -105,7 +105,7 @@ where Element.ID: Sendable {
       if let newValue, newValue.id == id {
         storage[position] = newValue
         noteChange(of: id)
-        #if DEBUG
+        #if STATESTORE_INVARIANT_CHECKS
           _checkInvariants()
         #endif
       } else {
@@ -141,7 +141,7 @@ where Element.ID: Sendable {
     defer {
       if storage[position].id == oldID {
         noteChange(of: oldID)
-        #if DEBUG
+        #if STATESTORE_INVARIANT_CHECKS
           _checkInvariants()
         #endif
       } else {
@@ -173,7 +173,7 @@ where Element.ID: Sendable {
   @discardableResult
   public mutating func upsert(_ element: Element) -> Bool {
     defer {
-      #if DEBUG
+      #if STATESTORE_INVARIANT_CHECKS
         _checkInvariants()
       #endif
     }
@@ -211,7 +211,7 @@ where Element.ID: Sendable {
     positions.insert(position, in: storage)
     layoutStamp = Self.nextStamp()
     noteChange(of: element.id)
-    #if DEBUG
+    #if STATESTORE_INVARIANT_CHECKS
       _checkInvariants()
     #endif
     return true
@@ -236,7 +236,7 @@ where Element.ID: Sendable {
     positions.shiftPositions(from: position + 1, by: -1)
     layoutStamp = Self.nextStamp()
     noteChange(of: element.id)
-    #if DEBUG
+    #if STATESTORE_INVARIANT_CHECKS
       _checkInvariants()
     #endif
     return element
@@ -248,7 +248,7 @@ where Element.ID: Sendable {
   public mutating func removeAll(where shouldRemove: (Element) throws -> Bool) rethrows {
     var removed: [Element.ID] = []
     defer {
-      #if DEBUG
+      #if STATESTORE_INVARIANT_CHECKS
         _checkInvariants()
       #endif
     }
@@ -282,7 +282,7 @@ where Element.ID: Sendable {
     // Rebuilt even when the comparison throws: the elements may be half sorted by then.
     defer {
       rebuildPositions()
-      #if DEBUG
+      #if STATESTORE_INVARIANT_CHECKS
         _checkInvariants()
       #endif
     }
@@ -302,7 +302,7 @@ where Element.ID: Sendable {
     positions.shiftPositions(from: target, by: 1)
     positions.insert(target, in: storage)
     layoutStamp = Self.nextStamp()
-    #if DEBUG
+    #if STATESTORE_INVARIANT_CHECKS
       _checkInvariants()
     #endif
   }

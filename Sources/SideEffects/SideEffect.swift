@@ -66,7 +66,7 @@ public protocol SideEffect: ReturningSideEffect where ReturnValue == Void {}
 /// ```swift
 /// struct CountDone: ReturningSideEffect {
 ///   func sideEffect(_ context: SideEffectContext<AppState, Void>) async throws -> Int {
-///     await context.getState().todos.filter(\.done).count
+///     await context.state.todos.filter(\.done).count
 ///   }
 /// }
 ///

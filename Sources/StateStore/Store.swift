@@ -379,7 +379,7 @@ public final class Store<S: State, Dependencies: Sendable> {
     } else if let perform, perform(dispatchable) {
       return
     } else if let executable = dispatchable as? any ExecutableDispatchable {
-      executable.start(in: self)
+      executable._start(in: self)
     } else {
       onUnhandledError(
         UnhandledDispatchableError(typeName: String(reflecting: type(of: dispatchable))),

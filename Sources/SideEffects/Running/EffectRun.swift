@@ -200,7 +200,7 @@ extension Store {
   @usableFromInline
   func endEffect(
     _ run: any EffectRun, in registry: EffectRegistry, failure error: any Error,
-    reportingErrorsOf effect: (any AnySideEffect)?
+    reportingErrorsOf effect: (any ReturningSideEffect)?
   ) async -> any Error {
     registry.end(run)
     if let effect, !(error is CancellationError) {
@@ -238,7 +238,7 @@ enum EffectExecution {
 
 extension EffectNotRunError {
   @usableFromInline
-  init(_ effect: some AnySideEffect, _ reason: Reason) {
+  init(_ effect: some ReturningSideEffect, _ reason: Reason) {
     self.init(effectType: String(reflecting: type(of: effect)), reason: reason)
   }
 }

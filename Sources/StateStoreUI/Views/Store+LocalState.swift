@@ -51,14 +51,7 @@ extension Store {
   public func connect<V: ModellableViewWithLocalState>(
     _ view: V, localState: V.VM.LocalState
   ) -> Subscription where V.VM.StateType == S {
-    ConnectionLink.connect(
-      view,
-      apply: { view, model in
-        let oldModel = view.model
-        view.model = model
-        view.update(oldModel: oldModel)
-      }
-    ) { deliver in
+    ConnectionLink.connect(view, apply: { $0.receive($1) }) { deliver in
       subscribe(V.VM.self, localState: localState, deliver)
     }
   }

@@ -60,14 +60,7 @@ extension Store {
   public func connect<V: ModellableRowView>(
     _ view: V, to rows: KeyPath<S, TrackedArray<V.Row.Element>>, id: V.Row.ID
   ) -> Subscription where V.Row: RowViewModel, V.Row.StateType == S {
-    ConnectionLink.connect(
-      view,
-      apply: { view, model in
-        let oldModel = view.model
-        view.model = model
-        view.update(oldModel: oldModel)
-      }
-    ) { deliver in
+    ConnectionLink.connect(view, apply: { $0.receive($1) }) { deliver in
       subscribe(V.Row.self, to: rows, id: id, deliver)
     }
   }

@@ -23,7 +23,7 @@ struct ElementPlaceTests {
     app.onUnhandledError = { _, _ in dropped += 1 }
     let ids = Array(0..<16)
     let scopes = ids.map { app.scope(state: \.rows, id: $0) }
-    var random = SeededGenerator(seed: 0x5EED)
+    var random = TrackedArrayModelTests.SeededGenerator(state: 0x5EED)
     var saved = app.state.rows
     var nextID = 100
     for step in 0..<600 {
@@ -77,18 +77,5 @@ struct ElementPlaceTests {
         }
       }
     }
-  }
-}
-
-/// SplitMix64: a small seeded generator, so that a failure repeats.
-private struct SeededGenerator: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E476
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

@@ -9,6 +9,14 @@ let strict: [SwiftSetting] = [
   .treatAllWarnings(as: .error),
 ]
 
+// `TrackedArray`'s O(n) invariant checks after every mutation, as swift-collections gates its
+// own behind `COLLECTIONS_INTERNAL_CHECKS`: on when the environment sets
+// `STATESTORE_INVARIANT_CHECKS=1` (as `.ci/run` does), so never in the debug builds of the
+// packages that depend on this one, where they would void the documented O(1).
+let invariantChecks: [SwiftSetting] =
+  Context.environment["STATESTORE_INVARIANT_CHECKS"] == "1"
+  ? [.define("STATESTORE_INVARIANT_CHECKS")] : []
+
 let package = Package(
   name: "StateStore",
   platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],
@@ -25,7 +33,7 @@ let package = Package(
     .executable(name: "statestore-inspect", targets: ["statestore-inspect"]),
   ],
   targets: [
-    .target(name: "StateStore", swiftSettings: strict),
+    .target(name: "StateStore", swiftSettings: strict + invariantChecks),
     .target(name: "SideEffects", dependencies: ["StateStore"], swiftSettings: strict),
     .target(
       name: "Navigation", dependencies: ["StateStore", "SideEffects"], swiftSettings: strict),

@@ -18,7 +18,7 @@ extension NavigationDispatchable {
   ///
   /// Reports ``NavigationError`` kind `.noNavigator` to `Store.onUnhandledError` when the
   /// dependencies do not conform to ``NavigationProvider``.
-  @MainActor public func start<S: State, D: Sendable>(in store: Store<S, D>) {
+  @MainActor public func _start<S: State, D: Sendable>(in store: Store<S, D>) {
     guard let provider = store.dependencies as? any NavigationProvider else {
       store.onUnhandledError(
         NavigationError(.noNavigator, request: description, route: []), self)

@@ -1,4 +1,4 @@
-/// What an effect with a ``AnySideEffect/cancellationID`` does when another with the same
+/// What an effect with a ``ReturningSideEffect/cancellationID`` does when another with the same
 /// identifier is already running.
 public enum CancellationPolicy: Sendable, Hashable {
   /// Cancels the effect in flight and runs the new one: the latest request wins.

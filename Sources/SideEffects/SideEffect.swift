@@ -1,35 +1,6 @@
 /// What identifies an effect for cancellation: any `Hashable & Sendable` value, such as a
-/// string or an enum case; the short spelling of an effect's ``AnySideEffect/cancellationID``.
+/// string or an enum case; the short spelling of an effect's ``ReturningSideEffect/cancellationID``.
 public typealias CancellationID = any Hashable & Sendable
-
-/// The requirements every side effect shares, whether it returns a value or not.
-///
-/// You do not conform to this protocol directly: conform to ``SideEffect`` or
-/// ``ReturningSideEffect``. Both get the defaults below, so an effect only names a cancellation
-/// identifier when it needs one.
-public protocol AnySideEffect: ExecutableDispatchable {
-  /// The identifier that ties this effect to others of the same kind, or `nil` (the default).
-  ///
-  /// While an effect with an identifier runs, a new effect with an equal identifier applies
-  /// ``cancellationPolicy``: by default it cancels the one in flight (search-as-you-type). Any
-  /// `Hashable & Sendable` value works; a string or an enum case is typical:
-  ///
-  /// ```swift
-  /// var cancellationID: CancellationID? { "search" }
-  /// ```
-  var cancellationID: CancellationID? { get }
-
-  /// What happens when this effect starts while another with the same identifier runs.
-  var cancellationPolicy: CancellationPolicy { get }
-}
-
-extension AnySideEffect {
-  /// No identifier: the effect never cancels nor is cancelled by another.
-  public var cancellationID: CancellationID? { nil }
-
-  /// The new effect cancels the one in flight.
-  public var cancellationPolicy: CancellationPolicy { .cancelInFlight }
-}
 
 /// Asynchronous work that talks to the world: loading, saving, timers, navigation.
 ///
@@ -66,13 +37,27 @@ public protocol SideEffect: ReturningSideEffect where ReturnValue == Void {}
 /// ```swift
 /// struct CountDone: ReturningSideEffect {
 ///   func sideEffect(_ context: SideEffectContext<AppState, Void>) async throws -> Int {
-///     await context.getState().todos.filter(\.done).count
+///     await context.state.todos.filter(\.done).count
 ///   }
 /// }
 ///
 /// let done = try await store.dispatch(CountDone())
 /// ```
-public protocol ReturningSideEffect: AnySideEffect {
+public protocol ReturningSideEffect: ExecutableDispatchable {
+  /// The identifier that ties this effect to others of the same kind, or `nil` (the default).
+  ///
+  /// While an effect with an identifier runs, a new effect with an equal identifier applies
+  /// ``cancellationPolicy``: by default it cancels the one in flight (search-as-you-type). Any
+  /// `Hashable & Sendable` value works; a string or an enum case is typical:
+  ///
+  /// ```swift
+  /// var cancellationID: CancellationID? { "search" }
+  /// ```
+  var cancellationID: CancellationID? { get }
+
+  /// What happens when this effect starts while another with the same identifier runs.
+  var cancellationPolicy: CancellationPolicy { get }
+
   /// The state of the store this effect runs on.
   associatedtype StateType: State
   /// The dependencies of the store this effect runs on.
@@ -88,13 +73,19 @@ public protocol ReturningSideEffect: AnySideEffect {
 }
 
 extension ReturningSideEffect {
+  /// No identifier: the effect never cancels nor is cancelled by another.
+  public var cancellationID: CancellationID? { nil }
+
+  /// The new effect cancels the one in flight.
+  public var cancellationPolicy: CancellationPolicy { .cancelInFlight }
+
   /// Runs this effect on `store` without awaiting it, discarding any value, as the store does
   /// for an effect that reaches it untyped (for example one dispatched by an interceptor).
   ///
   /// The effect has already been through the interceptors. Its errors, and a store whose state
   /// or dependencies do not match the effect's, are reported to `Store.onUnhandledError`.
   @MainActor
-  public func start<S: State, D: Sendable>(in store: Store<S, D>) {
+  public func _start<S: State, D: Sendable>(in store: Store<S, D>) {
     guard let typed = store as? Store<StateType, Dependencies> else {
       store.onUnhandledError(EffectStoreMismatchError(effect: self, store: store), self)
       return

@@ -19,8 +19,18 @@ public struct SideEffectContext<S: State, D: Sendable>: Sendable {
   }
 
   /// The store's current state: it includes every updater this effect has already dispatched.
+  ///
+  /// ```swift
+  /// let done = await context.state.todos.filter(\.done).count
+  /// ```
+  public var state: S {
+    get async { await store.stateForEffect() }
+  }
+
+  /// The store's current state; use ``state``.
+  @available(*, deprecated, renamed: "state")
   public func getState() async -> S {
-    await store.stateForEffect()
+    await state
   }
 
   /// Applies `updater` on the store and returns once listeners and subscribers have seen it.

@@ -56,7 +56,7 @@ extension Store {
     launchEffect(effect, ifNotRun: { .failure($0) })
   }
 
-  /// Cancels every running effect whose ``AnySideEffect/cancellationID`` equals `id`.
+  /// Cancels every running effect whose ``ReturningSideEffect/cancellationID`` equals `id`.
   public func cancelEffects(identifiedBy id: some Hashable & Sendable) {
     EffectRegistry.of(self).cancel(identifiedBy: AnyHashable(id))
   }

@@ -124,6 +124,9 @@ public final class Store<S: State, Dependencies: Sendable> {
   @usableFromInline var scopeCache: [ScopeKey: WeakScope] = [:]
   /// The root's link to itself, which its scopes compose; made with the first scope.
   @usableFromInline var rootLink: ScopeLink<S>?
+  /// How the root's scopes reach it, made with its first scope; cleared as the root's
+  /// deinitializer begins (see ``RootHandle``).
+  @usableFromInline var rootReference: RootHandle?
   /// What interceptors registered for this store alone; released with the store.
   private var interceptorResources: [AnyObject] = []
   // An observer list: unchecked, as proved above `scopeNodes`, in this file.
@@ -204,6 +207,13 @@ public final class Store<S: State, Dependencies: Sendable> {
     self.queuesEveryDispatch = true
     self.scopeLink = link
     self.cancellationLog = CancellationLog(relayingTo: link.relay)
+  }
+
+  // Isolated, so that it clears the scopes' reference to the root on the main actor, before
+  // anything of the root is destroyed (see `RootHandle`); released on another thread, a store
+  // is deinitialised on the main actor.
+  isolated deinit {
+    rootReference?.isAlive = false
   }
 
   /// The current state.
@@ -369,7 +379,7 @@ public final class Store<S: State, Dependencies: Sendable> {
     } else if let perform, perform(dispatchable) {
       return
     } else if let executable = dispatchable as? any ExecutableDispatchable {
-      executable.start(in: self)
+      executable._start(in: self)
     } else {
       onUnhandledError(
         UnhandledDispatchableError(typeName: String(reflecting: type(of: dispatchable))),

@@ -21,8 +21,8 @@ struct DispatchTests {
     #expect(second == 2)
   }
 
-  @Test("getState sees every updater the effect has already dispatched")
-  func getStateIsFresh() async throws {
+  @Test("the context's state includes every updater the effect has already dispatched")
+  func stateIsFresh() async throws {
     struct ReadBack: ReturningSideEffect {
       func sideEffect(_ context: SideEffectContext<Counter, Dependencies>) async throws
         -> [String]
@@ -30,7 +30,7 @@ struct DispatchTests {
         var seen: [String] = []
         for index in 0..<3 {
           await context.dispatch(Append(entry: "\(index)"))
-          seen.append((await context.getState().log).joined())
+          seen.append((await context.state.log).joined())
         }
         return seen
       }

@@ -33,7 +33,7 @@ struct InterceptorTests {
   @Test("a dropped effect does not run: a plain dispatch returns, a returning one throws")
   func droppedEffect() async throws {
     let probe = InterceptorProbe()
-    probe.transform = { $0 is any AnySideEffect ? nil : $0 }
+    probe.transform = { $0 is any ReturningSideEffect ? nil : $0 }
     let store = makeStore(interceptors: [probe.interceptor])
     try await store.dispatch(AppendSeveral(tag: "d"))
     let reason = EffectNotRunError.Reason.droppedByInterceptor
@@ -58,7 +58,7 @@ struct InterceptorTests {
   @Test("an effect replaced by an updater: the store applies it and the awaiter learns why")
   func replacedByUpdater() async throws {
     let probe = InterceptorProbe()
-    probe.transform = { $0 is any AnySideEffect ? Increment() : $0 }
+    probe.transform = { $0 is any ReturningSideEffect ? Increment() : $0 }
     let store = makeStore(interceptors: [probe.interceptor])
     try await store.dispatch(AppendSeveral(tag: "a"))
     #expect(store.state.value == 1)

@@ -27,7 +27,7 @@ struct MarkSaved: StateUpdater, Equatable {
 struct SaveNote: SideEffect {
   var cancellationID: (any Hashable & Sendable)? { "save" }
   func sideEffect(_ context: SideEffectContext<NoteState, NoteDependencies>) async throws {
-    let text = await context.getState().text
+    let text = await context.state.text
     try await context.dependencies.save(text)
     await context.dispatch(MarkSaved(text: text))
   }
@@ -35,7 +35,7 @@ struct SaveNote: SideEffect {
 
 struct NoteLength: ReturningSideEffect {
   func sideEffect(_ context: SideEffectContext<NoteState, NoteDependencies>) async throws -> Int {
-    await context.getState().text.count
+    await context.state.text.count
   }
 }
 

@@ -6,7 +6,7 @@ import Testing
 ///
 /// Long seeded sequences of every mutation run against a plain array that does the same thing
 /// the obvious way, and the change journal is checked against a naive before/after diff. Every
-/// mutation also runs `_checkInvariants()` (debug builds).
+/// mutation also runs `_checkInvariants()` (in builds with `STATESTORE_INVARIANT_CHECKS=1`, as CI).
 @Suite("TrackedArray against a plain-array model")
 struct TrackedArrayModelTests {
   struct Item: Identifiable, Equatable, Sendable {

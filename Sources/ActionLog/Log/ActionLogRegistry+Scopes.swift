@@ -68,7 +68,7 @@ extension ActionLogRegistry {
   }
 
   /// Finds the codec of the updater inside `scoped`, and the scope path to write.
-  func scopedCodec(for scoped: any AnyScopedUpdater) throws(ActionLogError) -> ScopedEntry {
+  func scopedCodec(for scoped: any ScopedUpdaterProtocol) throws(ActionLogError) -> ScopedEntry {
     guard let scope = tables.withLock({ $0.scopes[scoped.scope] }) else {
       throw .unregisteredUpdater(
         type: "\(String(reflecting: type(of: scoped.innermostUpdater))) in unregistered scope "
@@ -188,7 +188,7 @@ protocol ScopeRegistry: Sendable {
 
 extension ActionLogRegistry: ScopeRegistry {
   func findCodec(for updater: any Dispatchable) throws(ActionLogError) -> ScopedEntry {
-    if let scoped = updater as? any AnyScopedUpdater { return try scopedCodec(for: scoped) }
+    if let scoped = updater as? any ScopedUpdaterProtocol { return try scopedCodec(for: scoped) }
     guard let codec = codec(for: type(of: updater)), updater is any StateUpdater<S> else {
       throw .unregisteredUpdater(type: String(reflecting: type(of: updater)))
     }

@@ -33,7 +33,7 @@ package struct LineEncoder<S: State> {
       codec = late
     }
     var prefix = "{\"seq\":\(sequence),"
-    if codec == nil, let scoped = updater as? any AnyScopedUpdater {
+    if codec == nil, let scoped = updater as? any ScopedUpdaterProtocol {
       return scopedEntry(scoped, prefix: prefix, cause: cause, time: time)
     }
     guard let codec else {
@@ -64,7 +64,7 @@ package struct LineEncoder<S: State> {
   /// The entry line of an updater dispatched through a scope: its `scope` path, then the
   /// feature's registered name and payload.
   private func scopedEntry(
-    _ scoped: any AnyScopedUpdater, prefix: String, cause: DispatchCause?, time: Date?
+    _ scoped: any ScopedUpdaterProtocol, prefix: String, cause: DispatchCause?, time: Date?
   ) -> (line: Data, failure: ActionLogError?) {
     var prefix = prefix
     let entry: ScopedEntry

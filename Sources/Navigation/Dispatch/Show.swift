@@ -5,8 +5,6 @@
 /// the first that has it carries it out. With several identifiers each is shown in turn, as
 /// Tempura's `Show([...])` does, and the first that fails stops the request.
 public struct Show: NavigationDispatchable {
-  /// The element to show; with several, the last one.
-  public let identifier: RouteElementIdentifier
   /// Every element to show, in order.
   public let identifiers: [RouteElementIdentifier]
   /// What the factory of the element receives, such as the id of the todo to show.
@@ -14,7 +12,6 @@ public struct Show: NavigationDispatchable {
 
   /// Creates a request to show `identifier`.
   public init(_ identifier: RouteElementIdentifier, context: (any Sendable)? = nil) {
-    self.identifier = identifier
     self.identifiers = [identifier]
     self.context = context
   }
@@ -23,14 +20,19 @@ public struct Show: NavigationDispatchable {
   ///
   /// An empty list shows nothing.
   public init(_ identifiers: [RouteElementIdentifier], context: (any Sendable)? = nil) {
-    self.identifier = identifiers.last ?? ""
     self.identifiers = identifiers
     self.context = context
   }
 
+  /// The element to show; with several, the last one; `nil` for an empty list, which shows
+  /// nothing.
+  public var identifier: RouteElementIdentifier? { identifiers.last }
+
   /// The show action.
   public var navigationAction: NavigationAction {
-    identifiers.count == 1
-      ? .show(identifier, context: context) : .showAll(identifiers, context: context)
+    if identifiers.count == 1, let identifier {
+      return .show(identifier, context: context)
+    }
+    return .showAll(identifiers, context: context)
   }
 }

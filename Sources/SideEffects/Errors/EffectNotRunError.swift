@@ -43,3 +43,10 @@ public struct EffectNotRunError: Error, Sendable, Hashable, CustomStringConverti
     }
   }
 }
+
+extension EffectNotRunError {
+  @usableFromInline
+  init(_ effect: some ReturningSideEffect, _ reason: Reason) {
+    self.init(effectType: String(reflecting: type(of: effect)), reason: reason)
+  }
+}

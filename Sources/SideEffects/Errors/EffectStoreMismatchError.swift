@@ -6,7 +6,7 @@ public struct EffectStoreMismatchError: Error, Sendable, CustomStringConvertible
   /// The store's type.
   public let storeType: String
 
-  init(effect: some AnySideEffect, store: AnyObject) {
+  init(effect: some ReturningSideEffect, store: AnyObject) {
     self.effectType = String(reflecting: type(of: effect))
     self.storeType = String(reflecting: type(of: store))
   }

@@ -81,7 +81,7 @@ final class EffectRegistry {
 
   /// The name of the effect type `type`, as its updaters' cause records it.
   @usableFromInline
-  func name(of type: any AnySideEffect.Type) -> String {
+  func name(of type: any ReturningSideEffect.Type) -> String {
     let key = ObjectIdentifier(type)
     if let name = typeNames[key] { return name }
     let name = String(describing: type)

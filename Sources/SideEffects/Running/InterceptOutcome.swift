@@ -45,7 +45,7 @@ extension Store {
 
   /// Awaits the trip of `effect` through the interceptors.
   @usableFromInline
-  func passThroughInterceptors<E: AnySideEffect>(_ effect: E) async -> InterceptOutcome<E> {
+  func passThroughInterceptors<E: ReturningSideEffect>(_ effect: E) async -> InterceptOutcome<E> {
     await withCheckedContinuation { continuation in
       sendThroughInterceptors(effect, expecting: { $0 as? E }) { outcome in
         continuation.resume(returning: outcome)

@@ -165,7 +165,7 @@ where Element.ID: Sendable {
       for (id, nodes) in table { refresh(nodes, of: id, update, emptied: &emptied) }
     }
     lastStamp = array.currentStamp
-    remove(emptied, from: &table)
+    if !emptied.isEmpty { remove(emptied, from: &table) }
     return !table.isEmpty || !pending.isEmpty
   }
 

@@ -19,7 +19,11 @@ package final class ScopeLink<Sub: State> {
   @usableFromInline package let origin: SliceOrigin
   /// Identifies this scope in the updaters it wraps.
   @usableFromInline package let identity: ScopeIdentity
-  @usableFromInline weak var root: (any ScopeRoot)?
+  /// The root, referred to without a weak reference (see ``RootHandle``).
+  @usableFromInline let rootHandle: RootHandle?
+  /// The root, or `nil` once it is released.
+  @inlinable
+  var root: (any ScopeRoot)? { rootHandle?.root }
   /// The slice, or `nil` when the root is released or the scoped element removed.
   @usableFromInline let read: @MainActor () -> Sub?
   /// Calls `body` with the address of the slice where the root keeps it (of a copy, for a slice
@@ -53,7 +57,7 @@ package final class ScopeLink<Sub: State> {
 
   @usableFromInline
   init(
-    root: (any ScopeRoot)?, path: String, name: String, origin: SliceOrigin,
+    rootHandle: RootHandle?, path: String, name: String, origin: SliceOrigin,
     identity: ScopeIdentity,
     read: @escaping @MainActor () -> Sub?,
     peek: @escaping @MainActor ((UnsafeRawPointer) -> Void) -> Bool,
@@ -64,7 +68,7 @@ package final class ScopeLink<Sub: State> {
     observersChanged: @escaping @MainActor () -> Void,
     relay: CancellationLog?, isUnderElement: Bool
   ) {
-    self.root = root
+    self.rootHandle = rootHandle
     self.path = path
     self.name = name
     self.origin = origin
@@ -143,7 +147,8 @@ package final class ScopeLink<Sub: State> {
       peek = { body in Self.withAddress(of: read(), body) }
     }
     return ScopeLink<Child>(
-      root: root, path: childPath(name), name: name, origin: origin, identity: identity,
+      rootHandle: rootHandle, path: childPath(name), name: name, origin: origin,
+      identity: identity,
       read: read, peek: peek, withSlice: withSlice,
       forward: { updater in
         parent.forward(
@@ -222,18 +227,47 @@ package final class ScopeLink<Sub: State> {
     // The array is copied out (its buffers retained, nothing else); the look-up by id, which
     // hashes with the application's code, runs on the copy.
     let readArray: @MainActor () -> TrackedArray<Element>?
+    // Where the element was last found; while the array keeps that layout, the element is read
+    // there in place, by position, with no copy of the array and no code of the application's.
+    let place = ElementPlace()
+    let peekAtPlace:
+      @MainActor (_ body: (UnsafePointer<TrackedArray<Element>>, Int) -> Void) -> Void
     if let offset = MemoryLayout<Sub>.offset(of: keyPath) {
       readArray = { Self.copy(TrackedArray<Element>.self, at: offset, through: parent.peek) }
+      peekAtPlace = { body in
+        guard let known = place.known else { return }
+        _ = parent.peek { address in
+          let array = (address + offset).assumingMemoryBound(to: TrackedArray<Element>.self)
+          guard array.pointee.layoutStamp == known.layout,
+            known.position < array.pointee.storage.count
+          else { return }
+          body(array, known.position)
+        }
+      }
     } else {
       readArray = { parent.read()?[keyPath: keyPath] }
+      peekAtPlace = { _ in }
     }
-    let read: @MainActor () -> Element? = { readArray()?[id: id] }
+    // The slow way: a copy of the array, looked up by id; remembers where the element is.
+    let find: @MainActor () -> Element? = {
+      guard let array = readArray(), let position = array.index(id: id) else {
+        place.known = nil
+        return nil
+      }
+      place.known = ElementPlace.Known(layout: array.layoutStamp, position: position)
+      return array.storage[position]
+    }
+    let read: @MainActor () -> Element? = {
+      var element: Element?
+      peekAtPlace { array, position in element = array.pointee.storage[position] }
+      return element ?? find()
+    }
     let dropReason: @MainActor () -> ScopeDispatchDroppedError.Reason? = {
       if let reason = parent.dropReason() { return reason }
-      guard let array = readArray(), array.contains(id: id) else {
-        return .elementRemoved(id: String(describing: id))
-      }
-      return nil
+      var isThere = false
+      peekAtPlace { _, _ in isThere = true }
+      if isThere || find() != nil { return nil }
+      return .elementRemoved(id: String(describing: id))
     }
     let lens: @Sendable (inout Sub, (inout Element) -> Void) -> Void
     if let offset = MemoryLayout<Sub>.offset(of: keyPath) {
@@ -252,7 +286,8 @@ package final class ScopeLink<Sub: State> {
       }
     }
     return ScopeLink<Element>(
-      root: root, path: childPath(name), name: name, origin: origin, identity: identity,
+      rootHandle: rootHandle, path: childPath(name), name: name, origin: origin,
+      identity: identity,
       read: read, peek: { body in Self.withAddress(of: read(), body) },
       withSlice: { origin, body in
         if let reason = dropReason() { return .dropped(reason) }
@@ -272,6 +307,36 @@ package final class ScopeLink<Sub: State> {
       },
       observersChanged: parent.observersChanged, relay: entry.relay, isUnderElement: true)
   }
+}
+
+/// Where an element scope's element was last found in its array, and in which layout of it.
+///
+/// A `TrackedArray`'s layout stamp changes with every insertion, removal, move and change of an
+/// identifier, and stamps are never reused, so while the array in the root carries the stamp
+/// the element was found under, the element is still at that position. Reading it there takes
+/// no copy of the array and runs none of the application's code (no `==`, no `hash(into:)`),
+/// so it can be done in place, inside the root's access to its state.
+@usableFromInline
+@MainActor
+final class ElementPlace {
+  /// A position and the layout it holds in.
+  @usableFromInline
+  struct Known {
+    @usableFromInline let layout: UInt64
+    @usableFromInline let position: Int
+
+    @inlinable
+    init(layout: UInt64, position: Int) {
+      self.layout = layout
+      self.position = position
+    }
+  }
+
+  /// Where the element was last found; `nil` before the first look-up and once it is gone.
+  @usableFromInline var known: Known?
+
+  @inlinable
+  init() {}
 }
 
 /// The identity of one scope, carried by the updaters it wraps.
@@ -378,16 +443,65 @@ struct ScopeKey: Hashable {
   }
 }
 
-/// A root store referred to without being kept alive, by the closures of its scopes' links.
+/// A root store as its scopes refer to it: without keeping it alive, and without a weak
+/// reference.
+///
+/// A weak reference gives the root a side table, and then every retain and release of the
+/// root, on every dispatch, takes the runtime's slow path; each read of it also costs a
+/// load-and-retain of its own. Instead the root holds this object, its scopes' links hold it
+/// too, and the root's `isolated deinit` clears ``isAlive`` before anything of the root is
+/// destroyed.
+///
+/// Proof that ``unownedRoot`` is never read after the root is freed:
+/// - it is read only through ``root``, on the main actor, and only while ``isAlive`` is true;
+/// - ``isAlive`` is cleared by the root's deinitializer, which is isolated to the main actor,
+///   as its first statement, so on the main actor no code runs between the end of the
+///   deinitializer and the root's memory being freed, and none after it sees `true`;
+/// - when the root's last reference goes on another thread, its deinitializer waits for the
+///   main actor, and until it has run the root's memory is not freed: main-actor code that
+///   reaches the root meanwhile finds a whole store, still with `isAlive` true (the runtime
+///   lets a retain and its release happen on an object whose deinitializer is pending);
+/// - the application's code that the root's destruction runs (the `deinit` of a value in its
+///   state, of an effect, of an interceptor), which may dispatch through a scope, runs after
+///   ``isAlive`` was cleared, so it finds the root released and the dispatch is reported as
+///   dropped, as `ScopeLifetimeTests` checks with such a hostile deinitializer.
 @usableFromInline
 @MainActor
-final class WeakRoot<S: State, Dependencies: Sendable> {
-  @usableFromInline weak let store: Store<S, Dependencies>?
+class RootHandle {
+  /// Whether the root has not begun its deinitializer.
+  // Unchecked: read on every scoped dispatch. It is written once, by the root's deinitializer,
+  // and read by plain loads; every access is on the main actor and runs no code, so no two
+  // can overlap.
+  @exclusivity(unchecked) @usableFromInline final var isAlive = true
+  // Unchecked lifetime: see the type's comment.
+  @usableFromInline final unowned(unsafe) let unownedScopeRoot: any ScopeRoot
+
+  @usableFromInline
+  init(_ root: any ScopeRoot) {
+    unownedScopeRoot = root
+  }
+
+  /// The root, or `nil` once it has begun its deinitializer.
+  @inlinable
+  final var root: (any ScopeRoot)? { isAlive ? unownedScopeRoot : nil }
+}
+
+/// A ``RootHandle`` that knows the root's types, for the closures of the root's own link.
+@usableFromInline
+@MainActor
+final class RootReference<S: State, Dependencies: Sendable>: RootHandle {
+  // Unchecked lifetime: see ``RootHandle``'s comment.
+  @usableFromInline unowned(unsafe) let unownedRoot: Store<S, Dependencies>
 
   @usableFromInline
   init(_ store: Store<S, Dependencies>) {
-    self.store = store
+    unownedRoot = store
+    super.init(store)
   }
+
+  /// The root store, or `nil` once it has begun its deinitializer.
+  @inlinable
+  var store: Store<S, Dependencies>? { isAlive ? unownedRoot : nil }
 }
 
 /// A scope remembered without being kept alive.

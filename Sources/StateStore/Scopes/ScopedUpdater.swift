@@ -3,7 +3,7 @@
 ///
 /// ```swift
 /// let logger = StoreInterceptor<AppState> { dispatchable, context, next in
-///   if let scoped = dispatchable as? any AnyScopedUpdater {
+///   if let scoped = dispatchable as? any ScopedUpdaterProtocol {
 ///     print(scoped.scopePath, type(of: scoped.innermostUpdater))  // ["profile"] Rename
 ///   }
 ///   next(dispatchable)
@@ -11,13 +11,13 @@
 /// ```
 ///
 /// A scope of a scope wraps twice: the outer updater's ``updater`` is itself a
-/// `ScopedUpdater`. ``AnyScopedUpdater/scopePath`` and ``AnyScopedUpdater/innermostUpdater``
+/// `ScopedUpdater`. ``ScopedUpdaterProtocol/scopePath`` and ``ScopedUpdaterProtocol/innermostUpdater``
 /// look through every level.
 ///
 /// An interceptor may pass it on, drop it or replace it like any updater. Applying it applies
 /// the wrapped updater to the slice in place; for an element scope whose element is gone it
 /// changes nothing.
-public struct ScopedUpdater<Parent: State, Slice: State>: StateUpdater, AnyScopedUpdater,
+public struct ScopedUpdater<Parent: State, Slice: State>: StateUpdater, ScopedUpdaterProtocol,
   ScopedUpdaterPlumbing
 {
   /// The scope's name at this level, such as `profile` (for an element scope, the array's).
@@ -60,10 +60,7 @@ public struct ScopedUpdater<Parent: State, Slice: State>: StateUpdater, AnyScope
     lens(&state) { updater.updateState(&$0) }
   }
 
-  /// The wrapped updater.
-  @usableFromInline package var wrappedForStore: any Dispatchable { updater }
-
-  /// The wrapped updater.
+  /// ``updater``, as ``ScopedUpdaterProtocol`` gives it to code that does not know `Slice`.
   public var wrapped: any Dispatchable { updater }
 
   /// The origin of the innermost wrapper in `updater`, or `fallback`.
@@ -83,7 +80,10 @@ public struct ScopedUpdater<Parent: State, Slice: State>: StateUpdater, AnyScope
 
 /// What every ``ScopedUpdater`` offers, whatever its types: for interceptors and tools that look
 /// at updaters without knowing the feature.
-public protocol AnyScopedUpdater: Dispatchable {
+///
+/// Named as the standard library names `IteratorProtocol` beside its iterators: the protocol of
+/// the one generic type that conforms to it.
+public protocol ScopedUpdaterProtocol: Dispatchable {
   /// The scope's name at this level.
   var scope: String { get }
   /// The wrapped updater.
@@ -94,23 +94,21 @@ public protocol AnyScopedUpdater: Dispatchable {
 
 /// What the store reads from a ``ScopedUpdater`` to notify and to find the scope it came from.
 @usableFromInline
-package protocol ScopedUpdaterPlumbing: Dispatchable {
+package protocol ScopedUpdaterPlumbing: ScopedUpdaterProtocol {
   /// Where the slice lies in the root's state.
   var scopedOrigin: SliceOrigin { get }
   /// The scope that dispatched it, if a live scope did.
   var scopeIdentity: ScopeIdentity? { get }
-  /// The wrapped updater.
-  var wrapped: any Dispatchable { get }
 }
 
-extension AnyScopedUpdater {
+extension ScopedUpdaterProtocol {
   /// The name of every level, outermost first: `["profile", "avatar"]`.
   ///
   /// - Complexity: O(levels).
   public var scopePath: [String] {
     var names = [scope]
     var current = wrapped
-    while let inner = current as? any AnyScopedUpdater {
+    while let inner = current as? any ScopedUpdaterProtocol {
       names.append(inner.scope)
       current = inner.wrapped
     }
@@ -122,7 +120,7 @@ extension AnyScopedUpdater {
   /// - Complexity: O(levels).
   public var innermostUpdater: any Dispatchable {
     var current = wrapped
-    while let inner = current as? any AnyScopedUpdater { current = inner.wrapped }
+    while let inner = current as? any ScopedUpdaterProtocol { current = inner.wrapped }
     return current
   }
 }

@@ -14,8 +14,8 @@ extension Store {
   /// ```
   ///
   /// Asking again for the same slice and dependencies while the scope is alive returns the same
-  /// store, so its subscribers and running effects are shared. A scope holds its root weakly:
-  /// once the root is released, its dispatches are dropped and reported to
+  /// store, so its subscribers and running effects are shared. A scope does not keep its root
+  /// alive: once the root is released, its dispatches are dropped and reported to
   /// ``onUnhandledError``.
   ///
   /// - Parameters:
@@ -29,13 +29,13 @@ extension Store {
     dependencies: KeyPath<Dependencies, SliceDependencies>, name: String? = nil
   ) -> Store<Slice, SliceDependencies> {
     let name = name ?? ScopeLink<S>.name(of: keyPath)
-    let key = ScopeKey(state: keyPath, dependencies: dependencies, element: nil, name: name)
-    if let cached = scopeCache[key]?.store as? Store<Slice, SliceDependencies> { return cached }
-    let scope = Store<Slice, SliceDependencies>(
-      scope: linkForScopes.child(keyPath, name: name),
-      dependencies: self.dependencies[keyPath: dependencies])
-    remember(scope, under: key)
-    return scope
+    return scope(
+      under: ScopeKey(state: keyPath, dependencies: dependencies, element: nil, name: name)
+    ) {
+      Store<Slice, SliceDependencies>(
+        scope: linkForScopes.child(keyPath, name: name),
+        dependencies: self.dependencies[keyPath: dependencies])
+    }
   }
 
   /// A store for the feature that owns the slice at `keyPath`, sharing this store's
@@ -46,13 +46,7 @@ extension Store {
   public func scope<Slice: State>(
     state keyPath: any (WritableKeyPath<S, Slice> & Sendable), name: String? = nil
   ) -> Store<Slice, Dependencies> {
-    let name = name ?? ScopeLink<S>.name(of: keyPath)
-    let key = ScopeKey(state: keyPath, dependencies: nil, element: nil, name: name)
-    if let cached = scopeCache[key]?.store as? Store<Slice, Dependencies> { return cached }
-    let scope = Store<Slice, Dependencies>(
-      scope: linkForScopes.child(keyPath, name: name), dependencies: self.dependencies)
-    remember(scope, under: key)
-    return scope
+    scope(state: keyPath, dependencies: \.self, name: name)
   }
 
   /// A store for one element of a ``TrackedArray``, by id: the store of a row feature.
@@ -72,16 +66,14 @@ extension Store {
     dependencies: KeyPath<Dependencies, ElementDependencies>, name: String? = nil
   ) -> Store<Element, ElementDependencies> where Element.ID: Sendable {
     let name = name ?? ScopeLink<S>.name(of: keyPath)
-    let key = ScopeKey(
-      state: keyPath, dependencies: dependencies, element: AnyHashable(id), name: name)
-    if let cached = scopeCache[key]?.store as? Store<Element, ElementDependencies> {
-      return cached
+    return scope(
+      under: ScopeKey(
+        state: keyPath, dependencies: dependencies, element: AnyHashable(id), name: name)
+    ) {
+      Store<Element, ElementDependencies>(
+        scope: linkForScopes.element(keyPath, id: id, name: name),
+        dependencies: self.dependencies[keyPath: dependencies])
     }
-    let scope = Store<Element, ElementDependencies>(
-      scope: linkForScopes.element(keyPath, id: id, name: name),
-      dependencies: self.dependencies[keyPath: dependencies])
-    remember(scope, under: key)
-    return scope
   }
 
   /// A store for one element of a ``TrackedArray``, by id, sharing this store's dependencies.
@@ -92,12 +84,19 @@ extension Store {
     state keyPath: any (WritableKeyPath<S, TrackedArray<Element>> & Sendable), id: Element.ID,
     name: String? = nil
   ) -> Store<Element, Dependencies> where Element.ID: Sendable {
-    let name = name ?? ScopeLink<S>.name(of: keyPath)
-    let key = ScopeKey(state: keyPath, dependencies: nil, element: AnyHashable(id), name: name)
-    if let cached = scopeCache[key]?.store as? Store<Element, Dependencies> { return cached }
-    let scope = Store<Element, Dependencies>(
-      scope: linkForScopes.element(keyPath, id: id, name: name),
-      dependencies: self.dependencies)
+    scope(state: keyPath, id: id, dependencies: \.self, name: name)
+  }
+
+  /// The scope kept under `key` while it is alive, or a new one from `make`, then kept: the one
+  /// look-up every `scope` method makes, so that one slice and dependencies give one scope.
+  ///
+  /// - Complexity: O(1).
+  @inlinable
+  func scope<Slice: State, SliceDependencies: Sendable>(
+    under key: ScopeKey, make: () -> Store<Slice, SliceDependencies>
+  ) -> Store<Slice, SliceDependencies> {
+    if let cached = scopeCache[key]?.store as? Store<Slice, SliceDependencies> { return cached }
+    let scope = make()
     remember(scope, under: key)
     return scope
   }
@@ -117,13 +116,13 @@ extension Store {
   var linkForScopes: ScopeLink<S> {
     if let scopeLink { return scopeLink }
     if let rootLink { return rootLink }
-    // The closures share one `weak let`: a `[weak self]` capture is a mutable box, and every
-    // read of it pays a run-time exclusivity check on top of the weak load.
-    let root = WeakRoot(self)
+    // Not a weak reference: see `RootHandle`. The root clears it as its deinitializer begins.
+    let root = RootReference(self)
+    rootReference = root
     let mirror = ScopeMirror(size: MemoryLayout<S>.size)
     scopeMirror = mirror
     let link = ScopeLink<S>(
-      root: self, path: "", name: "", origin: .bytes(0..<MemoryLayout<S>.size),
+      rootHandle: root, path: "", name: "", origin: .bytes(0..<MemoryLayout<S>.size),
       identity: ScopeIdentity(),
       read: { root.store?.currentState },
       peek: { body in

@@ -71,7 +71,7 @@ extension Store {
         return true
       }
       if let executable = final as? any ExecutableDispatchable {
-        executable.start(in: self)
+        executable._start(in: self)
         return true
       }
       return false

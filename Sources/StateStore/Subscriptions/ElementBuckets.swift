@@ -51,16 +51,11 @@ where Element.ID: Sendable {
   @inlinable
   func candidate(hash: UInt32, after: Int?) -> (place: Int, slot: Int)? {
     guard !slots.isEmpty else { return nil }
-    let mask = slots.count &- 1
-    var slot = after.map { ($0 &+ 1) & mask } ?? Int(hash) & mask
-    // Ends: at most half the slots are taken, so the run reaches an empty one.
-    while true {
-      let entry = slots[slot]
-      if entry == 0 { return nil }
-      let place = Int(entry) &- 1
-      if entries[place].hash == hash { return (place, slot) }
-      slot = (slot &+ 1) & mask
+    let start = after.map { $0 &+ 1 } ?? Int(hash)
+    let match = LinearProbing.firstEntry(in: slots, hash: start) {
+      entries[Int($0) &- 1].hash == hash
     }
+    return match.map { (Int($0.entry) &- 1, $0.slot) }
   }
 
   /// Adds `bucket`, whose identifier has no bucket yet.
@@ -77,10 +72,7 @@ where Element.ID: Sendable {
       rebuildSlots()
       return
     }
-    let mask = slots.count &- 1
-    var slot = Int(bucket.hash) & mask
-    while slots[slot] != 0 { slot = (slot &+ 1) & mask }
-    slots[slot] = UInt32(entries.count)
+    _ = LinearProbing.insert(UInt32(entries.count), hash: Int(bucket.hash), into: &slots)
   }
 
   /// Removes the bucket at `place` and returns it; the last bucket takes its place.
@@ -94,9 +86,10 @@ where Element.ID: Sendable {
     changes &+= 1
     let last = entries.count - 1
     if !slots.isEmpty {
-      let mask = slots.count &- 1
-      clearSlot(holding: place, mask: mask)
-      if place != last, let moved = slot(holding: last, mask: mask) {
+      if let hole = slot(holding: place) {
+        LinearProbing.empty(hole, in: &slots) { Int(entries[Int($0) &- 1].hash) }
+      }
+      if place != last, let moved = slot(holding: last) {
         slots[moved] = UInt32(place + 1)
       }
     }
@@ -117,44 +110,14 @@ where Element.ID: Sendable {
   /// Indexes every entry anew in a table twice their count (at least eight slots).
   @usableFromInline
   mutating func rebuildSlots() {
-    var size = 8
-    while size < entries.count * 2 { size *= 2 }
-    slots = Array(repeating: 0, count: size)
-    let mask = size &- 1
+    slots = Array(repeating: 0, count: LinearProbing.slotCount(for: entries.count))
     for place in entries.indices {
-      var slot = Int(entries[place].hash) & mask
-      while slots[slot] != 0 { slot = (slot &+ 1) & mask }
-      slots[slot] = UInt32(place + 1)
+      _ = LinearProbing.insert(UInt32(place + 1), hash: Int(entries[place].hash), into: &slots)
     }
   }
 
-  /// The slot that holds `place`.
-  private func slot(holding place: Int, mask: Int) -> Int? {
-    let target = UInt32(place + 1)
-    var slot = Int(entries[place].hash) & mask
-    while true {
-      let entry = slots[slot]
-      if entry == 0 { return nil }
-      if entry == target { return slot }
-      slot = (slot &+ 1) & mask
-    }
-  }
-
-  /// Empties the slot that holds `place`, moving up the later entries of its probe run that
-  /// a lookup could no longer reach (backward-shift deletion, as in ``PositionIndex``).
-  private mutating func clearSlot(holding place: Int, mask: Int) {
-    guard var hole = slot(holding: place, mask: mask) else { return }
-    var next = hole
-    while true {
-      next = (next &+ 1) & mask
-      let entry = slots[next]
-      if entry == 0 { break }
-      let home = Int(entries[Int(entry) &- 1].hash) & mask
-      if !PositionIndex.entry(at: next, homed: home, staysPast: hole) {
-        slots[hole] = entry
-        hole = next
-      }
-    }
-    slots[hole] = 0
+  /// The slot that holds the bucket at `place`.
+  private func slot(holding place: Int) -> Int? {
+    LinearProbing.slot(holding: UInt32(place + 1), hash: Int(entries[place].hash), in: slots)
   }
 }

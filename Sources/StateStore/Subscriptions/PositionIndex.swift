@@ -50,15 +50,10 @@ struct PositionIndex: Sendable {
     of id: Element.ID, hashValue: Int, in storage: [Element]
   ) -> Int? {
     if slots.isEmpty { return storage.isEmpty ? nil : Self.scan(for: id, in: storage) }
-    let mask = slots.count &- 1
-    var slot = hashValue & mask
-    while true {
-      let entry = slots[slot]
-      if entry == 0 { return nil }
-      let position = Int(entry) &- 1
-      if storage[position].id == id { return position }
-      slot = (slot &+ 1) & mask
+    let match = LinearProbing.firstEntry(in: slots, hash: hashValue) {
+      storage[Int($0) &- 1].id == id
     }
+    return match.map { Int($0.entry) &- 1 }
   }
 
   /// The position of the element with `id`, found by reading every element: only for an array
@@ -78,7 +73,7 @@ struct PositionIndex: Sendable {
       slots = []
       return Set(storage.lazy.map(\.id)).count == storage.count
     }
-    let size = Self.slotCount(for: storage.count)
+    let size = LinearProbing.slotCount(for: storage.count)
     if slots.count == size {
       for slot in slots.indices { slots[slot] = 0 }
     } else {
@@ -109,31 +104,11 @@ struct PositionIndex: Sendable {
   /// - Complexity: O(1) on average.
   @usableFromInline
   mutating func remove<Element: Identifiable>(_ position: Int, in storage: [Element]) {
-    guard !slots.isEmpty else { return }
-    let mask = slots.count &- 1
-    guard var hole = slot(holding: position, in: storage, mask: mask) else { return }
-    // Backward-shift deletion: move up every later entry of the probe run that may not be
-    // skipped, so that no lookup stops at the hole before reaching its element.
-    var next = hole
-    while true {
-      next = (next &+ 1) & mask
-      let entry = slots[next]
-      if entry == 0 { break }
-      let home = storage[Int(entry) &- 1].id.hashValue & mask
-      if !Self.entry(at: next, homed: home, staysPast: hole) {
-        slots[hole] = entry
-        hole = next
-      }
-    }
-    slots[hole] = 0
-  }
-
-  /// Whether the entry in slot `next`, homed at `home`, stays when `hole` before it is emptied.
-  ///
-  /// A lookup still reaches it when its home lies cyclically in (hole, next]. Backward-shift
-  /// deletion here and in the element groups' bucket table.
-  static func entry(at next: Int, homed home: Int, staysPast hole: Int) -> Bool {
-    hole <= next ? (hole < home && home <= next) : (hole < home || home <= next)
+    guard !slots.isEmpty,
+      let hole = LinearProbing.slot(
+        holding: UInt32(position + 1), hash: storage[position].id.hashValue, in: slots)
+    else { return }
+    LinearProbing.empty(hole, in: &slots) { storage[Int($0) &- 1].id.hashValue }
   }
 
   /// Adds `delta` to every indexed position at or after `start`, after elements were inserted
@@ -152,13 +127,6 @@ struct PositionIndex: Sendable {
     }
   }
 
-  /// The slot count for `count` elements: a power of two, at least twice `count`.
-  private static func slotCount(for count: Int) -> Int {
-    var size = 8
-    while size < count * 2 { size *= 2 }
-    return size
-  }
-
   /// Puts `position` in the first free slot of its probe run.
   ///
   /// Returns `false`, storing nothing, if another element with the same identifier is indexed.
@@ -167,26 +135,9 @@ struct PositionIndex: Sendable {
     _ position: Int, in storage: [Element]
   ) -> Bool {
     let id = storage[position].id
-    let mask = slots.count &- 1
-    var slot = id.hashValue & mask
-    while slots[slot] != 0 {
-      if storage[Int(slots[slot]) - 1].id == id { return false }
-      slot = (slot &+ 1) & mask
+    return LinearProbing.insert(UInt32(position + 1), hash: id.hashValue, into: &slots) {
+      storage[Int($0) - 1].id == id
     }
-    slots[slot] = UInt32(position + 1)
-    return true
   }
 
-  private func slot<Element: Identifiable>(
-    holding position: Int, in storage: [Element], mask: Int
-  ) -> Int? {
-    let target = UInt32(position + 1)
-    var slot = storage[position].id.hashValue & mask
-    while true {
-      let entry = slots[slot]
-      if entry == 0 { return nil }
-      if entry == target { return slot }
-      slot = (slot &+ 1) & mask
-    }
-  }
 }

@@ -2,8 +2,10 @@ extension TrackedArray {
   /// Checks that the four structures a `TrackedArray` keeps in step agree: the elements, the
   /// identifier index, the change journal and the stamps.
   ///
-  /// Every mutation calls it in debug builds, as swift-collections' `_checkInvariants()` does;
-  /// release builds never call it, so the dispatch path pays nothing. A broken invariant is a bug
+  /// Every mutation calls it when the package is built with `STATESTORE_INVARIANT_CHECKS=1` in
+  /// the environment (our CI does), as swift-collections' `_checkInvariants()` runs under its
+  /// own flag; other builds, the debug builds of applications included, never call it, so the
+  /// documented O(1) holds there. A broken invariant is a bug
   /// in this file, never something a caller can cause, so it stops the process at the mutation
   /// that broke it.
   ///

@@ -61,7 +61,7 @@ where Element.ID: Sendable {
     // (3 ms of loading `todo-cli`'s 10,000 todos).
     storage = Array(elements)
     rebuildPositions()
-    #if DEBUG
+    #if STATESTORE_INVARIANT_CHECKS
       _checkInvariants()
     #endif
   }
@@ -105,7 +105,7 @@ where Element.ID: Sendable {
       if let newValue, newValue.id == id {
         storage[position] = newValue
         noteChange(of: id)
-        #if DEBUG
+        #if STATESTORE_INVARIANT_CHECKS
           _checkInvariants()
         #endif
       } else {
@@ -126,27 +126,45 @@ where Element.ID: Sendable {
     return hint
   }
 
-  /// Changes the element at `position` through `body`, noting the change.
+  /// Changes the element at `position` through `body`, in place, noting the change.
   ///
   /// If `body` changes the element's identifier, the element is re-indexed, replacing any other
-  /// element that had that identifier.
+  /// element that had that identifier. If `body` throws, what it changed before throwing is kept
+  /// and noted, as with any `inout` argument.
+  ///
+  /// - Complexity: O(1) beyond `body`; O(*n*) when `body` changes the identifier.
+  @inlinable
   public mutating func modify<R>(at position: Int, _ body: (inout Element) throws -> R) rethrows
     -> R
   {
     let oldID = storage[position].id
-    var element = storage[position]
-    let result = try body(&element)
-    if element.id == oldID {
-      storage[position] = element
-      noteChange(of: oldID)
-    } else {
-      remove(at: position)
-      upsert(element)
+    defer {
+      if storage[position].id == oldID {
+        noteChange(of: oldID)
+        #if STATESTORE_INVARIANT_CHECKS
+          _checkInvariants()
+        #endif
+      } else {
+        reindexElement(at: position, formerly: oldID)
+      }
     }
-    #if DEBUG
-      _checkInvariants()
-    #endif
-    return result
+    // In place: a copy would make the element's buffers shared, so that changing one of them
+    // copied it.
+    return try body(&storage[position])
+  }
+
+  /// Re-indexes the element at `position`, whose identifier changed from `oldID` in place.
+  ///
+  /// The position index still files the element under `oldID`, so it is rebuilt without the
+  /// element, which then goes in as ``upsert(_:)`` puts it.
+  ///
+  /// - Complexity: O(*n*).
+  @usableFromInline
+  mutating func reindexElement(at position: Int, formerly oldID: Element.ID) {
+    let element = storage.remove(at: position)
+    noteChange(of: oldID)
+    rebuildPositions()
+    upsert(element)
   }
 
   /// Appends `element`, or replaces the element with the same id where it stands.
@@ -155,7 +173,7 @@ where Element.ID: Sendable {
   @discardableResult
   public mutating func upsert(_ element: Element) -> Bool {
     defer {
-      #if DEBUG
+      #if STATESTORE_INVARIANT_CHECKS
         _checkInvariants()
       #endif
     }
@@ -193,7 +211,7 @@ where Element.ID: Sendable {
     positions.insert(position, in: storage)
     layoutStamp = Self.nextStamp()
     noteChange(of: element.id)
-    #if DEBUG
+    #if STATESTORE_INVARIANT_CHECKS
       _checkInvariants()
     #endif
     return true
@@ -218,7 +236,7 @@ where Element.ID: Sendable {
     positions.shiftPositions(from: position + 1, by: -1)
     layoutStamp = Self.nextStamp()
     noteChange(of: element.id)
-    #if DEBUG
+    #if STATESTORE_INVARIANT_CHECKS
       _checkInvariants()
     #endif
     return element
@@ -230,7 +248,7 @@ where Element.ID: Sendable {
   public mutating func removeAll(where shouldRemove: (Element) throws -> Bool) rethrows {
     var removed: [Element.ID] = []
     defer {
-      #if DEBUG
+      #if STATESTORE_INVARIANT_CHECKS
         _checkInvariants()
       #endif
     }
@@ -264,7 +282,7 @@ where Element.ID: Sendable {
     // Rebuilt even when the comparison throws: the elements may be half sorted by then.
     defer {
       rebuildPositions()
-      #if DEBUG
+      #if STATESTORE_INVARIANT_CHECKS
         _checkInvariants()
       #endif
     }
@@ -284,7 +302,7 @@ where Element.ID: Sendable {
     positions.shiftPositions(from: target, by: 1)
     positions.insert(target, in: storage)
     layoutStamp = Self.nextStamp()
-    #if DEBUG
+    #if STATESTORE_INVARIANT_CHECKS
       _checkInvariants()
     #endif
   }

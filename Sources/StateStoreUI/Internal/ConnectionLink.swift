@@ -17,3 +17,25 @@ final class ConnectionLink {
     token?.cancel()
   }
 }
+
+extension ConnectionLink {
+  /// Connects `view`: `subscribe` gets the delivery, which hands each value to `apply` with the
+  /// view, or ends the connection once the view is gone.
+  ///
+  /// The one place the lifetime rules of every `connect` live: the store holds the view weakly
+  /// (it never keeps a view alive), the link holds the token weakly (the caller owns it), and
+  /// the first delivery after the view is gone cancels the token.
+  @inlinable
+  static func connect<View: AnyObject, Delivered>(
+    _ view: View, apply: @escaping @MainActor (View, Delivered) -> Void,
+    subscribe: (_ deliver: @escaping @MainActor (Delivered) -> Void) -> Subscription
+  ) -> Subscription {
+    let link = ConnectionLink()
+    let token = subscribe { [weak view] delivered in
+      guard let view else { return link.end() }
+      apply(view, delivered)
+    }
+    link.token = token
+    return token
+  }
+}

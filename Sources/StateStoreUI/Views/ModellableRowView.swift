@@ -25,3 +25,14 @@ public protocol ModellableRowView: AnyObject {
   /// - Parameter oldModel: The model the view held before this update: `nil` the first time.
   func update(oldModel: Row?)
 }
+
+extension ModellableRowView {
+  /// Takes `model` and calls ``update(oldModel:)`` with the one it replaces: what a connection
+  /// does with each delivery.
+  @inlinable
+  func receive(_ model: Row?) {
+    let oldModel = self.model
+    self.model = model
+    update(oldModel: oldModel)
+  }
+}

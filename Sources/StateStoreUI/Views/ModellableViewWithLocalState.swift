@@ -17,3 +17,14 @@ public protocol ModellableViewWithLocalState: AnyObject {
   /// - Parameter oldModel: The model the view held before this update: `nil` the first time.
   func update(oldModel: VM?)
 }
+
+extension ModellableViewWithLocalState {
+  /// Takes `model` and calls ``update(oldModel:)`` with the one it replaces: what a connection
+  /// does with each delivery.
+  @inlinable
+  func receive(_ model: VM?) {
+    let oldModel = self.model
+    self.model = model
+    update(oldModel: oldModel)
+  }
+}

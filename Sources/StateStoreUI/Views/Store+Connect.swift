@@ -22,15 +22,9 @@ extension Store {
   /// - Returns: The token that keeps the connection alive.
   /// - Complexity: O(view-model types) per dispatch, plus one comparison per connected view.
   public func connect<V: ModellableView>(_ view: V) -> Subscription where V.VM.StateType == S {
-    let link = ConnectionLink()
-    let token = subscribe(V.VM.self) { [weak view] model in
-      guard let view else { return link.end() }
-      let oldModel = view.model
-      view.model = model
-      view.update(oldModel: oldModel)
+    ConnectionLink.connect(view, apply: { $0.receive($1) }) { deliver in
+      subscribe(V.VM.self, deliver)
     }
-    link.token = token
-    return token
   }
 
   /// Keeps `view.model` equal to the element with `id` at `rows`, calling
@@ -53,14 +47,8 @@ extension Store {
   public func connect<V: ModellableRowView>(
     _ view: V, to rows: KeyPath<S, TrackedArray<V.Row>>, id: V.Row.ID
   ) -> Subscription {
-    let link = ConnectionLink()
-    let token = subscribe(to: rows, id: id) { [weak view] row in
-      guard let view else { return link.end() }
-      let oldModel = view.model
-      view.model = row
-      view.update(oldModel: oldModel)
+    ConnectionLink.connect(view, apply: { $0.receive($1) }) { deliver in
+      subscribe(to: rows, id: id, deliver)
     }
-    link.token = token
-    return token
   }
 }

@@ -51,14 +51,8 @@ extension Store {
   public func connect<V: ModellableViewWithLocalState>(
     _ view: V, localState: V.VM.LocalState
   ) -> Subscription where V.VM.StateType == S {
-    let link = ConnectionLink()
-    let token = subscribe(V.VM.self, localState: localState) { [weak view] model in
-      guard let view else { return link.end() }
-      let oldModel = view.model
-      view.model = model
-      view.update(oldModel: oldModel)
+    ConnectionLink.connect(view, apply: { $0.receive($1) }) { deliver in
+      subscribe(V.VM.self, localState: localState, deliver)
     }
-    link.token = token
-    return token
   }
 }

@@ -60,14 +60,8 @@ extension Store {
   public func connect<V: ModellableRowView>(
     _ view: V, to rows: KeyPath<S, TrackedArray<V.Row.Element>>, id: V.Row.ID
   ) -> Subscription where V.Row: RowViewModel, V.Row.StateType == S {
-    let link = ConnectionLink()
-    let token = subscribe(V.Row.self, to: rows, id: id) { [weak view] model in
-      guard let view else { return link.end() }
-      let oldModel = view.model
-      view.model = model
-      view.update(oldModel: oldModel)
+    ConnectionLink.connect(view, apply: { $0.receive($1) }) { deliver in
+      subscribe(V.Row.self, to: rows, id: id, deliver)
     }
-    link.token = token
-    return token
   }
 }

@@ -7,7 +7,7 @@ struct LoadTodos: SideEffect {
   /// - Complexity: O(todos + journal entries since the last snapshot).
   func sideEffect(_ context: SideEffectContext<AppState, TodoDependencies>) async throws {
     let stored = try context.dependencies.storage.load()
-    if await !context.getState().hasSameTodos(as: stored) {
+    if await !context.state.hasSameTodos(as: stored) {
       await context.dispatch(LoadStoredState(stored))
     }
   }

@@ -56,7 +56,7 @@ extension SideEffectContext where S == AppState {
   ///
   /// - Complexity: O(todos).
   func catchUp(with stored: AppState) async {
-    if await !getState().hasSameTodos(as: stored) {
+    if await !state.hasSameTodos(as: stored) {
       await dispatch(LoadStoredState(stored))
     }
   }

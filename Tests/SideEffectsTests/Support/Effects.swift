@@ -16,7 +16,7 @@ struct AppendSeveral: SideEffect {
 struct IncrementAndRead: ReturningSideEffect {
   func sideEffect(_ context: SideEffectContext<Counter, Dependencies>) async throws -> Int {
     await context.dispatch(Increment())
-    return await context.getState().value
+    return await context.state.value
   }
 }
 

@@ -32,6 +32,28 @@ final class SimulatedDisk: SystemCalls {
     var nextDescriptor: Int32 = 3
     var calls = 0
     var powerCutAfter: Int?
+    /// Each file's `flock` holders, by node: as on a real disk, a lock belongs to the
+    /// descriptor that took it and conflicts with any other descriptor's, in this process or not.
+    var locks: [Int: LockHolders] = [:]
+  }
+
+  /// Who holds a file's advisory lock.
+  struct LockHolders {
+    var exclusive: Int32?
+    var shared: Set<Int32> = []
+
+    var isEmpty: Bool { exclusive == nil && shared.isEmpty }
+
+    /// Whether `descriptor` may take the lock `exclusive`ly (or shared) now.
+    func allows(_ descriptor: Int32, exclusive wantsExclusive: Bool) -> Bool {
+      if let holder = exclusive { return holder == descriptor }
+      return !wantsExclusive || shared.subtracting([descriptor]).isEmpty
+    }
+
+    mutating func release(_ descriptor: Int32) {
+      if exclusive == descriptor { exclusive = nil }
+      shared.remove(descriptor)
+    }
   }
 
   // Not a `Mutex`: the writer's queue and the test contend for it, and ThreadSanitizer cannot
@@ -153,11 +175,14 @@ final class SimulatedDisk: SystemCalls {
 
   // MARK: - The calls
 
+  /// Runs one call under the disk's lock; `counted` says a blocking call's retry, which is not
+  /// counted again.
   private func call<Result>(
-    _ kind: SystemCallKind, _ body: (inout Contents) throws(SystemCallFailure) -> Result
+    _ kind: SystemCallKind, counted: Bool = false,
+    _ body: (inout Contents) throws(SystemCallFailure) -> Result
   ) throws(SystemCallFailure) -> Result {
     let outcome = contents.withLock { contents -> Swift.Result<Result, SystemCallFailure> in
-      contents.calls += 1
+      if !counted { contents.calls += 1 }
       if let limit = contents.powerCutAfter, contents.calls > limit {
         return .failure(SystemCallFailure(kind, code: EIO))
       }
@@ -275,17 +300,45 @@ final class SimulatedDisk: SystemCalls {
     }
   }
 
+  /// `flock`, with its real semantics.
+  ///
+  /// `LOCK_EX` conflicts with any other descriptor's lock,
+  /// `LOCK_SH` with another's exclusive one; a conflicting `LOCK_NB` request fails with
+  /// `EWOULDBLOCK`, and a blocking one waits (counted as one call) until the holder releases
+  /// it, by `LOCK_UN` or `close`. A held lock is converted in place.
   func lock(_ descriptor: Int32, operation: Int32) throws(SystemCallFailure) {
-    try call(.lock) { contents throws(SystemCallFailure) in
-      _ = try Self.node(descriptor, contents, .lock)
+    var counted = false
+    while true {
+      let taken = try call(.lock, counted: counted) { contents throws(SystemCallFailure) -> Bool in
+        let id = try Self.node(descriptor, contents, .lock).id
+        var holders = contents.locks[id] ?? LockHolders()
+        if operation & LOCK_UN != 0 {
+          holders.release(descriptor)
+        } else {
+          let exclusive = operation & LOCK_EX != 0
+          guard holders.allows(descriptor, exclusive: exclusive) else {
+            if operation & LOCK_NB != 0 { throw SystemCallFailure(.lock, code: EWOULDBLOCK) }
+            return false
+          }
+          holders.release(descriptor)
+          if exclusive { holders.exclusive = descriptor } else { holders.shared.insert(descriptor) }
+        }
+        contents.locks[id] = holders.isEmpty ? nil : holders
+        return true
+      }
+      if taken { return }
+      counted = true
+      _ = sched_yield()
     }
   }
 
   func close(_ descriptor: Int32) throws(SystemCallFailure) {
     try call(.close) { contents throws(SystemCallFailure) in
-      guard contents.descriptors.removeValue(forKey: descriptor) != nil else {
+      guard let open = contents.descriptors.removeValue(forKey: descriptor) else {
         throw SystemCallFailure(.close, code: EBADF)
       }
+      contents.locks[open.node]?.release(descriptor)
+      if contents.locks[open.node]?.isEmpty == true { contents.locks[open.node] = nil }
     }
   }
 

@@ -1,4 +1,5 @@
 import StateStore
+import Synchronization
 import Testing
 
 @MainActor
@@ -73,4 +74,78 @@ struct ScopeLifetimeTests {
     #expect(errors.allSatisfy { $0.contains("root store has been released") })
     #expect(profile.state == ProfileState())
   }
+
+  @Test(
+    "a value in the root's state whose deinit dispatches through a scope, as the root goes: dropped, not applied to a dying root"
+  )
+  func deinitDispatchesAsTheRootGoes() {
+    var errors: [String] = []
+    var readDuringDeinit: [String] = []
+    let profile: Store<ProfileState, Void>
+    do {
+      let app = Store<CanaryShell, Void>()
+      profile = app.scope(state: \.profile)
+      profile.onUnhandledError = { error, _ in errors.append("\(error)") }
+      let scope = profile
+      app.dispatch(
+        SetCanary(
+          canary: Canary {
+            MainActor.assumeIsolated {
+              scope.dispatch(RenameProfile(name: "from a deinit"))
+              readDuringDeinit.append(scope.state.name)
+            }
+          }))
+    }
+    #expect(errors.count == 1)
+    #expect(errors.first?.contains("root store has been released") == true)
+    #expect(readDuringDeinit.count == 1)
+    #expect(profile.state == ProfileState())
+  }
+
+  @Test(
+    "a root whose last reference goes on another thread is deinitialised on the main actor; its scope works until then and reports drops after"
+  )
+  func releasedOffTheMainActor() async {
+    let (signals, signal) = AsyncStream.makeStream(of: Void.self)
+    var errors: [String] = []
+    let handoff = Handoff()
+    handoff.slot.withLock { $0 = Store<CanaryShell, Void>() }
+    let root = handoff.slot.withLock { $0 }
+    let profile = root?.scope(state: \.profile)
+    profile?.onUnhandledError = { error, _ in errors.append("\(error)") }
+    root?.dispatch(SetCanary(canary: Canary { signal.yield() }))
+    _ = consume root
+    // The last reference goes on a thread of the global executor.
+    await Task.detached { handoff.slot.withLock { $0 = nil } }.value
+    profile?.dispatch(RenameProfile(name: "Ada"))
+    var iterator = signals.makeAsyncIterator()
+    await iterator.next()
+    profile?.dispatch(RenameProfile(name: "Grace"))
+    #expect(errors.count >= 1)
+    #expect(errors.last?.contains("root store has been released") == true)
+    #expect(profile?.state == ProfileState())
+  }
+}
+
+/// A root whose state holds a ``Canary``.
+struct CanaryShell: State {
+  var profile = ProfileState()
+  var canary: Canary?
+}
+
+/// Runs `onDeinit` when released: the application's code, run by the root's destruction.
+final class Canary: Sendable {
+  let onDeinit: @Sendable () -> Void
+  init(_ onDeinit: @escaping @Sendable () -> Void) { self.onDeinit = onDeinit }
+  deinit { onDeinit() }
+}
+
+struct SetCanary: StateUpdater {
+  let canary: Canary
+  func updateState(_ state: inout CanaryShell) { state.canary = canary }
+}
+
+/// Holds a store so that a test can drop its last reference on the thread it chooses.
+final class Handoff: Sendable {
+  let slot = Mutex<Store<CanaryShell, Void>?>(nil)
 }

@@ -192,7 +192,7 @@ struct ScopeTests {
   func interceptorsSeeScopedUpdaters() {
     let seen = Recorder()
     let interceptor = StoreInterceptor<ShellState> { dispatchable, _, next in
-      if let scoped = dispatchable as? any AnyScopedUpdater {
+      if let scoped = dispatchable as? any ScopedUpdaterProtocol {
         seen.append("\(scoped.scopePath.joined(separator: "/")): \(scoped.innermostUpdater)")
       }
       next(dispatchable)
@@ -211,7 +211,7 @@ struct ScopeTests {
   @Test("an interceptor that drops a scoped updater drops it")
   func interceptorDrops() {
     let interceptor = StoreInterceptor<ShellState> { dispatchable, _, next in
-      if dispatchable is any AnyScopedUpdater { return }
+      if dispatchable is any ScopedUpdaterProtocol { return }
       next(dispatchable)
     }
     let app = Store<ShellState, Void>(interceptors: [interceptor])

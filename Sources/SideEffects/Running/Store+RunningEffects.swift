@@ -200,7 +200,7 @@ extension Store {
   @usableFromInline
   func endEffect(
     _ run: any EffectRun, in registry: EffectRegistry, failure error: any Error,
-    reportingErrorsOf effect: (any AnySideEffect)?
+    reportingErrorsOf effect: (any ReturningSideEffect)?
   ) async -> any Error {
     registry.end(run)
     if let effect, !(error is CancellationError) {
@@ -215,30 +215,5 @@ extension Store {
   static func causeName(_ name: String) -> String {
     guard let outer = DispatchCause.current else { return name }
     return "\(outer.name) › \(name)"
-  }
-}
-
-/// Where effect bodies run: off the main actor, on the global concurrent executor.
-@usableFromInline
-enum EffectExecution {
-  /// Runs the body of `effect` off the main actor, once its turn has come if it waits in the
-  /// lanes of `registry`; the caller binds the run's cause and identity.
-  ///
-  /// The body's call is the last thing here, so that returning from it does not hop back to
-  /// the global executor.
-  @concurrent @inlinable
-  static func run<E: ReturningSideEffect>(
-    _ effect: E, in context: SideEffectContext<E.StateType, E.Dependencies>,
-    after registry: EffectRegistry?, run: any EffectRun
-  ) async throws -> E.ReturnValue {
-    if let registry { try await registry.waitForTurn(run) }
-    return try await effect.sideEffect(context)
-  }
-}
-
-extension EffectNotRunError {
-  @usableFromInline
-  init(_ effect: some AnySideEffect, _ reason: Reason) {
-    self.init(effectType: String(reflecting: type(of: effect)), reason: reason)
   }
 }

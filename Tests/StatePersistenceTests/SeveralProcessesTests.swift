@@ -259,6 +259,38 @@ struct SeveralProcessesTests {
   }
 
   @Test(
+    "entries another store appended and covered by its snapshot at once are heard, though the list of segments looks unchanged"
+  )
+  func snapshotThatRemovedItsOwnSegment() async throws {
+    let disk = SimulatedDisk()
+    let options = JournalOptions.readingByHand(snapshotInterval: 1)
+    let first = try await JournaledStore.openNumbers(on: disk, options: options)
+    let second = try await JournaledStore.openNumbers(on: disk, options: options)
+    // Entry 2 carries the snapshot that removes the first segment.
+    for value in 1...2 {
+      first.store.dispatch(Append(value: value))
+      try await first.flush()
+    }
+    try await second.catchUp()
+    #expect(second.store.state == numbers(upTo: 2))
+    // The second store's segment holds entries 3 and 4, and its snapshot at 4 removes it: no
+    // segment is left, as before.
+    for value in 3...4 {
+      second.store.dispatch(Append(value: value))
+      try await second.flush()
+    }
+    try await first.catchUp()
+    #expect(first.store.state == numbers(upTo: 4))
+    first.store.dispatch(Append(value: 5))
+    try await first.flush()
+    try await first.close()
+    try await second.close()
+    let reopened = try await JournaledStore.readNumbers(on: disk)
+    #expect(reopened.damage == nil)
+    #expect(reopened.state == numbers(upTo: 5))
+  }
+
+  @Test(
     "two stores appending to one real directory at once, under its flock: neither loses an update, both end in journal order"
   )
   func concurrentAppends() async throws {

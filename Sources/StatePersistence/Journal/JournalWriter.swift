@@ -86,6 +86,11 @@ final class JournalWriter<S: State & Codable>: Sendable {
     var needsReload = false
     /// An append whose rollback failed: its bytes may be in the segment, whole or in part.
     var uncertain: UncertainAppend?
+    /// How many ``JournaledStore/withExclusiveAccess(_:)`` calls hold the exclusive lock: while
+    /// any does, appends and reads keep it instead of releasing it or taking the shared one.
+    var exclusiveHolders = 0
+    /// The entry the snapshot covers, as this writer last wrote or read it.
+    var snapshotSequence = 0
   }
 
   typealias Unwritten = (number: Int, line: Data, snapshot: S?, heardThrough: Int)
@@ -182,7 +187,7 @@ final class JournalWriter<S: State & Codable>: Sendable {
         encoder: LineEncoder(registry: registry), lock: lock, segment: segment,
         segments: recovered.segments, entriesSinceSnapshot: recovered.entriesSinceSnapshot,
         bytesSinceSnapshot: recovered.bytesSinceSnapshot, lastSequence: recovered.lastSequence,
-        needsReload: needsReload))
+        needsReload: needsReload, snapshotSequence: recovered.snapshotSequence))
     if recovered.oldestSchema < options.schemaVersion {
       // The upgrade: the state read through the migrations becomes a snapshot of the current
       // version, and the old files go only once it is durable, as in any compaction. Should it
@@ -281,6 +286,7 @@ final class JournalWriter<S: State & Codable>: Sendable {
       disk.segment = nil
       try? disk.lock?.close()
       disk.lock = nil
+      disk.exclusiveHolders = 0
     }
   }
 
@@ -472,6 +478,7 @@ final class JournalWriter<S: State & Codable>: Sendable {
     }
     disk.entriesSinceSnapshot = 0
     disk.bytesSinceSnapshot = 0
+    disk.snapshotSequence = sequence
     // The old segment stays open: another process that did not see the snapshot may still
     // append to it, and its size tells.
     disk.rollsOver = true

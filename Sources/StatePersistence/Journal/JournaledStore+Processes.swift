@@ -36,6 +36,54 @@ extension JournaledStore {
     inbox.deliver()
   }
 
+  /// Runs `body` while no other process can append to the directory, on the state with
+  /// everything they appended applied, and returns once what `body` dispatched is durable.
+  ///
+  /// Use it for a change that depends on the latest state across processes: numbering a new
+  /// item after the last one, refusing to edit an item another process removed. Without it, a
+  /// store decides on the state it has heard of, and another process may append in between.
+  ///
+  /// ```swift
+  /// let id = try await persisted.withExclusiveAccess {
+  ///   let id = persisted.store.state.nextID          // every process's items are in
+  ///   persisted.store.dispatch(AddItem(id: id))       // no other process appends meanwhile
+  ///   return id
+  /// }                                                 // durable here, or thrown
+  /// ```
+  ///
+  /// The store takes the directory's exclusive `flock`, after whatever this store queued
+  /// before, reads what the others appended and applies it to ``store`` (as ``catchUp()``
+  /// does), runs `body`, flushes, then releases the lock. Other processes' appends, opens and
+  /// reads wait meanwhile (their dispatches do not); so does this store's polling. Calls from
+  /// this store may overlap (each `body` runs alone on the actor, on the latest state).
+  ///
+  /// Call it outside the store's callbacks (listeners, subscribers, interceptors): `body`'s
+  /// dispatches are then applied before they return, so `body` reads their result.
+  ///
+  /// - Parameter body: Reads ``store``'s state and dispatches to it.
+  /// - Returns: What `body` returns.
+  /// - Throws: A ``PersistenceError`` taking the lock or reading the journal (`body` did not
+  ///   run, and nothing changed), the flush's ``PersistenceError`` (what is durable is then
+  ///   exactly what it was, as for ``flush()``, and
+  ///   ``PersistenceError/uncertain(cause:rollback:)`` when even cutting the journal back
+  ///   failed), or else the error `body` threw, after what it dispatched was flushed.
+  /// - Complexity: The lock and the few system calls of ``catchUp()`` when nothing changed
+  ///   (else reading the journal from its snapshot), plus `body`, plus one flush.
+  public func withExclusiveAccess<Value>(_ body: () throws -> Value) async throws -> Value {
+    try await writer.holdExclusiveLock().get()
+    let outcome: Result<Value, any Error>
+    do {
+      inbox.deliver()
+      outcome = Result { try body() }
+      try await flush()
+    } catch {
+      await writer.releaseExclusiveLock()
+      throw error
+    }
+    await writer.releaseExclusiveLock()
+    return try outcome.get()
+  }
+
   /// Polls the directory for other processes' entries every `interval` of `clock`, until the
   /// store is closed or released.
   func startPolling(every interval: Duration?, on clock: any Clock<Duration>) {

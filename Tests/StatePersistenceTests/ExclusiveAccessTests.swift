@@ -79,11 +79,13 @@ struct ExclusiveAccessTests {
   }
 
   @Test(
-    "a failed write inside throws, releases the lock, and leaves the journal as it was; the other store goes on"
+    "a failed write inside throws, takes the change back, releases the lock and leaves the journal as it was"
   )
-  func failedWriteReleasesTheLock() async throws {
+  func failedWriteTakesTheChangeBack() async throws {
     let directory = Self.makeDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
+    // Persistent until the failure is seen: a fault of one call could be retried away by the
+    // flush inside, if the writer's first try failed before the flush waited for it.
     let calls = FaultyCalls(
       POSIXCalls(), fault: .init(kind: .write, occurrence: 1, code: EIO, persistent: true))
     let failing = try await JournaledStore.open(
@@ -92,23 +94,35 @@ struct ExclusiveAccessTests {
     failing.store.onUnhandledError = { _, _ in }
     let working = try await JournaledStore.open(
       directory: directory, registry: numbersRegistry(), options: .readingByHand())
+    var states: [[Int]] = []
+    let token = failing.store.addListener { _, new in states.append(new.items) }
     let error = await #expect(throws: PersistenceError.self) {
-      try await failing.withExclusiveAccess { failing.store.dispatch(Append(value: 1)) }
+      try await Self.appendNext(to: failing)
     }
     guard case .systemCall("write", _, EIO)? = error else {
       Issue.record("expected the failed write, got \(String(describing: error))")
       return
     }
+    calls.inject(nil)
     #expect(calls.injected >= 1)
     #expect(try Self.lockIsFree(in: directory))
+    #expect(states == [[1], []])
+    #expect(failing.store.state == numbers(upTo: 0))
+    #expect(failing.lastSequence == 0)
+    #expect(failing.status == .saved)
+    // The disk works again: the change taken back is never written, even by a later flush.
+    try await failing.flush()
     #expect(
       try await JournaledStore.read(directory: directory, registry: numbersRegistry()).state
         == numbers(upTo: 0))
 
     try await Self.appendNext(to: working)
+    try await Self.appendNext(to: failing)
     let journal = try await JournaledStore.read(directory: directory, registry: numbersRegistry())
-    #expect(journal.state.items == [1])
-    #expect(journal.lastSequence == 1)
+    #expect(journal.state.items == [1, 2])
+    #expect(failing.store.state.items == [1, 2])
+    token.cancel()
+    try await failing.close()
     try await working.close()
   }
 

@@ -114,6 +114,29 @@ extension JournalWriter {
     }
   }
 
+  /// Forgets this store's entries numbered `taken`, which a failed write left unwritten: they
+  /// will never be written.
+  ///
+  /// Called only when nothing of them can be on disk (the write was cut back), so the journal
+  /// stays exactly as it was. The status is ``PersistenceStatus/saved`` again if nothing else
+  /// waits.
+  func discard(_ taken: Range<Int>) async {
+    _ = await WriteQueue(queue).run { () -> Result<Void, PersistenceError> in
+      self.disk.withLock { disk in
+        disk.unwritten.removeAll { taken.contains($0.number) }
+        let idle = disk.unwritten.isEmpty
+        self.shared.withLock { shared in
+          shared.pending.removeAll { taken.contains($0.number) }
+          if idle, shared.pending.isEmpty, shared.stopped == nil {
+            shared.status = .saved
+            shared.holdsAfterFailure = false
+          }
+        }
+      }
+      return .success(())
+    }
+  }
+
   /// Releases the directory's lock, unless ``holdExclusiveLock()`` holds it; a failure is
   /// reported (closing the store releases it).
   func unlock(_ disk: inout Disk) {

@@ -62,6 +62,12 @@ extension JournaledStore {
   ///
   /// - Parameter body: Reads ``store``'s state and dispatches to it.
   /// - Returns: What `body` returns.
+  /// If the flush fails, what `body` dispatched is taken back: it is never written, and the
+  /// store's state is set back to the state `body` began with, in one ``RebasedState``, so that
+  /// a change decided under the lock is not appended later without it. The one exception is
+  /// ``PersistenceError/uncertain(cause:rollback:)``: the change may be on disk, so the store
+  /// keeps it, and its next append settles what the journal holds.
+  ///
   /// - Throws: A ``PersistenceError`` taking the lock or reading the journal (`body` did not
   ///   run, and nothing changed), the flush's ``PersistenceError`` (what is durable is then
   ///   exactly what it was, as for ``flush()``, and
@@ -71,17 +77,39 @@ extension JournaledStore {
   ///   (else reading the journal from its snapshot), plus `body`, plus one flush.
   public func withExclusiveAccess<Value>(_ body: () throws -> Value) async throws -> Value {
     try await writer.holdExclusiveLock().get()
-    let outcome: Result<Value, any Error>
-    do {
-      inbox.deliver()
-      outcome = Result { try body() }
+    inbox.deliver()
+    let before = (state: store.state, count: journaledCount)
+    let outcome = Result { try body() }
+    let taken = (before.count + 1)..<(journaledCount + 1)
+    do throws(PersistenceError) {
       try await flush()
     } catch {
+      if case .uncertain = error {
+        // Some of the body's entries may be on disk: the next append settles which.
+      } else if !taken.isEmpty {
+        takeBack(taken, restoring: before.state)
+        await writer.discard(taken)
+      }
       await writer.releaseExclusiveLock()
       throw error
     }
     await writer.releaseExclusiveLock()
     return try outcome.get()
+  }
+
+  /// Forgets this store's updaters numbered `taken`, none of which reached the disk, and sets
+  /// the state to `state` (the state before them) with the updaters applied since.
+  ///
+  /// - Complexity: O(updaters not yet written), plus their own cost.
+  private func takeBack(_ taken: Range<Int>, restoring state: S) {
+    var state = state
+    for (number, updater) in unwritten where number >= taken.upperBound {
+      updater.updateState(&state)
+    }
+    unwritten.removeAll { taken.contains($0.number) }
+    lastSequence -= taken.count
+    if taken.contains(flushTarget) { flushTarget = taken.lowerBound - 1 }
+    applyFromOtherProcess(RebasedState(state: state), cause: nil)
   }
 
   /// Polls the directory for other processes' entries every `interval` of `clock`, until the

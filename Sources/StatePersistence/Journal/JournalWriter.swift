@@ -409,7 +409,8 @@ final class JournalWriter<S: State & Codable>: Sendable {
       if disk.segments.last != first { disk.segments.append(first) }
     }
     guard var segment = disk.segment else { return }
-    defer { disk.segment = segment }
+    var keepsSegment = true
+    defer { disk.segment = keepsSegment ? segment : nil }
     var bytes: [UInt8] = []
     if segment.committedLength == 0 {
       bytes = JournalLayout.header(stateType: S.self, schema: options.schemaVersion)
@@ -445,6 +446,9 @@ final class JournalWriter<S: State & Codable>: Sendable {
           start: start, bytes: bytes, headerLength: headerLength, lineLengths: lineLengths)
         throw .uncertain(cause: error.description, rollback: rollback.description)
       }
+      if segment.isNew && start == 0 {
+        keepsSegment = !removeEmptySegment(segment, disk: &disk)
+      }
       throw error
     }
     segment.committedLength += bytes.count
@@ -460,6 +464,22 @@ final class JournalWriter<S: State & Codable>: Sendable {
     {
       wantsSnapshot.store(true, ordering: .relaxed)
     }
+  }
+
+  /// Removes `segment`, which this writer created for an append that was cut back to nothing,
+  /// so that the directory is exactly as it was before; the next append creates it again.
+  ///
+  /// - Returns: Whether it is gone; if the removal fails, the empty file stays, and reads as a
+  ///   segment without entries.
+  private func removeEmptySegment(_ segment: Segment, disk: inout Disk) -> Bool {
+    do throws(PersistenceError) {
+      try files.remove(layout.segmentPath(first: segment.first))
+    } catch {
+      return false
+    }
+    try? segment.file.close()
+    disk.segments.removeAll { $0 == segment.first }
+    return true
   }
 
   /// Saves `state`, the state after the durable entry `sequence`, as the snapshot.

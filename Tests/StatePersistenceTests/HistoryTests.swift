@@ -146,6 +146,47 @@ struct HistoryTests {
     try await journaled.close()
   }
 
+  @Test(
+    "with keepsFullHistory, snapshots keep the segments they cover: history and undo reach the first entry, across reopening"
+  )
+  func fullHistory() async throws {
+    let disk = SimulatedDisk()
+    var options = JournalOptions(snapshotInterval: 2)
+    options.keepsFullHistory = true
+    var journaled = try await Self.open(disk, options: options)
+    for index in 0..<5 {
+      journaled.store.dispatch(InsertNote(text: "note \(index)", index: index))
+      try await journaled.flush()
+    }
+    #expect(disk.data(at: "/notes/journal-1.jsonl") != nil)
+    #expect(disk.data(at: "/notes/snapshot.json") != nil)
+    #expect(try await journaled.history().map(\.sequence) == [1, 2, 3, 4, 5])
+    try await journaled.close()
+
+    journaled = try await Self.open(disk, options: options)
+    for expected in (1...5).reversed() {
+      #expect(try await journaled.undo()?.sequence == expected)
+    }
+    #expect(journaled.store.state.notes == [])
+    #expect(try await journaled.undo() == nil)
+    let history = try await journaled.history()
+    #expect(history.map(\.sequence) == Array(1...10))
+    #expect(history.suffix(5).map(\.undoes) == [5, 4, 3, 2, 1])
+    try await journaled.close()
+  }
+
+  @Test("entries carry the time of the wall clock the options give")
+  func injectedWallClock() async throws {
+    let disk = SimulatedDisk()
+    var options = JournalOptions()
+    options.now = { Date(timeIntervalSince1970: 1_772_000_000.25) }
+    let journaled = try await Self.open(disk, options: options)
+    journaled.store.dispatch(InsertNote(text: "a", index: 0))
+    let history = try await journaled.history()
+    #expect(history.map(\.time) == [Date(timeIntervalSince1970: 1_772_000_000.25)])
+    try await journaled.close()
+  }
+
   @Test("an inverse whose type is not registered is refused, and nothing is dispatched")
   func unregisteredInverse() async throws {
     let disk = SimulatedDisk()

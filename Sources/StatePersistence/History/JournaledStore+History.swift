@@ -7,11 +7,13 @@ extension JournaledStore {
   ///
   /// History reaches back to the last snapshot: the segments a snapshot covers are removed
   /// (see ``JournalOptions/snapshotInterval``), and an upgrade to a new schema version takes a
-  /// snapshot too. Every updater applied before the call is flushed first, so the history ends
+  /// snapshot too. With ``JournalOptions/keepsFullHistory`` they are kept, and history reaches
+  /// back to the journal's first entry. Every updater applied before the call is flushed first, so the history ends
   /// with the last of them (or later).
   ///
   /// - Throws: The flush's error, or a ``PersistenceError`` reading the journal.
-  /// - Complexity: O(snapshot + journal after it): the journal is read from the disk and
+  /// - Complexity: O(snapshot + journal after it), or O(journal) with
+  ///   ``JournalOptions/keepsFullHistory``: the journal is read from the disk and
   ///   replayed, on the journal's queue, never on the store's actor.
   public func history() async throws(PersistenceError) -> [HistoryEntry<S>] {
     try await readHistory { _ -> Never? in nil }.history
@@ -29,12 +31,14 @@ extension JournaledStore {
   ///
   /// The inverse is asked of the updater with the state just before it was applied, which is
   /// rebuilt by replaying the journal from the last snapshot up to that entry; only entries
-  /// after the last snapshot can be undone.
+  /// after the last snapshot can be undone, or, with ``JournalOptions/keepsFullHistory``, any
+  /// entry (the journal is then replayed from its first entry).
   ///
   /// - Throws: The flush's error, a ``PersistenceError`` reading the journal, or
   ///   ``PersistenceError/encodingFailed(type:reason:)`` when the inverse's type is not
   ///   registered (nothing is dispatched then).
-  /// - Complexity: O(snapshot + journal after it), reading and replaying on the journal's
+  /// - Complexity: O(snapshot + journal after it), or O(journal) with
+  ///   ``JournalOptions/keepsFullHistory``, reading and replaying on the journal's
   ///   queue, plus one dispatch on the store's actor.
   @discardableResult
   public func undo() async throws(PersistenceError) -> HistoryEntry<S>? {
@@ -64,6 +68,7 @@ extension JournaledStore {
       layout: writer.layout, files: writer.files, registry: writer.registry,
       schema: writer.options.schemaVersion, migrations: writer.options.migrations)
     recovery.keepsHistory = true
+    recovery.readsFromFirstEntry = writer.options.keepsFullHistory
     let (reading, initialState) = (recovery, writer.initialState)
     return try await writer.run { () -> Result<([HistoryEntry<S>], Extra?), PersistenceError> in
       Result { () throws(PersistenceError) in

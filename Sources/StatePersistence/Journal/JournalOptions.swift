@@ -1,3 +1,5 @@
+import Foundation
+
 /// How a ``JournaledStore`` compacts its journal and what schema version it writes.
 public struct JournalOptions: Sendable {
   /// How many entries may follow the snapshot before a new snapshot is taken.
@@ -21,6 +23,22 @@ public struct JournalOptions: Sendable {
   /// The writer reads the clock once per batch, off the store's actor, when it takes the batch:
   /// moments after the updaters were applied (while the previous batch was written).
   public var recordsTime: Bool
+
+  /// The wall clock each entry's time (``recordsTime``) is read from: the system's by default;
+  /// an app that injects its own clock (a test's fixed time) gives it here.
+  ///
+  /// The writer calls it once per batch, off the store's actor.
+  public var now: @Sendable () -> Date = { Date() }
+
+  /// Whether snapshots leave the journal segments they cover in place, so that
+  /// ``JournaledStore/history()`` and ``JournaledStore/undo()`` reach back to the journal's
+  /// first entry instead of the last snapshot.
+  ///
+  /// Off by default: the journal then grows without bound, and history and undo replay it
+  /// from its first entry, O(journal), while opening still reads only the snapshot and the
+  /// entries after it. A directory whose first segment another process already removed (one
+  /// that opened it with this off) gives history from the last snapshot, as without it.
+  public var keepsFullHistory = false
 
   /// How often the store looks for updaters other processes appended to the directory; `nil`
   /// never looks on its own (call ``JournaledStore/catchUp()``).

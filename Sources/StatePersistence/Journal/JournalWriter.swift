@@ -330,7 +330,7 @@ final class JournalWriter<S: State & Codable>: Sendable {
     }
     // One reading of the clock per batch, off the store's actor: the batch was applied moments
     // ago, while the previous one was written.
-    let time = options.recordsTime ? Date() : nil
+    let time = options.recordsTime ? options.now() : nil
     for entry in batch {
       // An entry queued before the writer stopped is not written past the stop.
       if let stoppedAt, entry.number >= stoppedAt { break }
@@ -502,7 +502,9 @@ final class JournalWriter<S: State & Codable>: Sendable {
     // The old segment stays open: another process that did not see the snapshot may still
     // append to it, and its size tells.
     disk.rollsOver = true
-    // Only now that the snapshot is durable may the segments it covers go.
+    // Only now that the snapshot is durable may the segments it covers go, unless they are
+    // kept for history.
+    guard !options.keepsFullHistory else { return }
     var kept: [Int] = []
     for first in disk.segments {
       guard first <= sequence else {

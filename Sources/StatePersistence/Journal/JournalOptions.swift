@@ -40,6 +40,17 @@ public struct JournalOptions: Sendable {
   /// that opened it with this off) gives history from the last snapshot, as without it.
   public var keepsFullHistory = false
 
+  /// Called once, with the directory, each time the store has waited about a second for
+  /// another process's lock.
+  ///
+  /// The store goes on waiting, whether to open, append, read what others appended, or run
+  /// ``JournaledStore/withExclusiveAccess(_:)``. `nil`, the default, waits silently.
+  ///
+  /// A command-line tool says there why it seems stuck (`todo-cli` prints "waiting for another
+  /// todo-cli using …"). It is called on the journal's queue, never on the store's actor. With
+  /// it, the lock is first tried without blocking, with short pauses between tries.
+  public var onLockWait: (@Sendable (_ directory: String) -> Void)?
+
   /// How often the store looks for updaters other processes appended to the directory; `nil`
   /// never looks on its own (call ``JournaledStore/catchUp()``).
   ///

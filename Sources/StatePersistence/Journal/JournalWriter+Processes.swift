@@ -73,11 +73,7 @@ extension JournalWriter {
     guard let lock = disk.lock else {
       throw .closed(reason: "the journaled store was closed")
     }
-    do {
-      try lock.lock(exclusively ? LOCK_EX : LOCK_SH)
-    } catch {
-      throw .failed("lock", layout.lockPath, error)
-    }
+    try Self.take(lock, exclusively: exclusively, options: options, directory: layout.directory)
     do throws(PersistenceError) {
       if exclusively && disk.uncertain != nil { try settleUncertainAppend(&disk) }
       try catchUp(exclusively: exclusively, disk: &disk)
@@ -100,6 +96,22 @@ extension JournalWriter {
           disk.exclusiveHolders += 1
         }
       }
+    }
+  }
+
+  /// Takes the directory's `lock`, announcing a long wait through
+  /// ``JournalOptions/onLockWait`` when it is set.
+  static func take(
+    _ lock: OpenFile, exclusively: Bool, options: JournalOptions, directory: String
+  ) throws(PersistenceError) {
+    if let announce = options.onLockWait {
+      try lock.lock(exclusive: exclusively, announceWait: { announce(directory) })
+      return
+    }
+    do {
+      try lock.lock(exclusively ? LOCK_EX : LOCK_SH)
+    } catch {
+      throw .failed("lock", lock.path, error)
     }
   }
 

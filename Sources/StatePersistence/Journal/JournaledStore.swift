@@ -146,11 +146,8 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
         let lock = try OpenFile(layout.lockPath, flags: O_RDWR | O_CREAT, system: system)
         // Held while recovering, and released once the writer is made: another process
         // appending meanwhile waits. Closing `lock` on a failure releases it.
-        do throws(SystemCallFailure) {
-          try lock.lock(LOCK_EX)
-        } catch {
-          throw .failed("lock", layout.lockPath, error)
-        }
+        try JournalWriter<S>.take(
+          lock, exclusively: true, options: options, directory: layout.directory)
         try files.remove(layout.snapshotPath + ".tmp")
         let recovered = try JournalRecovery(
           layout: layout, files: files, registry: registry, schema: options.schemaVersion,

@@ -80,21 +80,32 @@ extension JournaledStore {
     inbox.deliver()
     let before = (state: store.state, count: journaledCount)
     let outcome = Result { try body() }
-    let taken = (before.count + 1)..<(journaledCount + 1)
     do throws(PersistenceError) {
-      try await flush()
+      try await flushOrTakeBack(since: before)
     } catch {
-      if case .uncertain = error {
-        // Some of the body's entries may be on disk: the next append settles which.
-      } else if !taken.isEmpty {
-        takeBack(taken, restoring: before.state)
-        await writer.discard(taken)
-      }
       await writer.releaseExclusiveLock()
       throw error
     }
     await writer.releaseExclusiveLock()
     return try outcome.get()
+  }
+
+  /// Flushes; if that fails, takes back the updaters this store journaled after its
+  /// `before.count`-th, setting the state back to `before.state`, unless the failure is
+  /// ``PersistenceError/uncertain(cause:rollback:)`` (they may be on disk then).
+  func flushOrTakeBack(since before: (state: S, count: Int)) async throws(PersistenceError) {
+    let taken = (before.count + 1)..<(journaledCount + 1)
+    do throws(PersistenceError) {
+      try await flush()
+    } catch {
+      if case .uncertain = error {
+        // Some of them may be on disk: the next append settles which.
+      } else if !taken.isEmpty {
+        takeBack(taken, restoring: before.state)
+        await writer.discard(taken)
+      }
+      throw error
+    }
   }
 
   /// Forgets this store's updaters numbered `taken`, none of which reached the disk, and sets

@@ -60,14 +60,15 @@ extension JournaledStore {
   /// Call it outside the store's callbacks (listeners, subscribers, interceptors): `body`'s
   /// dispatches are then applied before they return, so `body` reads their result.
   ///
-  /// - Parameter body: Reads ``store``'s state and dispatches to it.
-  /// - Returns: What `body` returns.
   /// If the flush fails, what `body` dispatched is taken back: it is never written, and the
-  /// store's state is set back to the state `body` began with, in one ``RebasedState``, so that
-  /// a change decided under the lock is not appended later without it. The one exception is
+  /// store's state is set back to the state `body` began with (with any updater dispatched
+  /// since applied again), in one ``RebasedState``, so that a change decided under the lock is
+  /// not appended later without it. The one exception is
   /// ``PersistenceError/uncertain(cause:rollback:)``: the change may be on disk, so the store
   /// keeps it, and its next append settles what the journal holds.
   ///
+  /// - Parameter body: Reads ``store``'s state and dispatches to it.
+  /// - Returns: What `body` returns.
   /// - Throws: A ``PersistenceError`` taking the lock or reading the journal (`body` did not
   ///   run, and nothing changed), the flush's ``PersistenceError`` (what is durable is then
   ///   exactly what it was, as for ``flush()``, and

@@ -29,6 +29,38 @@ struct JournaledStoreTests {
     #expect(segment.contains(#"{"seq":6,"scope":"settings","type":"SetTheme""#))
   }
 
+  @Test(
+    "an append cut back to nothing removes the segment it created, so the directory is as it was; the retry creates it"
+  )
+  func failedFirstAppendLeavesNoSegment() async throws {
+    let disk = SimulatedDisk()
+    let calls = FaultyCalls(disk)
+    // A snapshot at entry 2 removes the first segment; entry 3 starts a new one.
+    let journaled = try await JournaledStore.openNumbers(
+      on: calls, options: .readingByHand(snapshotInterval: 1))
+    let files = FileAccess(system: disk)
+    for (values, before) in [(1...1, ["lock"]), (3...3, ["lock", "snapshot.json"])] {
+      if values.lowerBound == 3 {
+        journaled.store.dispatch(Append(value: 2))
+        try await journaled.flush()
+        #expect(try files.names(in: "/store").sorted() == before)
+      }
+      calls.inject(.init(kind: .write, occurrence: 1, code: ENOSPC, persistent: true))
+      for value in values { journaled.store.dispatch(Append(value: value)) }
+      await #expect(throws: PersistenceError.self) { try await journaled.flush() }
+      #expect(calls.injected >= 1)
+      #expect(try files.names(in: "/store").sorted() == before)
+      calls.inject(nil)
+      try await journaled.flush()
+      let segment = "journal-\(values.lowerBound).jsonl"
+      #expect(try files.names(in: "/store").contains(segment))
+    }
+    try await journaled.close()
+    let reopened = try await JournaledStore.readNumbers(on: disk)
+    #expect(reopened.damage == nil)
+    #expect(reopened.state == numbers(upTo: 3))
+  }
+
   @Test("snapshots compact the journal: covered segments go, the state stays")
   func compaction() async throws {
     let disk = SimulatedDisk()

@@ -7,11 +7,13 @@ extension JournaledStore {
   ///
   /// History reaches back to the last snapshot: the segments a snapshot covers are removed
   /// (see ``JournalOptions/snapshotInterval``), and an upgrade to a new schema version takes a
-  /// snapshot too. Every updater applied before the call is flushed first, so the history ends
+  /// snapshot too. With ``JournalOptions/keepsFullHistory`` they are kept, and history reaches
+  /// back to the journal's first entry. Every updater applied before the call is flushed first, so the history ends
   /// with the last of them (or later).
   ///
   /// - Throws: The flush's error, or a ``PersistenceError`` reading the journal.
-  /// - Complexity: O(snapshot + journal after it): the journal is read from the disk and
+  /// - Complexity: O(snapshot + journal after it), or O(journal) with
+  ///   ``JournalOptions/keepsFullHistory``: the journal is read from the disk and
   ///   replayed, on the journal's queue, never on the store's actor.
   public func history() async throws(PersistenceError) -> [HistoryEntry<S>] {
     try await readHistory { _ -> Never? in nil }.history
@@ -27,17 +29,39 @@ extension JournaledStore {
   /// updater is no ``InvertibleUpdater`` (or was dispatched through a scope) are passed over.
   /// There is no redo.
   ///
+  /// Undo holds the directory's exclusive lock, as ``withExclusiveAccess(_:)`` does, from
+  /// reading the journal until the inverse is durable: no other process appends in between,
+  /// and the inverse is computed on the journal's latest state. It returns once the inverse is
+  /// durable; if writing it fails, the inverse is taken back (never written, the state set
+  /// back) and the error thrown, except ``PersistenceError/uncertain(cause:rollback:)``.
+  ///
   /// The inverse is asked of the updater with the state just before it was applied, which is
   /// rebuilt by replaying the journal from the last snapshot up to that entry; only entries
-  /// after the last snapshot can be undone.
+  /// after the last snapshot can be undone, or, with ``JournalOptions/keepsFullHistory``, any
+  /// entry (the journal is then replayed from its first entry).
   ///
-  /// - Throws: The flush's error, a ``PersistenceError`` reading the journal, or
+  /// - Throws: A ``PersistenceError`` taking the lock, flushing or reading the journal,
   ///   ``PersistenceError/encodingFailed(type:reason:)`` when the inverse's type is not
-  ///   registered (nothing is dispatched then).
-  /// - Complexity: O(snapshot + journal after it), reading and replaying on the journal's
-  ///   queue, plus one dispatch on the store's actor.
+  ///   registered (nothing is dispatched then), or the failure writing the inverse.
+  /// - Complexity: O(snapshot + journal after it), or O(journal) with
+  ///   ``JournalOptions/keepsFullHistory``, reading and replaying on the journal's
+  ///   queue, plus one dispatch on the store's actor and one flush.
   @discardableResult
   public func undo() async throws(PersistenceError) -> HistoryEntry<S>? {
+    try await writer.holdExclusiveLock().get()
+    let result: Result<HistoryEntry<S>?, PersistenceError>
+    do throws(PersistenceError) {
+      result = .success(try await undoHoldingTheLock())
+    } catch {
+      result = .failure(error)
+    }
+    await writer.releaseExclusiveLock()
+    return try result.get()
+  }
+
+  /// Undoes as ``undo()`` says, while this store holds the directory's exclusive lock.
+  private func undoHoldingTheLock() async throws(PersistenceError) -> HistoryEntry<S>? {
+    inbox.deliver()
     let limit = lastSequence
     let read = try await readHistory { recovered in Self.inverse(in: recovered, upTo: limit) }
     guard let (entry, inverse) = read.extra else { return nil }
@@ -46,11 +70,13 @@ extension JournaledStore {
       throw .encodingFailed(
         type: String(reflecting: type(of: inverse)), reason: failure.description)
     }
+    let before = (state: store.state, count: journaledCount)
     undoing = entry.sequence
     DispatchCause.$current.withValue(DispatchCause("undo")) {
       store.dispatch(any: inverse)
     }
     undoing = nil
+    try await flushOrTakeBack(since: before)
     return entry
   }
 
@@ -64,6 +90,7 @@ extension JournaledStore {
       layout: writer.layout, files: writer.files, registry: writer.registry,
       schema: writer.options.schemaVersion, migrations: writer.options.migrations)
     recovery.keepsHistory = true
+    recovery.readsFromFirstEntry = writer.options.keepsFullHistory
     let (reading, initialState) = (recovery, writer.initialState)
     return try await writer.run { () -> Result<([HistoryEntry<S>], Extra?), PersistenceError> in
       Result { () throws(PersistenceError) in

@@ -20,6 +20,9 @@ struct JournalRecovery<S: State & Codable> {
   var migrations = Migrations()
   /// Whether to keep every entry read, and the state before the first, for history and undo.
   var keepsHistory = false
+  /// Whether to read from the journal's first entry, ignoring the snapshot, when the segment
+  /// holding it is still there (``JournalOptions/keepsFullHistory``).
+  var readsFromFirstEntry = false
 
   /// The last segment, as the writer continues it.
   struct Tail {
@@ -75,7 +78,8 @@ struct JournalRecovery<S: State & Codable> {
     var recovered = Recovered(
       state: initialState, lastSequence: 0, snapshotSequence: 0,
       segments: JournalLayout.segmentStarts(names), oldestSchema: schema)
-    if names.contains("snapshot.json") {
+    let fromFirstEntry = readsFromFirstEntry && recovered.segments.first == 1
+    if names.contains("snapshot.json") && !fromFirstEntry {
       do throws(PersistenceError) {
         let bytes = try files.contents(of: layout.snapshotPath) ?? []
         let (state, header) = try SnapshotCodec.decode(

@@ -60,8 +60,9 @@ extension JournalWriter {
   private func poll(_ disk: inout Disk) throws(PersistenceError) {
     // Bytes of this writer's own failed append may follow the journal: read as another
     // process's entries, they would be applied twice. The next append sorts them out. A
-    // closed store reads nothing either.
-    guard disk.uncertain == nil, disk.lock != nil else { return }
+    // closed store reads nothing either, and while this store holds the exclusive lock nobody
+    // else can have appended (and taking the shared lock would give the exclusive one up).
+    guard disk.uncertain == nil, disk.lock != nil, disk.exclusiveHolders == 0 else { return }
     try lockAndCatchUp(exclusively: false, disk: &disk)
     unlock(&disk)
   }
@@ -72,11 +73,7 @@ extension JournalWriter {
     guard let lock = disk.lock else {
       throw .closed(reason: "the journaled store was closed")
     }
-    do {
-      try lock.lock(exclusively ? LOCK_EX : LOCK_SH)
-    } catch {
-      throw .failed("lock", layout.lockPath, error)
-    }
+    try Self.take(lock, exclusively: exclusively, options: options, directory: layout.directory)
     do throws(PersistenceError) {
       if exclusively && disk.uncertain != nil { try settleUncertainAppend(&disk) }
       try catchUp(exclusively: exclusively, disk: &disk)
@@ -86,8 +83,76 @@ extension JournalWriter {
     }
   }
 
-  /// Releases the directory's lock; a failure is reported (closing the store releases it).
+  /// Takes the directory's exclusive lock and keeps it until ``releaseExclusiveLock()``,
+  /// reading first what other processes appended and handing it to the store's actor; runs on
+  /// the queue after everything queued before.
+  ///
+  /// Calls nest: the lock is released when the last holder releases it.
+  func holdExclusiveLock() async -> Result<Void, PersistenceError> {
+    await WriteQueue(queue).run { () -> Result<Void, PersistenceError> in
+      self.disk.withLock { disk in
+        Result { () throws(PersistenceError) in
+          try self.lockAndCatchUp(exclusively: true, disk: &disk)
+          disk.exclusiveHolders += 1
+        }
+      }
+    }
+  }
+
+  /// Takes the directory's `lock`, announcing a long wait through
+  /// ``JournalOptions/onLockWait`` when it is set.
+  static func take(
+    _ lock: OpenFile, exclusively: Bool, options: JournalOptions, directory: String
+  ) throws(PersistenceError) {
+    if let announce = options.onLockWait {
+      try lock.lock(exclusive: exclusively, announceWait: { announce(directory) })
+      return
+    }
+    do {
+      try lock.lock(exclusively ? LOCK_EX : LOCK_SH)
+    } catch {
+      throw .failed("lock", lock.path, error)
+    }
+  }
+
+  /// Gives up one hold that ``holdExclusiveLock()`` took, releasing the lock after the last.
+  func releaseExclusiveLock() async {
+    _ = await WriteQueue(queue).run { () -> Result<Void, PersistenceError> in
+      self.disk.withLock { disk in
+        disk.exclusiveHolders = max(0, disk.exclusiveHolders - 1)
+        self.unlock(&disk)
+      }
+      return .success(())
+    }
+  }
+
+  /// Forgets this store's entries numbered `taken`, which a failed write left unwritten: they
+  /// will never be written.
+  ///
+  /// Called only when nothing of them can be on disk (the write was cut back), so the journal
+  /// stays exactly as it was. The status is ``PersistenceStatus/saved`` again if nothing else
+  /// waits.
+  func discard(_ taken: Range<Int>) async {
+    _ = await WriteQueue(queue).run { () -> Result<Void, PersistenceError> in
+      self.disk.withLock { disk in
+        disk.unwritten.removeAll { taken.contains($0.number) }
+        let idle = disk.unwritten.isEmpty
+        self.shared.withLock { shared in
+          shared.pending.removeAll { taken.contains($0.number) }
+          if idle, shared.pending.isEmpty, shared.stopped == nil {
+            shared.status = .saved
+            shared.holdsAfterFailure = false
+          }
+        }
+      }
+      return .success(())
+    }
+  }
+
+  /// Releases the directory's lock, unless ``holdExclusiveLock()`` holds it; a failure is
+  /// reported (closing the store releases it).
   func unlock(_ disk: inout Disk) {
+    guard disk.exclusiveHolders == 0 else { return }
     do {
       try disk.lock?.lock(LOCK_UN)
     } catch {
@@ -96,14 +161,41 @@ extension JournalWriter {
   }
 
   /// Whether another process changed the journal since this writer last read or wrote it: a
-  /// segment appeared or went, or the last one changed size.
+  /// segment appeared or went, the last one changed size, or, when this writer appends to no
+  /// listed segment, the snapshot covers other entries.
+  ///
+  /// The snapshot matters when the segment this writer last saw is gone (its own snapshot, or
+  /// another process's, removed it) or it saw none: another process may since have appended a
+  /// segment and taken a snapshot that removed it again, leaving the list of segments as it was.
   ///
   /// - Complexity: O(files in the directory).
   private func journalChanged(_ disk: Disk) throws(PersistenceError) -> Bool {
     let starts = try files.names(in: layout.directory).compactMap(JournalLayout.segmentStart)
     guard starts.sorted() == disk.segments else { return true }
-    guard let segment = disk.segment else { return false }
-    return try segment.file.size() != segment.knownSize
+    if let segment = disk.segment, starts.contains(segment.first) {
+      return try segment.file.size() != segment.knownSize
+    }
+    return try snapshotSequenceOnDisk() != disk.snapshotSequence
+  }
+
+  /// The entry the directory's snapshot covers, read from its first line; 0 without a snapshot,
+  /// and -1 when the line does not read (the reread that follows reports the damage).
+  ///
+  /// - Complexity: O(1): one short read.
+  private func snapshotSequenceOnDisk() throws(PersistenceError) -> Int {
+    let file: OpenFile
+    do {
+      file = try OpenFile(layout.snapshotPath, flags: O_RDONLY, system: files.system)
+    } catch .systemCall(_, _, let code) where code == ENOENT {
+      return 0
+    }
+    defer { try? file.close() }
+    let prefix = try file.read(from: 0, count: min(try file.size(), 512))
+    guard let newline = prefix.firstIndex(of: 0x0A),
+      let header = try? JSONDecoder().decode(
+        SnapshotCodec.Header.self, from: Data(prefix[..<newline]))
+    else { return -1 }
+    return header.seq
   }
 
   /// Rereads the journal if another process changed it, adopts its last segment, and hands
@@ -130,6 +222,7 @@ extension JournalWriter {
     }
     try adoptTail(of: recovered, exclusively: exclusively, disk: &disk)
     disk.segments = recovered.segments
+    disk.snapshotSequence = recovered.snapshotSequence
     disk.entriesSinceSnapshot = recovered.entriesSinceSnapshot
     disk.bytesSinceSnapshot = recovered.bytesSinceSnapshot
     guard recovered.lastSequence > disk.lastSequence else { return }

@@ -86,6 +86,11 @@ final class JournalWriter<S: State & Codable>: Sendable {
     var needsReload = false
     /// An append whose rollback failed: its bytes may be in the segment, whole or in part.
     var uncertain: UncertainAppend?
+    /// How many ``JournaledStore/withExclusiveAccess(_:)`` calls hold the exclusive lock: while
+    /// any does, appends and reads keep it instead of releasing it or taking the shared one.
+    var exclusiveHolders = 0
+    /// The entry the snapshot covers, as this writer last wrote or read it.
+    var snapshotSequence = 0
   }
 
   typealias Unwritten = (number: Int, line: Data, snapshot: S?, heardThrough: Int)
@@ -182,7 +187,7 @@ final class JournalWriter<S: State & Codable>: Sendable {
         encoder: LineEncoder(registry: registry), lock: lock, segment: segment,
         segments: recovered.segments, entriesSinceSnapshot: recovered.entriesSinceSnapshot,
         bytesSinceSnapshot: recovered.bytesSinceSnapshot, lastSequence: recovered.lastSequence,
-        needsReload: needsReload))
+        needsReload: needsReload, snapshotSequence: recovered.snapshotSequence))
     if recovered.oldestSchema < options.schemaVersion {
       // The upgrade: the state read through the migrations becomes a snapshot of the current
       // version, and the old files go only once it is durable, as in any compaction. Should it
@@ -281,6 +286,7 @@ final class JournalWriter<S: State & Codable>: Sendable {
       disk.segment = nil
       try? disk.lock?.close()
       disk.lock = nil
+      disk.exclusiveHolders = 0
     }
   }
 
@@ -324,7 +330,7 @@ final class JournalWriter<S: State & Codable>: Sendable {
     }
     // One reading of the clock per batch, off the store's actor: the batch was applied moments
     // ago, while the previous one was written.
-    let time = options.recordsTime ? Date() : nil
+    let time = options.recordsTime ? options.now() : nil
     for entry in batch {
       // An entry queued before the writer stopped is not written past the stop.
       if let stoppedAt, entry.number >= stoppedAt { break }
@@ -403,7 +409,8 @@ final class JournalWriter<S: State & Codable>: Sendable {
       if disk.segments.last != first { disk.segments.append(first) }
     }
     guard var segment = disk.segment else { return }
-    defer { disk.segment = segment }
+    var keepsSegment = true
+    defer { disk.segment = keepsSegment ? segment : nil }
     var bytes: [UInt8] = []
     if segment.committedLength == 0 {
       bytes = JournalLayout.header(stateType: S.self, schema: options.schemaVersion)
@@ -439,6 +446,9 @@ final class JournalWriter<S: State & Codable>: Sendable {
           start: start, bytes: bytes, headerLength: headerLength, lineLengths: lineLengths)
         throw .uncertain(cause: error.description, rollback: rollback.description)
       }
+      if segment.isNew && start == 0 {
+        keepsSegment = !removeEmptySegment(segment, disk: &disk)
+      }
       throw error
     }
     segment.committedLength += bytes.count
@@ -454,6 +464,22 @@ final class JournalWriter<S: State & Codable>: Sendable {
     {
       wantsSnapshot.store(true, ordering: .relaxed)
     }
+  }
+
+  /// Removes `segment`, which this writer created for an append that was cut back to nothing,
+  /// so that the directory is exactly as it was before; the next append creates it again.
+  ///
+  /// - Returns: Whether it is gone; if the removal fails, the empty file stays, and reads as a
+  ///   segment without entries.
+  private func removeEmptySegment(_ segment: Segment, disk: inout Disk) -> Bool {
+    do throws(PersistenceError) {
+      try files.remove(layout.segmentPath(first: segment.first))
+    } catch {
+      return false
+    }
+    try? segment.file.close()
+    disk.segments.removeAll { $0 == segment.first }
+    return true
   }
 
   /// Saves `state`, the state after the durable entry `sequence`, as the snapshot.
@@ -472,10 +498,13 @@ final class JournalWriter<S: State & Codable>: Sendable {
     }
     disk.entriesSinceSnapshot = 0
     disk.bytesSinceSnapshot = 0
+    disk.snapshotSequence = sequence
     // The old segment stays open: another process that did not see the snapshot may still
     // append to it, and its size tells.
     disk.rollsOver = true
-    // Only now that the snapshot is durable may the segments it covers go.
+    // Only now that the snapshot is durable may the segments it covers go, unless they are
+    // kept for history.
+    guard !options.keepsFullHistory else { return }
     var kept: [Int] = []
     for first in disk.segments {
       guard first <= sequence else {

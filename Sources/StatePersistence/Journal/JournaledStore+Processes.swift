@@ -36,6 +36,94 @@ extension JournaledStore {
     inbox.deliver()
   }
 
+  /// Runs `body` while no other process can append to the directory, on the state with
+  /// everything they appended applied, and returns once what `body` dispatched is durable.
+  ///
+  /// Use it for a change that depends on the latest state across processes: numbering a new
+  /// item after the last one, refusing to edit an item another process removed. Without it, a
+  /// store decides on the state it has heard of, and another process may append in between.
+  ///
+  /// ```swift
+  /// let id = try await persisted.withExclusiveAccess {
+  ///   let id = persisted.store.state.nextID          // every process's items are in
+  ///   persisted.store.dispatch(AddItem(id: id))       // no other process appends meanwhile
+  ///   return id
+  /// }                                                 // durable here, or thrown
+  /// ```
+  ///
+  /// The store takes the directory's exclusive `flock`, after whatever this store queued
+  /// before, reads what the others appended and applies it to ``store`` (as ``catchUp()``
+  /// does), runs `body`, flushes, then releases the lock. Other processes' appends, opens and
+  /// reads wait meanwhile (their dispatches do not); so does this store's polling. Calls from
+  /// this store may overlap (each `body` runs alone on the actor, on the latest state).
+  ///
+  /// Call it outside the store's callbacks (listeners, subscribers, interceptors): `body`'s
+  /// dispatches are then applied before they return, so `body` reads their result.
+  ///
+  /// If the flush fails, what `body` dispatched is taken back: it is never written, and the
+  /// store's state is set back to the state `body` began with (with any updater dispatched
+  /// since applied again), in one ``RebasedState``, so that a change decided under the lock is
+  /// not appended later without it. The one exception is
+  /// ``PersistenceError/uncertain(cause:rollback:)``: the change may be on disk, so the store
+  /// keeps it, and its next append settles what the journal holds.
+  ///
+  /// - Parameter body: Reads ``store``'s state and dispatches to it.
+  /// - Returns: What `body` returns.
+  /// - Throws: A ``PersistenceError`` taking the lock or reading the journal (`body` did not
+  ///   run, and nothing changed), the flush's ``PersistenceError`` (what is durable is then
+  ///   exactly what it was, as for ``flush()``, and
+  ///   ``PersistenceError/uncertain(cause:rollback:)`` when even cutting the journal back
+  ///   failed), or else the error `body` threw, after what it dispatched was flushed.
+  /// - Complexity: The lock and the few system calls of ``catchUp()`` when nothing changed
+  ///   (else reading the journal from its snapshot), plus `body`, plus one flush.
+  public func withExclusiveAccess<Value>(_ body: () throws -> Value) async throws -> Value {
+    try await writer.holdExclusiveLock().get()
+    inbox.deliver()
+    let before = (state: store.state, count: journaledCount)
+    let outcome = Result { try body() }
+    do throws(PersistenceError) {
+      try await flushOrTakeBack(since: before)
+    } catch {
+      await writer.releaseExclusiveLock()
+      throw error
+    }
+    await writer.releaseExclusiveLock()
+    return try outcome.get()
+  }
+
+  /// Flushes; if that fails, takes back the updaters this store journaled after its
+  /// `before.count`-th, setting the state back to `before.state`, unless the failure is
+  /// ``PersistenceError/uncertain(cause:rollback:)`` (they may be on disk then).
+  func flushOrTakeBack(since before: (state: S, count: Int)) async throws(PersistenceError) {
+    let taken = (before.count + 1)..<(journaledCount + 1)
+    do throws(PersistenceError) {
+      try await flush()
+    } catch {
+      if case .uncertain = error {
+        // Some of them may be on disk: the next append settles which.
+      } else if !taken.isEmpty {
+        takeBack(taken, restoring: before.state)
+        await writer.discard(taken)
+      }
+      throw error
+    }
+  }
+
+  /// Forgets this store's updaters numbered `taken`, none of which reached the disk, and sets
+  /// the state to `state` (the state before them) with the updaters applied since.
+  ///
+  /// - Complexity: O(updaters not yet written), plus their own cost.
+  private func takeBack(_ taken: Range<Int>, restoring state: S) {
+    var state = state
+    for (number, updater) in unwritten where number >= taken.upperBound {
+      updater.updateState(&state)
+    }
+    unwritten.removeAll { taken.contains($0.number) }
+    lastSequence -= taken.count
+    if taken.contains(flushTarget) { flushTarget = taken.lowerBound - 1 }
+    applyFromOtherProcess(RebasedState(state: state), cause: nil)
+  }
+
   /// Polls the directory for other processes' entries every `interval` of `clock`, until the
   /// store is closed or released.
   func startPolling(every interval: Duration?, on clock: any Clock<Duration>) {

@@ -57,6 +57,9 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
   var pollTask: Task<Void, Never>?
   /// How many updaters this store journaled: the last one's ``PendingEntry/number``.
   var journaledCount = 0
+  /// The number of this store's last journaled updater that was not taken back (see
+  /// ``withExclusiveAccess(_:)``): what a flush waits for.
+  var flushTarget = 0
   /// This store's updaters not known to be written, with their numbers, oldest first: a rebase
   /// applies them again after other processes' entries.
   var unwritten: [(number: Int, updater: any StateUpdater<S>)] = []
@@ -143,11 +146,8 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
         let lock = try OpenFile(layout.lockPath, flags: O_RDWR | O_CREAT, system: system)
         // Held while recovering, and released once the writer is made: another process
         // appending meanwhile waits. Closing `lock` on a failure releases it.
-        do throws(SystemCallFailure) {
-          try lock.lock(LOCK_EX)
-        } catch {
-          throw .failed("lock", layout.lockPath, error)
-        }
+        try JournalWriter<S>.take(
+          lock, exclusively: true, options: options, directory: layout.directory)
         try files.remove(layout.snapshotPath + ".tmp")
         let recovered = try JournalRecovery(
           layout: layout, files: files, registry: registry, schema: options.schemaVersion,
@@ -201,7 +201,7 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
   ///   is then exactly what it was before the failed write, and the next open sees no part of
   ///   it; the updaters stay queued and are written again at the next dispatch or flush.
   public func flush() async throws(PersistenceError) {
-    try await writer.flush(upTo: journaledCount).get()
+    try await writer.flush(upTo: flushTarget).get()
   }
 
   /// Flushes, then stops journaling and releases the directory for another open.
@@ -212,7 +212,7 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
     subscription = nil
     pollTask?.cancel()
     pollTask = nil
-    let result = await writer.flush(upTo: journaledCount)
+    let result = await writer.flush(upTo: flushTarget)
     writer.stop(.closed(reason: "the journaled store was closed"), at: journaledCount + 1)
     await writer.closeAndWait()
     try result.get()
@@ -234,6 +234,7 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
     }
     lastSequence += 1
     journaledCount += 1
+    flushTarget = journaledCount
     unwritten.append((journaledCount, update.updater))
     if unwritten.count >= unwrittenLimit { dropWrittenUpdaters() }
     let snapshot = writer.wantsSnapshot.exchange(false, ordering: .relaxed) ? store.state : nil

@@ -66,6 +66,19 @@ struct Workload {
           ]
         },
         ratioFloor: 1, measuresMemory: false, maximumOperations: 1, maximumRepetitions: 9),
+      Workload(
+        name: "I2",
+        summary: "the inspector's terminal interface reads a \(logEntries.formatted())-entry log "
+          + "whole (ns per entry)",
+        targetRatio: 1.5,
+        makeRunners: {
+          let file = recordReplayFile(entries: logEntries)
+          return [
+            InterfaceIndexRunner(entries: logEntries, file: file),
+            LineSplitFloor(entries: logEntries, file: file),
+          ]
+        },
+        ratioFloor: 1, measuresMemory: false, maximumOperations: 1, maximumRepetitions: 9),
     ] + persistenceWorkloads(logEntries: logEntries)
   }
 

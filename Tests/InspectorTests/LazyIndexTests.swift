@@ -6,8 +6,9 @@ import Testing
 /// The terminal interface indexes a log's lines and decodes an entry only when it needs it.
 @Suite("statestore-inspect's terminal interface: entries decoded when needed")
 struct LazyIndexTests {
-  /// A counter log of `entries` entries, each adding 1 to `/n` with its diff, after checkpoint 0;
-  /// entry `seq` N is on line N + 2. `line(seq)` may replace an entry's line.
+  /// A counter log of `entries` entries, each adding 1 to `/n` with its diff.
+  ///
+  /// Entry `seq` N is on line N + 2, after checkpoint 0; `line(seq)` may replace its line.
   static func counterLog(
     entries: Int, replacing line: (Int) -> String? = { _ in nil }
   ) -> String {

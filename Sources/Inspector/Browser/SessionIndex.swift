@@ -221,6 +221,41 @@ package struct SessionIndex: Sendable {
     return walk(0..<lineCount, scanner: &scanner, tracker: &tracker, visit) ?? damage
   }
 
+  /// The line of the last checkpoint that holds the state after entry `sequence` or an entry
+  /// before it (0: before the first entry), among the lines read.
+  ///
+  /// - Complexity: O(log n) in the checkpoints.
+  package func lastCheckpoint(atOrBefore sequence: Int) -> Int? {
+    let position = checkpointLines.partitioningIndex { line in
+      (checkpoints[line]?.sequence ?? .max) > sequence
+    }
+    guard position > 0, checkpointLines[position - 1] < lineCount else { return nil }
+    return checkpointLines[position - 1]
+  }
+
+  /// Visits the checkpoint on `line`, then every record after it with the state after it, in
+  /// order, until `visit` returns `false`: the lines before the checkpoint are not read.
+  ///
+  /// - Returns: The damage that stopped the visit, if any did.
+  /// - Complexity: O(size of the lines visited): each is read again, a block at a time.
+  package func scan(
+    fromCheckpointOnLine line: Int,
+    _ visit: (LogRecord, _ state: JSONValue?) throws(LogDamage) -> Bool
+  ) -> LogDamage? {
+    guard let checkpoint = checkpoints[line] else { return nil }
+    do throws(LogDamage) {
+      let record = LogRecord.checkpoint(
+        sequence: checkpoint.sequence, line: line + 1, state: checkpoint.state)
+      if try !visit(record, checkpoint.state) { return nil }
+    } catch {
+      return error
+    }
+    var scanner = LogScanner(
+      resumingAtLine: line + 2, after: checkpoint.sequence > 0 ? checkpoint.sequence : nil)
+    var tracker = StateTracker(state: checkpoint.state)
+    return walk((line + 1)..<lineCount, scanner: &scanner, tracker: &tracker, visit)
+  }
+
   /// Reads the lines `range` again in order with `scanner`, following the state with
   /// `tracker` and keeping it after every ``savedStateInterval``-th line, and visits each
   /// record until `visit` returns `false`.

@@ -114,6 +114,54 @@ final class LineSplitFloor: Runner {
   }
 }
 
+/// I2's floor: the same file read the way the interface reads it, a chunk of
+/// ``LineIndex/chunkBytes`` at a time with `pread` into one buffer, split into lines by counting
+/// its newlines with `memchr`, keeping nothing.
+@MainActor
+final class ChunkedSplitFloor: Runner {
+  let name = "chunked memchr split floor"
+  let entries: Int
+  let file: TemporaryFile
+  var lines = 0
+  var failures: [String] = []
+
+  init(entries: Int, file: TemporaryFile) {
+    self.entries = entries
+    self.file = file
+  }
+
+  var entriesPerOperation: Int { entries }
+
+  func perform(_ operations: Int) {
+    for _ in 0..<operations {
+      let descriptor = open(file.url.path, O_RDONLY | O_CLOEXEC)
+      guard descriptor >= 0 else {
+        failures.append("cannot open \(file.url.path)")
+        return
+      }
+      defer { close(descriptor) }
+      var buffer = [UInt8](repeating: 0, count: LineIndex.chunkBytes)
+      var offset = 0
+      lines = 0
+      while true {
+        let read = buffer.withUnsafeMutableBytes { raw -> Int in
+          guard let base = raw.baseAddress else { return 0 }
+          return pread(descriptor, base, raw.count, off_t(offset))
+        }
+        guard read > 0 else { break }
+        lines += buffer.withUnsafeBytes {
+          countNewlines(UnsafeRawBufferPointer(rebasing: $0[0..<read]))
+        }
+        offset += read
+      }
+    }
+  }
+
+  func verify(operations: Int) -> [String] {
+    failures + (lines == entries + 1 ? [] : ["split \(lines) lines"])
+  }
+}
+
 /// The number of newlines in `bytes`, found with `memchr`; never inlined.
 @inline(never)
 func countNewlines(_ bytes: UnsafeRawBufferPointer) -> Int {

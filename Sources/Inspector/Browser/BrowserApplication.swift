@@ -19,7 +19,7 @@ package final class BrowserApplication: TerminalApplication {
   private var reading: Bool
 
   /// How many chunks of ``LineIndex/chunkBytes`` a log read whole gains between two frames.
-  package static let chunksPerRefresh = 32
+  package static let chunksPerRefresh = 64
 
   /// Opens the log at `path` and indexes its first chunk, so that the first screen shows before
   /// a large log is indexed whole; ``refresh()`` indexes the rest, and with `follow` what is

@@ -125,10 +125,16 @@ package struct BrowserState: Sendable {
     if entriesFiltered > session.entryCount { end(before: session.entryCount) }
     let wasOnLast = timeline.selection == nil || timeline.selection == visible.last
     guard entriesFiltered < session.entryCount else { return }
-    // Without a filter, every entry shows: none is read again from the file to be tried.
-    for index in entriesFiltered..<session.entryCount
-    where filter.isEmpty || session.entry(index).map(filter.matches) ?? false {
-      visible.append(index)
+    if filter.isEmpty {
+      // Every entry shows, and none is read again from the file to be tried; room for as many
+      // as the log is expected to hold.
+      visible.reserveCapacity(session.expectedLineCount)
+      visible.append(contentsOf: entriesFiltered..<session.entryCount)
+    } else {
+      for index in entriesFiltered..<session.entryCount
+      where session.entry(index).map(filter.matches) ?? false {
+        visible.append(index)
+      }
     }
     entriesFiltered = session.entryCount
     timeline.update(ids: visible, previousIndex: nil)

@@ -31,6 +31,7 @@ extension SessionIndex {
       let count = try lines.read(at: start, count: maximumBytes, into: &chunk)
       chunk.withUnsafeBytes { index.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
       try classifyLines(readFrom: start)
+      if start == 0 { expectLines() }
       progress?.bytesRead = index.indexedBytes
       let unfinished = index.indexedBytes - index.unfinishedLineStart
       guard unfinished <= LogScanner.maximumLineLength else {
@@ -58,6 +59,8 @@ extension SessionIndex {
   /// - Complexity: O(lines), plus the length of the lines decoded.
   private mutating func classifyLines(readFrom chunkStart: Int) throws(LogDamage) {
     let prefix = Self.entryPrefix
+    // Read once: a static is checked for its initialisation at each use.
+    let (prefixWord, prefixMask) = (Self.entryPrefixWord, Self.entryPrefixMask)
     for line in classifiedLines..<index.lineCount {
       guard let range = index.range(ofLine: line) else { break }
       do throws(LogDamage) {
@@ -68,7 +71,7 @@ extension SessionIndex {
         let offset = range.lowerBound - chunkStart
         if hasHeader, range.count >= prefix.count {
           if offset >= 0 {
-            if Self.begins(chunk, at: offset, with: prefix) { continue }
+            if Self.begins(chunk, at: offset, with: prefixWord, mask: prefixMask) { continue }
           } else {
             // The line began in an earlier chunk.
             let start = try lines.bytes(at: range.lowerBound..<(range.lowerBound + prefix.count))
@@ -89,15 +92,38 @@ extension SessionIndex {
     classifiedLines = index.lineCount
   }
 
-  /// Whether `bytes` holds `prefix` from `offset`.
-  @inline(__always)
-  private static func begins(_ bytes: [UInt8], at offset: Int, with prefix: [UInt8]) -> Bool {
-    guard offset + prefix.count <= bytes.count else { return false }
-    for position in prefix.indices where bytes[offset + position] != prefix[position] {
-      return false
-    }
-    return true
+  /// Makes room, after the first chunk, for as many lines as a file of this size holds at the
+  /// first chunk's average length (at most 16 million), so that the index grows without
+  /// copying itself.
+  private mutating func expectLines() {
+    guard let size = progress?.fileSize, index.lineCount > 0 else { return }
+    let averageLength = max(1, index.indexedBytes / index.lineCount)
+    let expected = min(size / averageLength, 1 << 24)
+    index.reserveCapacity(lines: expected + expected / 8)
+    expectedLineCount = expected
   }
+
+  /// Whether `bytes` holds `prefix`, at most 8 bytes long, from `offset`.
+  @inline(__always)
+  private static func begins(
+    _ bytes: [UInt8], at offset: Int, with prefix: UInt64, mask: UInt64
+  ) -> Bool {
+    guard offset >= 0, offset <= bytes.count - 8 else {
+      // Too near the end for one load: byte by byte.
+      return offset >= 0 && offset <= bytes.count - entryPrefix.count
+        && zip(bytes[offset...], entryPrefix).allSatisfy { $0 == $1 }
+    }
+    return bytes.withUnsafeBytes { raw in
+      UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        & mask == prefix
+    }
+  }
+
+  /// ``entryPrefix``'s bytes as a little-endian integer, and the mask of its bytes.
+  private static let entryPrefixWord = entryPrefix.reversed().reduce(UInt64(0)) {
+    $0 << 8 | UInt64($1)
+  }
+  private static let entryPrefixMask = UInt64.max >> (64 - 8 * UInt64(entryPrefix.count))
 
   /// A scanner for `line` alone: the header's until it has been read.
   private func scanner(forLine line: Int) -> LogScanner {

@@ -65,6 +65,9 @@ package struct SessionIndex: Sendable {
   let decoded = DecodedLines()
   /// The chunk read last.
   var chunk: [UInt8] = []
+  /// The number of lines the log is expected to have, from its size and its first chunk; 0
+  /// before that.
+  package internal(set) var expectedLineCount = 0
   /// How much of a log read whole has been read so far; `nil` once it is read, and for a log
   /// that is not read a chunk at a time.
   package var progress: ReadingProgress?

@@ -19,6 +19,11 @@ package struct LineIndex: Sendable, Equatable {
   /// Creates an index that has looked at nothing yet.
   package init() {}
 
+  /// Makes room for `lines` lines, so that indexing that many copies no offset again.
+  package mutating func reserveCapacity(lines: Int) {
+    newlines.reserveCapacity(lines)
+  }
+
   /// The number of complete lines (ended by a newline) found so far.
   package var lineCount: Int { newlines.count }
 

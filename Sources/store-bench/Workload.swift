@@ -66,6 +66,32 @@ struct Workload {
           ]
         },
         ratioFloor: 1, measuresMemory: false, maximumOperations: 1, maximumRepetitions: 9),
+      Workload(
+        name: "I2",
+        summary: "the inspector's terminal interface reads a \(logEntries.formatted())-entry log "
+          + "whole (ns per entry); the floor is I1's",
+        targetRatio: 1.5,
+        makeRunners: {
+          let file = recordReplayFile(entries: logEntries)
+          return [
+            InterfaceIndexRunner(entries: logEntries, file: file),
+            LineSplitFloor(entries: logEntries, file: file),
+          ]
+        },
+        ratioFloor: 1, measuresMemory: false, maximumOperations: 1, maximumRepetitions: 9),
+      Workload(
+        name: "I3",
+        summary: "I2 against a floor that reads the file as the interface does, a chunk at a "
+          + "time (ns per entry)",
+        targetRatio: 1.5,
+        makeRunners: {
+          let file = recordReplayFile(entries: logEntries)
+          return [
+            InterfaceIndexRunner(entries: logEntries, file: file),
+            ChunkedSplitFloor(entries: logEntries, file: file),
+          ]
+        },
+        ratioFloor: 1, measuresMemory: false, maximumOperations: 1, maximumRepetitions: 9),
     ] + persistenceWorkloads(logEntries: logEntries)
   }
 

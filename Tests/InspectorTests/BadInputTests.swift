@@ -17,13 +17,44 @@ struct BadInputTests {
     #expect(timeline.status == 1)
     #expect(timeline.output.split(separator: "\n").count == 5, "the checkpoint and 4 entries")
     let before = harness.run("--json", "--at", "3", log)
-    #expect(before.status == 1, "the answer, and the damage after it")
+    #expect(before.status == 0, "the lines after entry 3 are not read")
     #expect(before.output == #"{"cart":["tea","milk"],"user":{"name":"bo"}}"# + "\n")
     let after = harness.run("--at", "6", log)
     #expect(after.status == 1)
     #expect(after.error.contains("no entry 6"))
     #expect(after.error.contains("before the damage"))
     #expect(after.error.contains("line 7"))
+  }
+
+  @Test("--at N reads from the last checkpoint before entry N: damage before it is not read")
+  func stateFromTheLastCheckpoint() throws {
+    let harness = try InspectorHarness()
+    var text = #"{"format":"statestore-action-log","version":1,"state":"C"}"# + "\n"
+    text += #"{"checkpoint":0,"state":{"n":0}}"# + "\n"
+    for sequence in 1...8 {
+      if sequence == 4 {
+        text += #"{"seq":4,"type":"# + "\n"
+        continue
+      }
+      text +=
+        #"{"seq":\#(sequence),"type":"Inc","payload":{},"diff":[{"op":"replace","path":"/n","old":\#(sequence - 1),"value":\#(sequence)}]}"#
+        + "\n"
+      if sequence == 6 { text += #"{"checkpoint":6,"state":{"n":6}}"# + "\n" }
+    }
+    let log = try harness.file("early-damage.jsonl", text)
+    let after = harness.run("--json", "--at", "8", log)
+    #expect(after.status == 0, "\(after.error)")
+    #expect(after.output == #"{"n":8}"# + "\n")
+    #expect(harness.run("--json", "--at", "6", log).output == #"{"n":6}"# + "\n")
+    let beforeDamage = harness.run("--json", "--at", "3", log)
+    #expect(beforeDamage.status == 0)
+    #expect(beforeDamage.output == #"{"n":3}"# + "\n")
+    let acrossDamage = harness.run("--json", "--at", "5", log)
+    #expect(acrossDamage.status == 1)
+    #expect(acrossDamage.error.contains("no entry 5"))
+    #expect(acrossDamage.error.contains("damaged at line 6: not JSON"))
+    let summary = harness.run("--json", "--summary", log)
+    #expect(summary.status == 1, "a question that reads the whole log still finds it")
   }
 
   @Test("A torn last line, a diff that does not fit, a bad header, an empty file: line named")

@@ -14,14 +14,9 @@ struct BrowserHarness {
   var height: Int
   private var decoder = KeyDecoder()
 
-  /// Reads `log` whole, as the interface does for a file, and shows it at `width` × `height`.
+  /// Indexes `log` whole, as the interface does a file, and shows it at `width` × `height`.
   init(log: String, width: Int = 80, height: Int = 16) {
-    var session = SessionIndex()
-    session.damage = LogFileReader.scan(Data(log.utf8)) { record, state in
-      session.append(record, state: state)
-      return true
-    }
-    self.session = session
+    session = SessionIndex.reading(log)
     state = BrowserState(title: "shop.jsonl", following: false, session: session)
     self.width = width
     self.height = height
@@ -29,7 +24,10 @@ struct BrowserHarness {
 
   /// Presses `keys` in order.
   mutating func press(_ keys: Key...) {
-    for key in keys { state.handle(key, in: session) }
+    for key in keys {
+      state.handle(key, in: session)
+      state.sessionGrew(session)
+    }
   }
 
   /// Types `text`, one character at a time.
@@ -44,8 +42,7 @@ struct BrowserHarness {
 
   /// The frame drawn now, after scrolling to the selection as the application does.
   mutating func frame() -> Frame {
-    state.scroll(toShowSelectionIn: height, session: session)
-    return BrowserView.frame(of: state, session: session, width: width, height: height)
+    BrowserView.draw(&state, session: session, width: width, height: height)
   }
 
   /// The screen's lines, without trailing spaces.
@@ -59,5 +56,14 @@ struct BrowserHarness {
   /// The line that holds `text`, if one does.
   mutating func line(containing text: String) -> String? {
     lines().first { $0.contains(text) }
+  }
+}
+
+extension SessionIndex {
+  /// The index of `log`, read whole from memory.
+  static func reading(_ log: String) -> SessionIndex {
+    var session = SessionIndex(lines: LogLines(data: Data(log.utf8)))
+    while session.read(following: false) != .finished {}
+    return session
   }
 }

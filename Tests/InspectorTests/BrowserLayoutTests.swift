@@ -249,11 +249,7 @@ struct BrowserLayoutTests {
         #"{"seq":\#(sequence),"type":"Inc","payload":{},"diff":[{"op":"replace","path":"/n","old":\#(sequence - 1),"value":\#(sequence)}]}"#
         + "\n"
     }
-    var session = SessionIndex()
-    session.damage = LogFileReader.scan(Data(log.utf8)) { record, state in
-      session.append(record, state: state)
-      return true
-    }
+    let session = SessionIndex.reading(log)
     for index in [0, 62, 63, 64, 65, 127, 128, 299] {
       #expect(
         session.state(afterEntry: index) == .object(JSONObject([("n", .number(String(index + 1)))]))

@@ -18,6 +18,9 @@ struct DiffRecording<S: State> {
   /// What the encoding of ``previous`` left for the next one.
   private var memory = TreeEncoder.Memory()
 
+  /// The bytes reserved for a diff's text: a diff of a few small changes fits.
+  static var usualDiffLength: Int { 256 }
+
   /// Encodes a state, found once for the state's type: `nil` when it is not `Encodable`.
   private let encode: ((S, JSONValue, inout TreeEncoder.Memory) throws -> EncodedTree)?
 
@@ -78,10 +81,15 @@ struct DiffRecording<S: State> {
     let changes = encoded.changes(from: tree)
     encoded.apply(to: &tree)
     previous = tree
-    line.removeLast(2)
-    var text = ",\"diff\":" + JSONChange.text(changes) + "}\n"
-    // Data's generic append takes a byte at a time; the string's own buffer goes in one copy.
-    text.withUTF8 { line.append($0) }
+    var text = ",\"diff\":"
+    // One buffer for the whole text: a diff of a few changes fits without growing it.
+    text.reserveCapacity(Self.usualDiffLength)
+    JSONChange.appendText(of: changes, to: &text)
+    text += "}\n"
+    // The text takes the place of the line's closing `}\n` in one change of the line, from
+    // the string's own buffer (Data's generic append takes a byte at a time).
+    let end = line.endIndex
+    text.withUTF8 { line.replaceSubrange((end - 2)..<end, with: UnsafeRawBufferPointer($0)) }
     return (false, nil)
   }
 }

@@ -10,6 +10,8 @@ extension EncodedTree {
   func changes(from old: JSONValue) -> [JSONChange] {
     var changes: [JSONChange] = []
     var path: [String] = []
+    // Deep enough for most states: the path grows without copying itself.
+    path.reserveCapacity(8)
     collect(from: old, path: &path, into: &changes)
     return changes
   }

@@ -236,10 +236,22 @@ extension JSONChange {
   ///
   /// - Complexity: O(size of the changes).
   package static func text(_ changes: [JSONChange]) -> String {
-    var output = "["
+    var output = ""
+    appendText(of: changes, to: &output)
+    return output
+  }
+
+  /// Appends ``text(_:)`` of `changes` to `output`.
+  ///
+  /// - Complexity: O(size of the changes).
+  package static func appendText(of changes: [JSONChange], to output: inout String) {
+    output += "["
     for (position, change) in changes.enumerated() {
       if position > 0 { output += "," }
-      output += "{\"op\":\"" + change.operation.rawValue + "\",\"path\":\""
+      // Appended one at a time: a sum of the three would build a string on the heap first.
+      output += "{\"op\":\""
+      output += change.operation.rawValue
+      output += "\",\"path\":\""
       for token in change.path {
         output += "/"
         // Letters, digits and most punctuation need no escape, in a pointer or in JSON.
@@ -274,6 +286,5 @@ extension JSONChange {
       output += "}"
     }
     output += "]"
-    return output
   }
 }

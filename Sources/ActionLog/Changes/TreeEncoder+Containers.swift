@@ -1,13 +1,16 @@
 import Foundation
 
 /// An array index as a coding key.
+///
+/// One integer, so that it fits an existential's inline buffer, and its text is written only
+/// when asked for (an error's coding path).
 struct IndexKey: CodingKey {
-  let intValue: Int?
-  let stringValue: String
+  let index: Int
+  var intValue: Int? { index }
+  var stringValue: String { String(index) }
 
   init(_ index: Int) {
-    intValue = index
-    stringValue = String(index)
+    self.index = index
   }
 
   init?(stringValue: String) { nil }

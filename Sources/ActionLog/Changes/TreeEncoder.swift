@@ -111,12 +111,26 @@ final class EncodingSlot {
     private let context: TreeEncodingContext
     /// The container's key type, whose keys come in the same order each time.
     private let keyType: ObjectIdentifier
-    private(set) var keys: [String] = []
-    private(set) var members: [Member] = []
+    /// The keys, in the order they were first set; while ``followsLastKeys``, the keys of the
+    /// key type's last container, of which the first `members.count` have been set.
+    private var keys: [String]
+    private var members: [Member] = []
+    /// Whether the keys set so far are the first of the key type's last keys, in order: then
+    /// they are not stored again, and the last sorted order serves (the same buffer compares
+    /// equal at once).
+    private var followsLastKeys: Bool
+
+    /// The sorted order of the key type's last keys.
+    private let lastOrder: [Int]
 
     init(context: TreeEncodingContext, keyType: ObjectIdentifier) {
       self.context = context
       self.keyType = keyType
+      let last = context.memory.keyOrders[keyType]
+      keys = last?.keys ?? []
+      lastOrder = last?.order ?? []
+      followsLastKeys = !keys.isEmpty
+      members.reserveCapacity(keys.count)
     }
     /// The position of each key, once there are too many to search.
     private var positions: [String: Int] = [:]
@@ -129,7 +143,21 @@ final class EncodingSlot {
       return positions[key]
     }
 
+    /// Keeps only the keys that were set: the last keys of the key type stop being followed.
+    private func stopFollowingLastKeys() {
+      guard followsLastKeys else { return }
+      followsLastKeys = false
+      keys.removeSubrange(members.count...)
+    }
+
     private func set(_ member: Member, for key: String) {
+      if followsLastKeys {
+        if members.count < keys.count, keys[members.count] == key {
+          members.append(member)
+          return
+        }
+        stopFollowingLastKeys()
+      }
       if let position = position(of: key) {
         members[position] = member
         return
@@ -151,26 +179,33 @@ final class EncodingSlot {
 
     /// The members in JSONEncoder's sorted-key order on Linux: by UTF-8 bytes.
     var tree: EncodedTree {
-      let order = context.sortedOrder(of: keys, for: keyType)
-      var trees: [EncodedTree] = []
-      trees.reserveCapacity(order.count)
-      var isWhole = true
-      for position in order {
-        switch members[position] {
-        case .leaf(let value): trees.append(.value(value))
-        case .slot(let slot):
-          let tree = slot.tree
-          if case .value = tree {} else { isWhole = false }
-          trees.append(tree)
-        }
-      }
-      guard isWhole else { return .object(zip(order, trees).map { (keys[$0], $1) }) }
+      // Fewer keys than the key type's last container: only the ones set.
+      if members.count < keys.count { stopFollowingLastKeys() }
+      let order = followsLastKeys ? lastOrder : context.sortedOrder(of: keys, for: keyType)
+      // Whole values go straight into an object; the first member below a patched array turns
+      // the members so far into a tree's.
       var object = JSONObject()
       object.reserveCapacity(order.count)
-      for (position, tree) in zip(order, trees) {
-        if case .value(let value) = tree { object.appendNew(keys[position], value) }
+      var trees: [(key: String, value: EncodedTree)]?
+      for position in order {
+        let tree: EncodedTree
+        switch members[position] {
+        case .leaf(let value): tree = .value(value)
+        case .slot(let slot): tree = slot.tree
+        }
+        if trees == nil, case .value(let value) = tree {
+          object.appendNew(keys[position], value)
+          continue
+        }
+        if trees == nil {
+          var members: [(key: String, value: EncodedTree)] = []
+          members.reserveCapacity(order.count)
+          for member in object.members { members.append((member.key, .value(member.value))) }
+          trees = members
+        }
+        trees?.append((keys[position], tree))
       }
-      return .value(.object(object))
+      return trees.map { .object($0) } ?? .value(.object(object))
     }
   }
 

@@ -153,7 +153,8 @@ public final class ActionRecorder {
       self.lastSequence += 1
       let time = options.recordsTime ? options.clock() : nil
       var (line, failure) = encoder.entry(
-        update.updater, sequence: self.lastSequence, cause: update.cause, time: time)
+        update.updater, sequence: self.lastSequence, cause: update.cause, time: time,
+        spareCapacity: diffs == nil ? 0 : DiffRecording<S>.usualDiffLength)
       let diffed = store.flatMap { diffs?.appendDiff(to: &line, after: $0.state) }
       if let checkpoint = pendingCheckpoint {
         pendingCheckpoint = nil

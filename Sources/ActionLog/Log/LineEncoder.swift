@@ -21,9 +21,11 @@ package struct LineEncoder<S: State> {
   }
 
   /// The entry line for `updater`, or, if it cannot be encoded, a line marking it unrecorded
-  /// together with the reason.
+  /// together with the reason; `spareCapacity` more bytes are reserved for what the caller
+  /// adds to the line (a diff), so that adding them does not copy it.
   package mutating func entry(
-    _ updater: any StateUpdater<S>, sequence: Int, cause: DispatchCause?, time: Date?
+    _ updater: any StateUpdater<S>, sequence: Int, cause: DispatchCause?, time: Date?,
+    spareCapacity: Int = 0
   ) -> (line: Data, failure: ActionLogError?) {
     let type = Swift.type(of: updater)
     let typeID = ObjectIdentifier(type)
@@ -54,7 +56,7 @@ package struct LineEncoder<S: State> {
     if let cause { prefix += ",\"cause\":" + JSONText.quoted(cause.name) }
     if let time { prefix += ",\"time\":" + Self.seconds(time) }
     prefix += ",\"payload\":"
-    var line = Data(capacity: prefix.utf8.count + payload.count + 2)
+    var line = Data(capacity: prefix.utf8.count + payload.count + 2 + spareCapacity)
     line.append(contentsOf: prefix.utf8)
     line.append(payload)
     line.append(contentsOf: "}\n".utf8)

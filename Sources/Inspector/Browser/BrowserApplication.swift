@@ -12,18 +12,17 @@ import TerminalKit
 package final class BrowserApplication: TerminalApplication {
   /// What is shown.
   package private(set) var state: BrowserState
-  /// The log's records, as read so far.
+  /// The log's lines, as indexed so far.
   package private(set) var session: SessionIndex
-  /// The log being read: a chunk at a time until its end, then (with `--follow`) what is
-  /// appended; `nil` once it is read whole, damaged or unreadable.
-  private var tail: LogTail?
-  private let path: String
+  /// Whether there is more of the log to read: until its end, then (with `--follow`) what is
+  /// appended; `false` once it is read whole, damaged or unreadable.
+  private var reading: Bool
 
   /// How many chunks of ``LineIndex/chunkBytes`` a log read whole gains between two frames.
-  package static let chunksPerRefresh = 8
+  package static let chunksPerRefresh = 64
 
-  /// Opens the log at `path` and reads its first chunk, so that the first screen shows before
-  /// a large log is read whole; ``refresh()`` reads the rest, and with `follow` what is
+  /// Opens the log at `path` and indexes its first chunk, so that the first screen shows before
+  /// a large log is indexed whole; ``refresh()`` indexes the rest, and with `follow` what is
   /// appended after.
   ///
   /// A damaged log opens too: its entries up to the damage, with the damage on the status line.
@@ -31,94 +30,47 @@ package final class BrowserApplication: TerminalApplication {
   /// - Throws: ``InspectorError`` when the file cannot be read.
   /// - Complexity: O(``LineIndex/chunkBytes``).
   package init(path: String, follow: Bool) throws(InspectorError) {
-    self.path = path
     var session: SessionIndex
-    let tail: LogTail
     do {
-      session = SessionIndex(rereadingFrom: try LogLines(path: path))
-      tail = try LogTail(path: path)
-      session.progress = ReadingProgress(bytesRead: 0, fileSize: try tail.size())
+      session = try SessionIndex(path: path)
     } catch {
       throw InspectorError(Follower.message(error, path: path))
     }
-    let reading = Self.readChunk(of: tail, into: &session, follow: follow)
-    self.tail = reading ? tail : nil
+    reading = session.read(following: follow) != .finished
     self.session = session
     state = BrowserState(
       title: TextOutput.safe(URL(fileURLWithPath: path).lastPathComponent), following: follow,
       session: session)
   }
 
-  /// Reads the next chunk of `tail` into `session`, or, once its end was reached and with
-  /// `follow`, everything appended since.
-  ///
-  /// - Returns: Whether there may be more to read.
-  /// - Complexity: O(``LineIndex/chunkBytes``), or O(bytes appended) when following.
-  private static func readChunk(
-    of tail: LogTail, into session: inout SessionIndex, follow: Bool
-  ) -> Bool {
-    do {
-      guard session.progress != nil else {
-        try tail.readNew { session.append($0, state: $1, at: $2) }
-        return true
-      }
-      let read = try tail.readNew(upTo: LineIndex.chunkBytes) {
-        session.append($0, state: $1, at: $2)
-      }
-      session.progress?.bytesRead = tail.bytesRead
-      guard read < LineIndex.chunkBytes else { return true }
-      session.progress = nil
-      if tail.bytesRead == 0 {
-        session.damage = LogFileReader.emptyFile
-        return false
-      }
-      // A followed log's last line may still be being written: it waits for its newline.
-      guard follow else {
-        try tail.readLastLine { session.append($0, state: $1, at: $2) }
-        return false
-      }
-      return true
-    } catch {
-      session.progress = nil
-      session.damage = Self.damage(error)
-      return false
-    }
-  }
-
-  private static func damage(_ failure: LogTail.Failure) -> LogDamage {
-    switch failure {
-    case .damaged(let damage): damage
-    case .unreadable(let message): LogDamage(line: 0, reason: message)
-    }
-  }
-
   package var exitCode: Int32? { state.exitCode }
 
   package func handle(_ key: Key) async {
     state.handle(key, in: session)
+    // A key that read an entry or a state may have found damage: the timeline ends before it.
+    state.sessionGrew(session)
   }
 
   package func frame(width: Int, height: Int) -> Frame {
-    state.scroll(toShowSelectionIn: height, session: session)
-    return BrowserView.frame(of: state, session: session, width: width, height: height)
+    BrowserView.draw(&state, session: session, width: width, height: height)
   }
 
-  /// Reads more of the log: up to ``chunksPerRefresh`` chunks of a log being read whole, and
-  /// then, with `--follow`, what it gained since the last look.
+  /// Indexes more of the log: up to ``chunksPerRefresh`` chunks of a log being read whole,
+  /// and then, with `--follow`, what it gained since the last look.
   ///
   /// - Returns: Whether anything was read (or went wrong), so the screen must be drawn again.
-  /// - Complexity: O(``chunksPerRefresh`` × ``LineIndex/chunkBytes``), or O(bytes appended).
+  /// - Complexity: O(``chunksPerRefresh`` × ``LineIndex/chunkBytes``).
   package func refresh() async -> Bool {
-    guard let tail else { return false }
-    let before = (session.recordCount, session.progress)
-    var reading = true
-    for _ in 0..<(session.progress == nil ? 1 : Self.chunksPerRefresh) where reading {
-      reading = Self.readChunk(of: tail, into: &session, follow: state.following)
-      if session.progress == nil { break }
+    guard reading else { return false }
+    let before = (session.linesRead, session.progress, session.damage)
+    for _ in 0..<Self.chunksPerRefresh {
+      let result = session.read(following: state.following)
+      reading = result != .finished
+      guard result == .more else { break }
     }
-    if !reading { self.tail = nil }
     state.sessionGrew(session)
-    return session.recordCount != before.0 || session.progress != before.1 || self.tail == nil
+    return session.linesRead != before.0 || session.progress != before.1
+      || session.damage != before.2 || !reading
   }
 
   /// Runs the interface on the terminal for `arguments`, until the user quits.

@@ -117,15 +117,24 @@ package struct BrowserState: Sendable {
   ///
   /// With `--follow`, a selection on the last entry moves to the newest, as `tail -f` does; a
   /// log still being read whole keeps its selection, on its first entry until one is chosen.
+  /// Damage found in a line read again ends the log before it: the entries from there leave
+  /// the timeline, and the screens that show them close.
   ///
   /// - Complexity: O(new entries).
   package mutating func sessionGrew(_ session: SessionIndex) {
+    if entriesFiltered > session.entryCount { end(before: session.entryCount) }
     let wasOnLast = timeline.selection == nil || timeline.selection == visible.last
     guard entriesFiltered < session.entryCount else { return }
-    // Without a filter, every entry shows: none is read again from the file to be tried.
-    for index in entriesFiltered..<session.entryCount
-    where filter.isEmpty || session.entry(index).map(filter.matches) ?? false {
-      visible.append(index)
+    if filter.isEmpty {
+      // Every entry shows, and none is read again from the file to be tried; room for as many
+      // as the log is expected to hold.
+      visible.reserveCapacity(session.expectedLineCount)
+      visible.append(contentsOf: entriesFiltered..<session.entryCount)
+    } else {
+      for index in entriesFiltered..<session.entryCount
+      where session.entry(index).map(filter.matches) ?? false {
+        visible.append(index)
+      }
     }
     entriesFiltered = session.entryCount
     timeline.update(ids: visible, previousIndex: nil)
@@ -134,6 +143,18 @@ package struct BrowserState: Sendable {
     } else if timeline.selection == nil, let first = visible.first {
       timeline.select(first)
     }
+  }
+
+  /// Forgets the entries from `count` on, and closes the screens that show one.
+  private mutating func end(before count: Int) {
+    let kept = visible.partitioningIndex { $0 >= count }
+    visible.removeSubrange(kept...)
+    entriesFiltered = count
+    if let marked = mark, marked >= count { mark = nil }
+    if let first = screens.firstIndex(where: { $0.entries.contains { $0 >= count } }) {
+      screens.removeSubrange(first...)
+    }
+    timeline.update(ids: visible, previousIndex: visible.count - 1)
   }
 
   /// Keeps the entries that `filter` matches, keeping the selection when it still shows.
@@ -399,6 +420,17 @@ package struct BrowserState: Sendable {
       let ids = Array(BrowserView.lines(of: history, session: session).indices)
       _ = history.viewport.visibleRange(in: ids, height: rows)
       replaceFront(with: .history(history))
+    }
+  }
+}
+
+extension BrowserState.Screen {
+  /// The entries the screen shows, as indices among the log's entries.
+  var entries: [Int] {
+    switch self {
+    case .detail(let detail): [detail.entry]
+    case .comparison(let comparison): [comparison.from, comparison.to]
+    case .history(let history): history.changes.map(\.entry)
     }
   }
 }

@@ -174,6 +174,27 @@ package enum BrowserView {
     }
   }
 
+  /// Scrolls `state` to show its selection in a window of `width` × `height`, and draws it:
+  /// what the application and the tests put on screen.
+  ///
+  /// Drawing reads the entries on screen from the log; when one of them turns out damaged,
+  /// the log ends before it, and the frame is drawn again without it.
+  ///
+  /// - Complexity: O(cells of the frame), plus the entries on screen read from the log.
+  package static func draw(
+    _ state: inout BrowserState, session: SessionIndex, width: Int, height: Int
+  ) -> Frame {
+    var frame: Frame
+    var damage: LogDamage?
+    repeat {
+      damage = session.damage
+      state.sessionGrew(session)
+      state.scroll(toShowSelectionIn: height, session: session)
+      frame = Self.frame(of: state, session: session, width: width, height: height)
+    } while session.damage != damage
+    return frame
+  }
+
   /// The screen for `state` in a window of `width` × `height` cells.
   ///
   /// - Complexity: O(width × height), plus the lines of the screen in front.

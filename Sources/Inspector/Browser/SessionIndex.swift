@@ -2,267 +2,379 @@ import ActionLog
 import Foundation
 import Synchronization
 
-/// The records of a log as the terminal interface holds them: every record in order, and the
-/// state after any of them at hand without keeping every state.
+/// A log as the terminal interface holds it: where each of its lines is, which lines are
+/// entries, the checkpoints decoded, and any entry or state read from its line when asked for.
 ///
-/// The state after every ``savedStateInterval``-th record is kept; the state after any other
-/// record is found by applying the few records after the nearest kept one, the way the log was
-/// read (``StateTracker``). Records are appended as they are read, so a log that is still being
-/// written grows the index.
+/// Reading a log whole builds only this index (``read(upTo:following:)``): each newline found
+/// with `memchr` (``LineIndex``), and each line told apart by its first bytes. A line that
+/// begins `{"seq":` is an entry and is not decoded; any other line (the header, checkpoints,
+/// blank lines, an entry written some other way) is decoded at once. So the whole read costs
+/// little more than splitting the file into lines (I2 in `store-bench`), and memory holds one
+/// offset per line, not the entries.
 ///
-/// An index made ``init(rereadingFrom:)`` a file keeps an entry as where its line is, not
-/// decoded: an entry is read again from the file when it is shown, and the last
-/// ``cachedEntryLimit`` read are kept, so memory does not grow with the entries' payloads and
-/// diffs. Checkpoints, few and needed for the states, are kept decoded.
+/// An entry is decoded from its line when it is shown, filtered or searched; the last
+/// ``cachedEntryLimit`` decoded are kept. The state after an entry is found by applying the
+/// entries from the nearest checkpoint or kept state before it; the state after every
+/// ``savedStateInterval``-th line reached so is kept, so the next question nearby is quick.
+///
+/// A line is checked when it is decoded: damage in an entry's line, an entry out of order, a
+/// diff that does not fit its state is found when that line is read, and from then on the log
+/// ends before it (``damage``, ``entryCount``). Damage in a line decoded while reading (the
+/// header, a line that is not an entry's, a last line cut short) stops the reading there.
 package struct SessionIndex: Sendable {
-  /// How many records apart the kept states are.
+  /// How many lines apart the kept states are.
   package static let savedStateInterval = 64
-  /// The most entries read again from the file that are kept decoded.
+  /// The most entries read from the file that are kept decoded.
   package static let cachedEntryLimit = 512
+  /// How an entry's line begins, as the recorder writes it.
+  static let entryPrefix = Array(#"{"seq":"#.utf8)
 
-  /// A record as the index keeps it.
-  private enum Stored: Sendable {
-    /// A record kept decoded.
-    case decoded(LogRecord)
-    /// An entry kept as its `seq`, its line number and where its line is in the file.
-    case entry(sequence: Int, line: Int, bytes: Range<Int>)
+  /// What reading did.
+  package enum Reading: Equatable, Sendable {
+    /// A whole chunk was read: there is more now.
+    case more
+    /// The end of the file was reached; a followed log may grow.
+    case caughtUp
+    /// The log is read whole, or damaged, or unreadable: there is nothing more to read.
+    case finished
   }
 
-  /// Every record read, in the order of the log.
-  private var records: [Stored] = []
-  /// The positions in `records` of the entries, in order.
-  private var entryPositions: [Int] = []
+  /// A checkpoint, kept decoded.
+  struct Checkpoint: Sendable {
+    var sequence: Int
+    var state: JSONValue
+  }
+
+  /// The log's bytes.
+  let lines: LogLines
+  /// Where each line ends.
+  var index = LineIndex()
+  /// How many of the index's lines have been told apart.
+  var classifiedLines = 0
+  /// Whether the header has been read.
+  var hasHeader = false
+  /// The lines that are not entries (the header, checkpoints, blank lines), in order.
+  var otherLines: [Int] = []
+  /// The lines of the checkpoints, in order.
+  var checkpointLines: [Int] = []
+  /// The checkpoints, by line.
+  var checkpoints: [Int: Checkpoint] = [:]
   /// What stopped the reading, if anything did.
-  package var damage: LogDamage?
+  var readingDamage: LogDamage?
+  /// The entries and states decoded since, and the damage found decoding them.
+  let decoded = DecodedLines()
+  /// The chunk read last.
+  var chunk: [UInt8] = []
+  /// The number of lines the log is expected to have, from its size and its first chunk; 0
+  /// before that.
+  package internal(set) var expectedLineCount = 0
   /// How much of a log read whole has been read so far; `nil` once it is read, and for a log
-  /// that is followed.
+  /// that is not read a chunk at a time.
   package var progress: ReadingProgress?
-  /// The state after each record at a position that is a multiple of the interval.
-  private var savedStates: [Int: JSONValue] = [:]
-  /// The file entries are read again from; `nil` when every record is kept decoded.
-  private let lines: LogLines?
-  /// The entries last read again, by position in `records`.
-  private let cache = EntryCache()
 
-  /// Creates an empty index that keeps every record decoded.
-  package init() {
-    lines = nil
-  }
-
-  /// Creates an empty index that keeps entries as their place in `lines`, and reads them from
-  /// it again when asked for.
-  package init(rereadingFrom lines: LogLines) {
+  /// Creates an index of the log in `lines`, which has read nothing yet.
+  package init(lines: LogLines) {
     self.lines = lines
   }
 
-  /// The number of entries.
-  package var entryCount: Int { entryPositions.count }
+  // MARK: - What the log holds
 
-  /// The number of records: entries and checkpoints.
-  package var recordCount: Int { records.count }
-
-  /// The number of entries held decoded: the ones kept decoded, and the ones read again and
-  /// cached.
-  package var decodedEntryCount: Int {
-    (lines == nil ? entryPositions.count : 0) + cache.count
-  }
-
-  /// Adds the next record of the log, with the state after it as the reader found it and where
-  /// its line is in the file.
-  ///
-  /// - Complexity: Amortised O(1).
-  package mutating func append(_ record: LogRecord, state: JSONValue?, at bytes: Range<Int>? = nil)
-  {
-    let position = records.count
-    switch record {
-    case .entry(let entry):
-      entryPositions.append(position)
-      if lines != nil, let bytes {
-        records.append(.entry(sequence: entry.sequence, line: entry.line, bytes: bytes))
-      } else {
-        records.append(.decoded(record))
-      }
-    case .checkpoint: records.append(.decoded(record))
-    }
-    if position % Self.savedStateInterval == 0, let state { savedStates[position] = state }
-  }
-
-  /// The record at `position`, read again from the file when it is not kept decoded.
-  private func record(at position: Int) -> LogRecord? {
-    guard records.indices.contains(position) else { return nil }
-    switch records[position] {
-    case .decoded(let record): return record
-    case .entry(_, let line, let bytes):
-      if let cached = cache.entry(at: position) { return .entry(cached) }
-      guard let record = lines?.record(onLine: line, at: bytes), case .entry(let entry) = record
-      else { return nil }
-      cache.insert(entry, at: position)
-      return record
+  /// What stopped the reading, or the first damage found in a line decoded since.
+  package var damage: LogDamage? {
+    switch (readingDamage, decoded.damage) {
+    case (let reading?, let found?): found.line < reading.line && found.line > 0 ? found : reading
+    case (let reading, let found): reading ?? found
     }
   }
 
-  /// The entry at `index` among the entries (not its `seq`).
+  /// The number of lines that count: the ones before the damage.
+  private var lineCount: Int {
+    guard let damage, damage.line > 0 else { return classifiedLines }
+    return min(damage.line - 1, classifiedLines)
+  }
+
+  /// The number of entries before the damage.
+  package var entryCount: Int { entries(before: lineCount) }
+
+  /// The number of lines indexed, whatever they hold.
+  package var linesRead: Int { classifiedLines }
+
+  /// The number of entries held decoded: the last read from the file.
+  package var decodedEntryCount: Int { decoded.entryCount }
+
+  /// The number of entries on the lines before `line`.
+  private func entries(before line: Int) -> Int {
+    line - Self.count(of: otherLines, below: line)
+  }
+
+  /// How many of `sorted`'s values are less than `value`.
   ///
-  /// - Complexity: O(length of its line) when it is read again from the file.
+  /// - Complexity: O(log n).
+  private static func count(of sorted: [Int], below value: Int) -> Int {
+    sorted.partitioningIndex { $0 >= value }
+  }
+
+  /// The line of the entry at `index` among the entries.
+  ///
+  /// - Complexity: O(log n) in the lines that are not entries.
+  private func line(ofEntry index: Int) -> Int? {
+    guard index >= 0, index < entryCount else { return nil }
+    // The entry's line is `index` plus the other lines before it: the lines `other` whose
+    // position less their rank is at most `index`, a value that never decreases.
+    var low = 0
+    var high = otherLines.count
+    while low < high {
+      let middle = low + (high - low) / 2
+      if otherLines[middle] - middle <= index { low = middle + 1 } else { high = middle }
+    }
+    return index + low
+  }
+
+  /// The entry at `index` among the entries (not its `seq`), read from its line when it is not
+  /// among the last read.
+  ///
+  /// - Complexity: O(length of its line).
   package func entry(_ index: Int) -> InspectedEntry? {
-    guard entryPositions.indices.contains(index),
-      case .entry(let entry) = record(at: entryPositions[index])
+    guard let line = line(ofEntry: index) else { return nil }
+    if let entry = decoded.entry(onLine: line) { return entry }
+    guard let range = self.index.range(ofLine: line), let bytes = try? lines.bytes(at: range)
     else { return nil }
-    return entry
-  }
-
-  /// The `seq` of the entry at `index` among the entries, without reading it again.
-  private func sequence(ofEntry index: Int) -> Int? {
-    guard entryPositions.indices.contains(index) else { return nil }
-    switch records[entryPositions[index]] {
-    case .entry(let sequence, _, _): return sequence
-    case .decoded(.entry(let entry)): return entry.sequence
-    case .decoded(.checkpoint): return nil
+    var scanner = LogScanner(rereadingLine: line + 1)
+    do throws(LogDamage) {
+      guard case .entry(let entry)? = try scanner.read(bytes, bytes.indices) else {
+        throw LogDamage(line: line + 1, reason: "a line that begins as an entry is not one")
+      }
+      decoded.insert(entry, onLine: line)
+      return entry
+    } catch {
+      decoded.found(error)
+      return nil
     }
   }
 
   /// The index among the entries of the entry with `seq` `sequence`.
   ///
-  /// - Complexity: O(log n): the entries are in `seq` order.
+  /// - Complexity: O(log n) entries read: the entries are in `seq` order.
   package func entryIndex(sequence: Int) -> Int? {
     var low = 0
-    var high = entryPositions.count - 1
+    var high = entryCount - 1
     while low <= high {
       let middle = low + (high - low) / 2
-      guard let found = self.sequence(ofEntry: middle) else { return nil }
+      guard let found = entry(middle)?.sequence else { return nil }
       if found == sequence { return middle }
       if found < sequence { low = middle + 1 } else { high = middle - 1 }
     }
     return nil
   }
 
+  /// The state before the first entry: the checkpoint 0, when the log has one there.
+  package var initialState: JSONValue? {
+    guard let line = checkpointLines.first, entries(before: line) == 0,
+      let checkpoint = checkpoints[line], checkpoint.sequence == 0
+    else { return nil }
+    return checkpoint.state
+  }
+
   /// The state after the entry at `index` among the entries, `nil` when the log does not hold
   /// it.
   ///
-  /// - Complexity: O(``savedStateInterval`` records) plus a copy of the state.
+  /// - Complexity: O(lines from the nearest checkpoint or kept state before it), then
+  ///   O(``savedStateInterval`` lines) for entries near it, plus a copy of the state.
   package func state(afterEntry index: Int) -> JSONValue? {
-    guard entryPositions.indices.contains(index) else { return nil }
-    return state(afterRecord: entryPositions[index])
+    guard let line = line(ofEntry: index) else { return nil }
+    return state(afterLine: line)
   }
 
-  /// The state before the first entry: the checkpoint 0, when the log has one.
-  package var initialState: JSONValue? {
-    guard let first = records.first, case .decoded(.checkpoint(0, _, let state)) = first else {
-      return nil
+  /// The state after the record on `line`: from the nearest checkpoint or kept state at or
+  /// before it, the lines after applied.
+  private func state(afterLine line: Int) -> JSONValue? {
+    let found = Self.count(of: checkpointLines, below: line + 1)
+    // Before the first checkpoint the log does not tell the state.
+    guard found > 0, let checkpoint = checkpoints[checkpointLines[found - 1]] else { return nil }
+    let checkpointLine = checkpointLines[found - 1]
+    var start = (
+      line: checkpointLine, state: Optional(checkpoint.state),
+      lastSequence: checkpoint.sequence > 0 ? Optional(checkpoint.sequence) : nil
+    )
+    var kept = line - line % Self.savedStateInterval
+    while kept > checkpointLine {
+      if let saved = decoded.state(afterLine: kept) {
+        start = (kept, saved.state, saved.lastSequence)
+        break
+      }
+      kept -= Self.savedStateInterval
     }
-    return state
-  }
-
-  /// The state after the record at `position`.
-  private func state(afterRecord position: Int) -> JSONValue? {
-    let start = position - position % Self.savedStateInterval
-    // No kept state there means the log did not hold it: that is where the tracker was then.
-    var tracker = StateTracker(state: savedStates[start])
-    for next in (start + 1)..<(position + 1) {
-      // Every record was applied once already, when it was read, so this cannot fail.
-      guard let record = record(at: next) else { return nil }
-      do { try tracker.apply(record) } catch { return nil }
-    }
-    return tracker.state
+    var scanner = LogScanner(resumingAtLine: start.line + 2, after: start.lastSequence)
+    var tracker = StateTracker(state: start.state)
+    let damage = walk(
+      (start.line + 1)..<(line + 1), scanner: &scanner, tracker: &tracker
+    ) { _, _ throws(LogDamage) in true }
+    return damage == nil ? tracker.state : nil
   }
 
   /// Visits every record with the state after it, in order, until `visit` returns `false`.
   ///
-  /// - Complexity: O(size of the records); records not kept decoded are read again one at a
-  ///   time.
+  /// - Returns: The damage that stopped the visit, if any did.
+  /// - Complexity: O(size of the log): each line is read again, a block at a time.
   package func scan(
     _ visit: (LogRecord, _ state: JSONValue?) throws(LogDamage) -> Bool
   ) -> LogDamage? {
+    var scanner = LogScanner()
     var tracker = StateTracker()
+    return walk(0..<lineCount, scanner: &scanner, tracker: &tracker, visit) ?? damage
+  }
+
+  /// The line of the last checkpoint that holds the state after entry `sequence` or an entry
+  /// before it (0: before the first entry), among the lines read.
+  ///
+  /// - Complexity: O(log n) in the checkpoints.
+  package func lastCheckpoint(atOrBefore sequence: Int) -> Int? {
+    let position = checkpointLines.partitioningIndex { line in
+      (checkpoints[line]?.sequence ?? .max) > sequence
+    }
+    guard position > 0, checkpointLines[position - 1] < lineCount else { return nil }
+    return checkpointLines[position - 1]
+  }
+
+  /// Visits the checkpoint on `line`, then every record after it with the state after it, in
+  /// order, until `visit` returns `false`: the lines before the checkpoint are not read.
+  ///
+  /// - Returns: The damage that stopped the visit, if any did.
+  /// - Complexity: O(size of the lines visited): each is read again, a block at a time.
+  package func scan(
+    fromCheckpointOnLine line: Int,
+    _ visit: (LogRecord, _ state: JSONValue?) throws(LogDamage) -> Bool
+  ) -> LogDamage? {
+    guard let checkpoint = checkpoints[line] else { return nil }
     do throws(LogDamage) {
-      for position in records.indices {
-        guard let record = record(at: position) else { break }
-        try tracker.apply(record)
-        if try !visit(record, tracker.state) { return nil }
-      }
+      let record = LogRecord.checkpoint(
+        sequence: checkpoint.sequence, line: line + 1, state: checkpoint.state)
+      if try !visit(record, checkpoint.state) { return nil }
     } catch {
       return error
     }
-    return damage
-  }
-}
-
-/// The entries an index read again from its file, kept while there are few: once
-/// ``SessionIndex/cachedEntryLimit`` are kept, the next one read starts the cache afresh.
-private final class EntryCache: Sendable {
-  private let entries = Mutex<[Int: InspectedEntry]>([:])
-
-  var count: Int { entries.withLock { $0.count } }
-
-  func entry(at position: Int) -> InspectedEntry? {
-    entries.withLock { $0[position] }
+    var scanner = LogScanner(
+      resumingAtLine: line + 2, after: checkpoint.sequence > 0 ? checkpoint.sequence : nil)
+    var tracker = StateTracker(state: checkpoint.state)
+    return walk((line + 1)..<lineCount, scanner: &scanner, tracker: &tracker, visit)
   }
 
-  func insert(_ entry: InspectedEntry, at position: Int) {
-    entries.withLock { entries in
-      if entries.count >= SessionIndex.cachedEntryLimit { entries.removeAll(keepingCapacity: true) }
-      entries[position] = entry
-    }
-  }
-}
-
-/// A log file's lines read again one at a time, by where they are in the file.
-package final class LogLines: Sendable {
-  private let descriptor: Int32
-
-  /// Opens the file at `path` for reading.
+  /// Reads the lines `range` again in order with `scanner`, following the state with
+  /// `tracker` and keeping it after every ``savedStateInterval``-th line, and visits each
+  /// record until `visit` returns `false`.
   ///
-  /// - Throws: ``LogTail/Failure/unreadable(_:)`` naming it when it cannot be opened.
-  package init(path: String) throws(LogTail.Failure) {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else {
-      throw .unreadable("cannot read \(path): \(String(cString: strerror(errno)))")
-    }
-    self.descriptor = descriptor
-  }
-
-  deinit { close(descriptor) }
-
-  /// The record on line `line`, whose bytes are `bytes`; `nil` when they cannot be read or
-  /// decoded again (the file changed).
-  ///
-  /// - Complexity: O(length of the line).
-  func record(onLine line: Int, at bytes: Range<Int>) -> LogRecord? {
-    guard bytes.count <= LogScanner.maximumLineLength else { return nil }
-    var buffer = [UInt8](repeating: 0, count: bytes.count)
-    var filled = 0
-    while filled < bytes.count {
-      let read = buffer.withUnsafeMutableBytes { raw -> Int in
-        guard let base = raw.baseAddress else { return 0 }
-        return pread(
-          descriptor, base + filled, bytes.count - filled, off_t(bytes.lowerBound + filled))
+  /// - Returns: The damage found, which is also kept as the log's.
+  /// - Complexity: O(bytes of the lines): read a block of about ``LineIndex/chunkBytes`` at a
+  ///   time.
+  private func walk(
+    _ range: Range<Int>, scanner: inout LogScanner, tracker: inout StateTracker,
+    _ visit: (LogRecord, _ state: JSONValue?) throws(LogDamage) -> Bool
+  ) -> LogDamage? {
+    var first = range.lowerBound
+    var block: [UInt8] = []
+    do throws(LogDamage) {
+      while first < range.upperBound {
+        guard let start = index.range(ofLine: first)?.lowerBound else { break }
+        var last = first
+        while last + 1 < range.upperBound,
+          let end = index.range(ofLine: last + 1)?.upperBound,
+          end - start <= LineIndex.chunkBytes
+        {
+          last += 1
+        }
+        guard let end = index.range(ofLine: last)?.upperBound else { break }
+        let read = try lines.read(at: start, count: end - start, into: &block)
+        guard read == end - start else {
+          throw LogDamage(line: 0, reason: "the log is shorter than when it was read")
+        }
+        for line in first...last {
+          guard let bytes = index.range(ofLine: line) else { break }
+          let record = try scanner.read(
+            block, (bytes.lowerBound - start)..<(bytes.upperBound - start))
+          guard let record else { continue }
+          try tracker.apply(record)
+          if line % Self.savedStateInterval == 0 {
+            decoded.keep(
+              SavedState(state: tracker.state, lastSequence: scanner.lastSequenceRead),
+              afterLine: line)
+          }
+          if try !visit(record, tracker.state) { return nil }
+        }
+        first = last + 1
       }
-      if read < 0, errno == EINTR { continue }
-      guard read > 0 else { return nil }
-      filled += read
+    } catch {
+      if error.line > 0 { decoded.found(error) }
+      return error
     }
-    var scanner = LogScanner(rereadingLine: line)
-    return try? scanner.read(buffer, buffer.indices)
+    return nil
   }
 }
 
-/// How much of a log the terminal interface has read: it reads a large log a chunk between two
-/// frames at a time, so its first screen shows before the log is read whole.
-package struct ReadingProgress: Equatable, Sendable {
-  /// The bytes read so far.
-  package var bytesRead: Int
-  /// The size of the file when it was opened.
-  package var fileSize: Int
+/// The state after a line, kept so that states near it are found quickly.
+struct SavedState: Sendable {
+  /// The state, `nil` when the log does not tell it there.
+  var state: JSONValue?
+  /// The `seq` of the last entry up to the line.
+  var lastSequence: Int?
+}
 
-  /// Creates the progress of `bytesRead` bytes out of `fileSize`.
-  package init(bytesRead: Int, fileSize: Int) {
-    self.bytesRead = bytesRead
-    self.fileSize = fileSize
+/// What an index decoded from its lines after reading them: the last entries read (once
+/// ``SessionIndex/cachedEntryLimit`` are kept, the next one starts them afresh), the states
+/// kept, and the first damage found.
+final class DecodedLines: Sendable {
+  private struct Contents {
+    var entries: [Int: InspectedEntry] = [:]
+    var states: [Int: SavedState] = [:]
+    var damage: LogDamage?
   }
 
-  /// The whole per cent read, from 0 to 100.
-  package var percent: Int {
-    guard fileSize > 0 else { return 100 }
-    return Int(min(100, (Double(bytesRead) * 100 / Double(fileSize)).rounded(.down)))
+  private let contents = Mutex(Contents())
+
+  var entryCount: Int { contents.withLock { $0.entries.count } }
+
+  var damage: LogDamage? { contents.withLock { $0.damage } }
+
+  func entry(onLine line: Int) -> InspectedEntry? {
+    contents.withLock { $0.entries[line] }
+  }
+
+  func insert(_ entry: InspectedEntry, onLine line: Int) {
+    contents.withLock { contents in
+      if contents.entries.count >= SessionIndex.cachedEntryLimit {
+        contents.entries.removeAll(keepingCapacity: true)
+      }
+      contents.entries[line] = entry
+    }
+  }
+
+  func state(afterLine line: Int) -> SavedState? {
+    contents.withLock { $0.states[line] }
+  }
+
+  func keep(_ state: SavedState, afterLine line: Int) {
+    contents.withLock { $0.states[line] = state }
+  }
+
+  /// Keeps `damage` when it comes before any found so far.
+  func found(_ damage: LogDamage) {
+    contents.withLock { contents in
+      if contents.damage.map({ damage.line < $0.line }) ?? true { contents.damage = damage }
+    }
+  }
+}
+
+extension Array where Element == Int {
+  /// The first position whose element `belongs`, in an array where every element that belongs
+  /// comes after every one that does not.
+  ///
+  /// - Complexity: O(log n).
+  func partitioningIndex(where belongs: (Int) -> Bool) -> Int {
+    var low = 0
+    var high = count
+    while low < high {
+      let middle = low + (high - low) / 2
+      if belongs(self[middle]) { high = middle } else { low = middle + 1 }
+    }
+    return low
   }
 }

@@ -68,7 +68,12 @@ package enum Inspector {
         return true
       }
     case .state(let sequence):
-      let lookup = try StateLookup([sequence], in: input)
+      let lookup: StateLookup
+      if let fromCheckpoint = StateLookup.fromCheckpoint(before: sequence, in: input) {
+        lookup = fromCheckpoint
+      } else {
+        lookup = try StateLookup([sequence], in: input)
+      }
       let state = try answerOrDamage(lookup.damage) { () throws(InspectorError) in
         try lookup.state(after: sequence)
       }

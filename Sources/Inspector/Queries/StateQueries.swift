@@ -29,6 +29,34 @@ package struct StateLookup: Sendable {
     self = try LogFileReader.query(input) { StateLookup(wanted, reading: $0) }
   }
 
+  /// Finds the state after entry `sequence` in the log file `input`, reading only the lines
+  /// from the last checkpoint at or before the entry to the entry: the file's lines are
+  /// indexed first (``SessionIndex``), and the lines before the checkpoint or after the entry
+  /// are not decoded.
+  ///
+  /// - Returns: `nil` when `input` is not a file, has no such checkpoint, or the lines from
+  ///   it do not hold the state after the entry: the log must then be read from its start.
+  /// - Complexity: O(size of the log) for the index (one `memchr` pass), then O(lines from
+  ///   the checkpoint to the entry).
+  package static func fromCheckpoint(before sequence: Int, in input: LogInput) -> StateLookup? {
+    guard case .file(let path) = input, var session = try? SessionIndex(path: path) else {
+      return nil
+    }
+    session.progress = nil
+    while session.read(upTo: LineIndex.chunkBytes * 8, following: false) != .finished {}
+    guard let line = session.lastCheckpoint(atOrBefore: sequence) else { return nil }
+    let lookup = StateLookup([sequence]) { visit in
+      session.scan(fromCheckpointOnLine: line) { record, state throws(LogDamage) in
+        let more = try visit(record, state)
+        if case .entry(let entry) = record, entry.sequence >= sequence { return false }
+        return more
+      }
+    }
+    // Without the state, the log read whole says why, with the numbers of the whole log.
+    guard case .some(.some) = lookup.found[sequence] else { return nil }
+    return lookup
+  }
+
   private init(_ wanted: Set<Int>, reading scan: (LogFileReader.Visitor) -> LogDamage?) {
     var first: Int?
     var last: Int?

@@ -19,6 +19,11 @@ package struct LineIndex: Sendable, Equatable {
   /// Creates an index that has looked at nothing yet.
   package init() {}
 
+  /// Makes room for `lines` lines, so that indexing that many copies no offset again.
+  package mutating func reserveCapacity(lines: Int) {
+    newlines.reserveCapacity(lines)
+  }
+
   /// The number of complete lines (ended by a newline) found so far.
   package var lineCount: Int { newlines.count }
 
@@ -50,6 +55,29 @@ package struct LineIndex: Sendable, Equatable {
     }
     indexedBytes = end
     return newlines.count - before
+  }
+
+  /// Looks for newlines in `chunk`: the bytes of the file that follow the ones already
+  /// indexed, read a chunk at a time rather than held whole.
+  ///
+  /// - Complexity: O(`chunk.count`).
+  package mutating func append(_ chunk: UnsafeRawBufferPointer) {
+    guard let base = chunk.baseAddress else { return }
+    var position = 0
+    while position < chunk.count, let found = memchr(base + position, 0x0A, chunk.count - position)
+    {
+      let offset = base.distance(to: UnsafeRawPointer(found))
+      newlines.append(indexedBytes + offset)
+      position = offset + 1
+    }
+    indexedBytes += chunk.count
+  }
+
+  /// Counts the bytes after the last newline as one more line, ended by the end of the file:
+  /// the last line of a log read whole that has no newline.
+  package mutating func endLastLine() {
+    guard unfinishedLineStart < indexedBytes else { return }
+    newlines.append(indexedBytes)
   }
 
   /// Looks for newlines in the next `maximumBytes` bytes of `data` not yet looked at; see

@@ -13,18 +13,40 @@ package struct LogScanner {
 
   private var hasHeader = false
   private var lastSequence: Int?
+  /// Whether the entry before the next line is known: not for a line read again on its own.
+  private var knowsOrder = true
   /// The number of the line the next call reads.
   package private(set) var nextLineNumber = 1
 
-  /// Creates a scanner that expects the header first.
-  package init() {}
+  /// Creates a scanner that expects the header first, on line `line` (blank lines before it
+  /// are skipped).
+  package init(line: Int = 1) {
+    nextLineNumber = line
+  }
 
   /// Creates a scanner that reads one line again, on its own: line `line` of a log whose
   /// header has been read, without checking its order against the lines before it.
   package init(rereadingLine line: Int) {
     hasHeader = true
     nextLineNumber = line
+    knowsOrder = false
   }
+
+  /// Creates a scanner that reads on from line `line` of a log whose header has been read,
+  /// after the entry `seq` `lastSequence` (`nil`: before the first entry), checking the order
+  /// of each line as a scanner that read the log from its start would.
+  package init(resumingAtLine line: Int, after lastSequence: Int?) {
+    hasHeader = true
+    nextLineNumber = line
+    self.lastSequence = lastSequence
+  }
+
+  /// Whether the header has been read.
+  package var hasReadHeader: Bool { hasHeader }
+
+  /// The `seq` of the last entry read (`nil` before the first): what the next line's order is
+  /// checked against.
+  package var lastSequenceRead: Int? { lastSequence }
 
   /// Reads one line, without its newline.
   ///
@@ -73,7 +95,7 @@ package struct LogScanner {
       }
       guard let state = object["state"] else { throw fail("a checkpoint needs \"state\"") }
       let expected = lastSequence ?? 0
-      guard sequence == expected else {
+      guard sequence == expected || !knowsOrder else {
         throw fail(
           "checkpoint \(sequence) does not follow entry \(expected): a checkpoint holds the "
             + "state after the entry just before it")
@@ -121,6 +143,7 @@ package struct LogScanner {
       entry.diff = changes
     }
     lastSequence = sequence
+    knowsOrder = true
     return .entry(entry)
   }
 

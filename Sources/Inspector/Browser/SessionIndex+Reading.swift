@@ -1,0 +1,160 @@
+import ActionLog
+import Foundation
+
+extension SessionIndex {
+  /// Opens the log file at `path`, to be read a chunk at a time from its start, with its
+  /// progress shown.
+  ///
+  /// - Throws: ``LogTail/Failure/unreadable(_:)`` when it cannot be opened.
+  package init(path: String) throws(LogTail.Failure) {
+    let lines = try LogLines(path: path)
+    self.init(lines: lines)
+    progress = ReadingProgress(bytesRead: 0, fileSize: try lines.size())
+  }
+
+  /// Reads the next `maximumBytes` bytes of the log, or as many as there are: finds their
+  /// newlines and tells their lines apart, decoding only the lines that do not begin as an
+  /// entry's.
+  ///
+  /// At the end of the file, a log read whole takes the bytes after its last newline as its
+  /// last line when they are complete JSON (a hand-edited file), and as damage otherwise (a
+  /// write cut short); a log that is followed waits for the line's newline instead.
+  ///
+  /// - Returns: Whether there is more to read now, later (when `following`), or never.
+  /// - Complexity: O(`maximumBytes`), plus the length of the lines decoded.
+  package mutating func read(
+    upTo maximumBytes: Int = LineIndex.chunkBytes, following: Bool
+  ) -> Reading {
+    guard readingDamage == nil else { return .finished }
+    do throws(LogDamage) {
+      let start = index.indexedBytes
+      let count = try lines.read(at: start, count: maximumBytes, into: &chunk)
+      chunk.withUnsafeBytes { index.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+      try classifyLines(readFrom: start)
+      if start == 0 { expectLines() }
+      progress?.bytesRead = index.indexedBytes
+      let unfinished = index.indexedBytes - index.unfinishedLineStart
+      guard unfinished <= LogScanner.maximumLineLength else {
+        throw LogDamage(
+          line: classifiedLines + 1, reason: "longer than \(LogScanner.maximumLineLength) bytes")
+      }
+      guard count < maximumBytes else { return .more }
+      progress = nil
+      guard index.indexedBytes > 0 else { throw LogFileReader.emptyFile }
+      guard !following else { return .caughtUp }
+      if unfinished > 0 { try readLastLine() }
+      return .finished
+    } catch {
+      progress = nil
+      readingDamage = error
+      return .finished
+    }
+  }
+
+  /// Tells apart the lines indexed since the last call, the chunk read last starting at byte
+  /// `chunkStart`: a line that begins `{"seq":` after the header is an entry; any other is
+  /// decoded now.
+  ///
+  /// - Throws: ``LogDamage`` for the first line that cannot be decoded or is too long.
+  /// - Complexity: O(lines), plus the length of the lines decoded.
+  private mutating func classifyLines(readFrom chunkStart: Int) throws(LogDamage) {
+    let prefix = Self.entryPrefix
+    // Read once: a static is checked for its initialisation at each use.
+    let (prefixWord, prefixMask) = (Self.entryPrefixWord, Self.entryPrefixMask)
+    for line in classifiedLines..<index.lineCount {
+      guard let range = index.range(ofLine: line) else { break }
+      do throws(LogDamage) {
+        guard range.count <= LogScanner.maximumLineLength else {
+          throw LogDamage(
+            line: line + 1, reason: "longer than \(LogScanner.maximumLineLength) bytes")
+        }
+        let offset = range.lowerBound - chunkStart
+        if hasHeader, range.count >= prefix.count {
+          if offset >= 0 {
+            if Self.begins(chunk, at: offset, with: prefixWord, mask: prefixMask) { continue }
+          } else {
+            // The line began in an earlier chunk.
+            let start = try lines.bytes(at: range.lowerBound..<(range.lowerBound + prefix.count))
+            if start == prefix { continue }
+          }
+        }
+        var scanner = scanner(forLine: line)
+        let record =
+          offset >= 0
+          ? try scanner.read(chunk, offset..<(offset + range.count))
+          : try scanner.read(try lines.bytes(at: range), 0..<range.count)
+        note(record, onLine: line, readBy: scanner)
+      } catch {
+        classifiedLines = line
+        throw error
+      }
+    }
+    classifiedLines = index.lineCount
+  }
+
+  /// Makes room, after the first chunk, for as many lines as a file of this size holds at the
+  /// first chunk's average length (at most 16 million), so that the index grows without
+  /// copying itself.
+  private mutating func expectLines() {
+    guard let size = progress?.fileSize, index.lineCount > 0 else { return }
+    let averageLength = max(1, index.indexedBytes / index.lineCount)
+    let expected = min(size / averageLength, 1 << 24)
+    index.reserveCapacity(lines: expected + expected / 8)
+    expectedLineCount = expected
+  }
+
+  /// Whether `bytes` holds `prefix`, at most 8 bytes long, from `offset`.
+  @inline(__always)
+  private static func begins(
+    _ bytes: [UInt8], at offset: Int, with prefix: UInt64, mask: UInt64
+  ) -> Bool {
+    guard offset >= 0, offset <= bytes.count - 8 else {
+      // Too near the end for one load: byte by byte.
+      return offset >= 0 && offset <= bytes.count - entryPrefix.count
+        && zip(bytes[offset...], entryPrefix).allSatisfy { $0 == $1 }
+    }
+    return bytes.withUnsafeBytes { raw in
+      UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        & mask == prefix
+    }
+  }
+
+  /// ``entryPrefix``'s bytes as a little-endian integer, and the mask of its bytes.
+  private static let entryPrefixWord = entryPrefix.reversed().reduce(UInt64(0)) {
+    $0 << 8 | UInt64($1)
+  }
+  private static let entryPrefixMask = UInt64.max >> (64 - 8 * UInt64(entryPrefix.count))
+
+  /// A scanner for `line` alone: the header's until it has been read.
+  private func scanner(forLine line: Int) -> LogScanner {
+    hasHeader ? LogScanner(rereadingLine: line + 1) : LogScanner(line: line + 1)
+  }
+
+  /// Keeps what the line decoded while reading holds: the header, a blank line or a checkpoint
+  /// are the lines that are not entries; a checkpoint is kept decoded.
+  private mutating func note(_ record: LogRecord?, onLine line: Int, readBy scanner: LogScanner) {
+    hasHeader = hasHeader || scanner.hasReadHeader
+    switch record {
+    case nil:
+      otherLines.append(line)
+    case .checkpoint(let sequence, _, let state)?:
+      otherLines.append(line)
+      checkpointLines.append(line)
+      checkpoints[line] = Checkpoint(sequence: sequence, state: state)
+    case .entry?:
+      break
+    }
+  }
+
+  /// Reads the bytes after the last newline as the last line, by
+  /// ``LogFileReader/readLastLine(_:_:with:)``'s rule.
+  private mutating func readLastLine() throws(LogDamage) {
+    let bytes = try lines.bytes(at: index.unfinishedLineStart..<index.indexedBytes)
+    let line = index.lineCount
+    var scanner = scanner(forLine: line)
+    let record = try LogFileReader.readLastLine(bytes, bytes.indices, with: &scanner)
+    index.endLastLine()
+    note(record, onLine: line, readBy: scanner)
+    classifiedLines = index.lineCount
+  }
+}

@@ -106,9 +106,16 @@ func dispatchToggles(
 @MainActor
 func openJournal(
   _ directory: URL, options: JournalOptions = JournalOptions(),
-  system: any SystemCalls = POSIXCalls()
+  system: (any SystemCalls)? = nil
 ) async throws(PersistenceError) -> JournaledStore<AppState, Void> {
-  try await JournaledStore.open(
+  guard let system else {
+    // The application's own call, so that the store's journaling runs as code specialised
+    // for the application's state, as it does in an app.
+    return try await JournaledStore.open(
+      directory: directory, initialState: AppState(todoCount: todoCount),
+      registry: makeRegistry(), options: options)
+  }
+  return try await JournaledStore.open(
     directory: directory.path, initialState: AppState(todoCount: todoCount), dependencies: (),
     registry: makeRegistry(), options: options, system: system)
 }

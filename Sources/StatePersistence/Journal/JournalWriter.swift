@@ -5,21 +5,51 @@ import StateStore
 import Synchronization
 
 /// An applied updater on its way from the store's actor to the disk.
+@usableFromInline
 struct PendingEntry<S: State>: Sendable {
-  let updater: any StateUpdater<S>
-  let cause: DispatchCause?
+  @usableFromInline let updater: any StateUpdater<S>
+  @usableFromInline let cause: DispatchCause?
   /// Its place among the updaters this store journals, from 1.
   ///
   /// Its number in the journal is given when it is appended, after whatever other processes
   /// appended before it.
-  let number: Int
-  /// The state just after this entry, when the writer asked for a snapshot.
-  let snapshot: S?
+  @usableFromInline let number: Int
+  /// The state just after this entry, when the writer asked for a snapshot; boxed, so that the
+  /// entries, which pile up while the disk is slower than dispatch, stay a few words each.
+  @usableFromInline let snapshotBox: SnapshotBox<S>?
   /// The entry it reverts, when ``JournaledStore/undo()`` dispatched it.
-  var undoes: Int? = nil
+  @usableFromInline var undoes: Int?
   /// The last journal entry the store had heard of when it applied this one: its state then
   /// held the journal up to there, followed by its own updaters only.
-  let heardThrough: Int
+  @usableFromInline let heardThrough: Int
+
+  /// The state just after this entry, when the writer asked for a snapshot.
+  @inlinable
+  var snapshot: S? { snapshotBox?.state }
+
+  @inlinable
+  init(
+    updater: any StateUpdater<S>, cause: DispatchCause?, number: Int, snapshot: S?,
+    undoes: Int? = nil, heardThrough: Int
+  ) {
+    self.updater = updater
+    self.cause = cause
+    self.number = number
+    self.snapshotBox = snapshot.map(SnapshotBox.init)
+    self.undoes = undoes
+    self.heardThrough = heardThrough
+  }
+}
+
+/// A state taken for a snapshot, held by reference in a ``PendingEntry``.
+@usableFromInline
+final class SnapshotBox<S: State>: Sendable {
+  @usableFromInline let state: S
+
+  @inlinable
+  init(_ state: S) {
+    self.state = state
+  }
 }
 
 /// Appends a journaled store's entries off its actor, in order, several per `write` and `fsync`
@@ -33,29 +63,36 @@ struct PendingEntry<S: State>: Sendable {
 /// only while it appends (exclusive) or reads (shared), and before appending it reads what
 /// the others appended since it last looked and hands it to the store's actor (``Heard``), so
 /// its own entries are numbered after theirs. See `JournalWriter+Processes.swift`.
+@usableFromInline
 final class JournalWriter<S: State & Codable>: Sendable {
-  typealias Waiter = CheckedContinuation<Result<Void, PersistenceError>, Never>
+  @usableFromInline typealias Waiter = CheckedContinuation<Result<Void, PersistenceError>, Never>
 
   /// What the store's actor and the queue share.
-  struct Shared {
-    var pending: [PendingEntry<S>] = []
+  @usableFromInline
+  struct Shared: Sendable {
+    @usableFromInline var pending: [PendingEntry<S>] = []
     /// Whether a drain is scheduled or running.
-    var isScheduled = false
+    @usableFromInline var isScheduled = false
     /// Whether a flush asked the next drain to retry entries a failure left unwritten.
-    var flushRequested = false
+    @usableFromInline var flushRequested = false
     /// Whether a write failed and nothing was dispatched or flushed since: entries are then
     /// encoded but not written, so that what is durable stays what the failure said.
-    var holdsAfterFailure = false
+    @usableFromInline var holdsAfterFailure = false
     /// Flushes waiting for this store's entries up to `target` (a ``PendingEntry/number``).
-    var waiters: [(target: Int, continuation: Waiter)] = []
+    @usableFromInline var waiters: [(target: Int, continuation: Waiter)] = []
     /// The last of this store's entries known to be durable.
-    var durableNumber = 0
+    @usableFromInline var durableNumber = 0
     /// The last journal entry known to be durable, this process's or another's.
-    var durableSequence: Int
-    var status = PersistenceStatus.saved
+    @usableFromInline var durableSequence: Int
+    @usableFromInline var status = PersistenceStatus.saved
     /// The error that stopped the writer, and the first of this store's entries it did not
     /// write.
-    var stopped: (error: PersistenceError, number: Int)?
+    @usableFromInline var stopped: (error: PersistenceError, number: Int)?
+
+    @usableFromInline
+    init(durableSequence: Int) {
+      self.durableSequence = durableSequence
+    }
   }
 
   /// The writer's side, touched only on the queue.
@@ -131,12 +168,12 @@ final class JournalWriter<S: State & Codable>: Sendable {
   /// The state before the journal's first entry.
   let initialState: S
   /// Set by the queue when a snapshot is due; the store's actor then hands over its state.
-  let wantsSnapshot = Atomic<Bool>(false)
+  @usableFromInline let wantsSnapshot = Atomic<Bool>(false)
   /// Not a `Mutex`: the store's actor and the queue contend for it, and ThreadSanitizer cannot
   /// see a contended `Mutex` hand over on Linux (see `SpinLocked`).
-  let shared: SpinLocked<Shared>
+  @usableFromInline let shared: SpinLocked<Shared>
   let disk: Mutex<Disk>
-  let queue: DispatchQueue
+  @usableFromInline let queue: DispatchQueue
   let report: @Sendable (PersistenceError) -> Void
   /// Hands what other processes appended to the store's actor.
   let hear: @Sendable (Heard<S>) -> Void
@@ -213,6 +250,7 @@ final class JournalWriter<S: State & Codable>: Sendable {
   var durableNumber: Int { shared.withLock { $0.durableNumber } }
 
   /// Hands an applied entry to the writer; never waits on the disk.
+  @inlinable
   func enqueue(_ entry: PendingEntry<S>) {
     let schedule = shared.withLock { shared -> Bool in
       if let stopped = shared.stopped, entry.number >= stopped.number { return false }
@@ -290,14 +328,16 @@ final class JournalWriter<S: State & Codable>: Sendable {
     }
   }
 
-  private func scheduleIfIdle(_ shared: inout Shared) -> Bool {
+  @usableFromInline
+  func scheduleIfIdle(_ shared: inout Shared) -> Bool {
     guard !shared.isScheduled else { return false }
     shared.isScheduled = true
     return true
   }
 
   /// Writes what is pending, batch after batch, until nothing is; runs on the queue.
-  private func drain() {
+  @usableFromInline
+  func drain() {
     // The batch is swapped out of the lock with an empty array of the same capacity, so taking
     // it costs the store's actor no allocation and no copy while it waits for the lock.
     var batch: [PendingEntry<S>] = []

@@ -126,6 +126,7 @@ extension JournaledStore {
 
   /// Polls the directory for other processes' entries every `interval` of `clock`, until the
   /// store is closed or released.
+  @usableFromInline
   func startPolling(every interval: Duration?, on clock: any Clock<Duration>) {
     guard let interval, interval > .zero else { return }
     let writer = writer
@@ -166,14 +167,17 @@ extension JournaledStore {
   }
 
   /// Forgets this store's updaters up to `number`, written to the journal.
+  @inlinable
   func dropWritten(upTo number: Int) {
-    let written = unwritten.prefix { $0.number <= number }.count
+    var written = 0
+    while written < unwritten.count, unwritten[written].number <= number { written += 1 }
     unwritten.removeFirst(written)
     unwrittenLimit = max(256, unwritten.count * 2)
   }
 
   /// Forgets the updaters the writer wrote, except those a ``Heard`` still on its way to
   /// this store needs for a rebase.
+  @usableFromInline
   func dropWrittenUpdaters() {
     // Read in this order: a `Heard` posted after `durableNumber` was read names at least it.
     let durable = writer.durableNumber

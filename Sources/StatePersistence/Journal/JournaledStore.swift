@@ -2,6 +2,7 @@ import ActionLog
 import Dispatch
 import Foundation
 import StateStore
+import Synchronization
 
 /// A store whose every applied updater is journaled to a directory, and which reopens from it
 /// after a quit, a crash or a power cut.
@@ -48,29 +49,29 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
   /// written.
   public internal(set) var lastSequence: Int
 
-  let writer: JournalWriter<S>
+  @usableFromInline let writer: JournalWriter<S>
   /// The entry that the next journaled updater reverts, while ``undo()`` dispatches its inverse.
-  var undoing: Int?
+  @usableFromInline var undoing: Int?
   let inbox: HeardInbox<S, Dependencies>
   private let failureSink: AsyncStream<PersistenceError>.Continuation
-  private var subscription: Subscription?
+  @usableFromInline var subscription: Subscription?
   var pollTask: Task<Void, Never>?
   /// How many updaters this store journaled: the last one's ``PendingEntry/number``.
-  var journaledCount = 0
+  @usableFromInline var journaledCount = 0
   /// The number of this store's last journaled updater that was not taken back (see
   /// ``withExclusiveAccess(_:)``): what a flush waits for.
-  var flushTarget = 0
+  @usableFromInline var flushTarget = 0
   /// This store's updaters not known to be written, with their numbers, oldest first: a rebase
   /// applies them again after other processes' entries.
-  var unwritten: [(number: Int, updater: any StateUpdater<S>)] = []
+  @usableFromInline var unwritten: [(number: Int, updater: any StateUpdater<S>)] = []
   /// How long ``unwritten`` may grow before the written ones are dropped.
-  var unwrittenLimit = 256
+  @usableFromInline var unwrittenLimit = 256
   /// The journal's last entry that the state holds, as last heard from the writer.
-  var heardThrough: Int
+  @usableFromInline var heardThrough: Int
   /// Whether the next update observed is the one ``apply(_:)`` dispatched for another process.
-  var expectsOtherProcess = false
+  @usableFromInline var expectsOtherProcess = false
   /// Where the updater being applied comes from; see ``origin``.
-  var currentOrigin = Origin.thisProcess
+  @usableFromInline var currentOrigin = Origin.thisProcess
 
   private init(
     store: Store<S, Dependencies>, directory: String, writer: JournalWriter<S>,
@@ -115,14 +116,19 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
   ///   the state before it), ``PersistenceError/newerSchema(file:found:supported:)``, or
   ///   ``PersistenceError/systemCall(operation:path:code:)``.
   /// - Complexity: O(snapshot + journal after it).
+  @inlinable
   public static func open(
     directory: URL, initialState: S = S(), dependencies: Dependencies,
     registry: ActionLogRegistry<S>, options: JournalOptions = JournalOptions(),
     interceptors: [StoreInterceptor<S>] = []
   ) async throws(PersistenceError) -> JournaledStore {
-    try await open(
+    // Journaling starts here, in code inlined into the application's, so that the path every
+    // dispatch takes is specialised for its state type (P1 in store-bench).
+    let journaled = try await openWithoutJournaling(
       directory: directory.path, initialState: initialState, dependencies: dependencies,
-      registry: registry, options: options, interceptors: interceptors, system: POSIXCalls())
+      registry: registry, options: options, interceptors: interceptors)
+    journaled.startJournaling(options: options)
+    return journaled
   }
 
   /// Opens the journal on `system`'s calls; see
@@ -131,6 +137,33 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
     directory: String, initialState: S = S(), dependencies: Dependencies,
     registry: ActionLogRegistry<S>, options: JournalOptions = JournalOptions(),
     interceptors: [StoreInterceptor<S>] = [], system: any SystemCalls
+  ) async throws(PersistenceError) -> JournaledStore {
+    let journaled = try await openWithoutJournaling(
+      directory: directory, initialState: initialState, dependencies: dependencies,
+      registry: registry, options: options, interceptors: interceptors, system: system)
+    journaled.startJournaling(options: options)
+    return journaled
+  }
+
+  /// Opens the store in `directory` on the real disk, without journaling its updaters yet:
+  /// ``startJournaling(options:)`` starts.
+  @usableFromInline
+  static func openWithoutJournaling(
+    directory: String, initialState: S, dependencies: Dependencies,
+    registry: ActionLogRegistry<S>, options: JournalOptions,
+    interceptors: [StoreInterceptor<S>]
+  ) async throws(PersistenceError) -> JournaledStore {
+    try await openWithoutJournaling(
+      directory: directory, initialState: initialState, dependencies: dependencies,
+      registry: registry, options: options, interceptors: interceptors, system: POSIXCalls())
+  }
+
+  /// Opens the store as ``open(directory:initialState:dependencies:registry:options:interceptors:)``
+  /// does, without journaling its updaters yet: ``startJournaling(options:)`` starts.
+  static func openWithoutJournaling(
+    directory: String, initialState: S, dependencies: Dependencies,
+    registry: ActionLogRegistry<S>, options: JournalOptions,
+    interceptors: [StoreInterceptor<S>], system: any SystemCalls
   ) async throws(PersistenceError) -> JournaledStore {
     let layout = JournalLayout(directory: Self.trimmed(directory))
     let files = FileAccess(system: system)
@@ -169,11 +202,20 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
       failures: failures)
     reporter.store = store
     inbox.target = journaled
-    journaled.subscription = store.observeUpdates { [weak journaled] (update: AppliedUpdate<S>) in
-      journaled?.journal(update)
-    }
-    journaled.startPolling(every: options.pollInterval, on: options.clock)
     return journaled
+  }
+
+  /// Journals every updater the store applies from now on, and starts hearing other
+  /// processes' appends.
+  ///
+  /// Inlinable, so that the observer it registers, which runs on every dispatch, is code
+  /// specialised for the application's state.
+  @inlinable
+  func startJournaling(options: JournalOptions) {
+    subscription = store.observeUpdates { [weak self] (update: AppliedUpdate<S>) in
+      self?.journal(update)
+    }
+    startPolling(every: options.pollInterval, on: options.clock)
   }
 
   /// Reads the journal on `system`'s calls; see
@@ -218,31 +260,41 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
     try result.get()
   }
 
-  private func journal(_ update: AppliedUpdate<S>) {
+  @inlinable
+  func journal(_ update: AppliedUpdate<S>) {
+    guard let number = takeJournalNumber() else { return }
+    unwritten.append((number, update.updater))
+    if unwritten.count >= unwrittenLimit { dropWrittenUpdaters() }
+    let snapshot = writer.wantsSnapshot.exchange(false, ordering: .relaxed) ? store.state : nil
+    writer.enqueue(
+      PendingEntry(
+        updater: update.updater, cause: update.cause, number: number, snapshot: snapshot,
+        undoes: undoing, heardThrough: heardThrough))
+    undoing = nil
+  }
+
+  /// The number of the updater just applied among those this store journals, or `nil` when it
+  /// is not journaled: another process's, which `apply(_:)` dispatched and is in the journal
+  /// already, or one past the end of the journal's numbering, which stops the writer.
+  @usableFromInline
+  func takeJournalNumber() -> Int? {
     if expectsOtherProcess {
       // The updater `apply(_:)` dispatched: already in the journal.
       expectsOtherProcess = false
       currentOrigin = .otherProcess
-      return
+      return nil
     }
     currentOrigin = .thisProcess
     guard lastSequence < Int.max - 1 else {
       writer.stop(
         .closed(reason: "the journal's numbering is used up at entry \(lastSequence)"),
         at: journaledCount + 1)
-      return
+      return nil
     }
     lastSequence += 1
     journaledCount += 1
     flushTarget = journaledCount
-    unwritten.append((journaledCount, update.updater))
-    if unwritten.count >= unwrittenLimit { dropWrittenUpdaters() }
-    let snapshot = writer.wantsSnapshot.exchange(false, ordering: .relaxed) ? store.state : nil
-    writer.enqueue(
-      PendingEntry(
-        updater: update.updater, cause: update.cause, number: journaledCount, snapshot: snapshot,
-        undoes: undoing, heardThrough: heardThrough))
-    undoing = nil
+    return journaledCount
   }
 
   private nonisolated static func trimmed(_ directory: String) -> String {
@@ -288,6 +340,7 @@ extension JournaledStore where Dependencies == Void {
 
   /// Opens the journal in `directory` for a store whose side effects need no dependencies; see
   /// ``open(directory:initialState:dependencies:registry:options:interceptors:)``.
+  @inlinable
   public static func open(
     directory: URL, initialState: S = S(), registry: ActionLogRegistry<S>,
     options: JournalOptions = JournalOptions(), interceptors: [StoreInterceptor<S>] = []

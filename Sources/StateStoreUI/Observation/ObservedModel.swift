@@ -27,15 +27,24 @@ public final class ObservedModel<VM: ViewModelWithState>: Observable {
   // literal is built anew each time (the runtime resolves `VM` from mangled names), which was
   // most of this object's cost per dispatch. One instance per object reads and hashes the same.
   private let modelKeyPath: KeyPath<ObservedModel, VM?> = \.model
-  private var subscription: Subscription?
+  @usableFromInline var subscription: Subscription?
 
   /// An object whose model stays `nil`: the store it was asked of is gone.
   init() {}
 
+  /// Subscribes to `store`'s `VM`; inlinable, so that the subscription, which runs on every
+  /// dispatch, is made in the application's code and specialised for its types.
+  @inlinable
   init<D: Sendable>(store: Store<VM.StateType, D>) {
     subscription = store.subscribe(VM.self) { [weak self] model in
-      // The store delivers only changed values after the first, so every set is a change.
-      self?.model = model
+      self?.receive(model)
     }
+  }
+
+  /// Takes a view model the store delivered.
+  @usableFromInline
+  func receive(_ newModel: VM?) {
+    // The store delivers only changed values after the first, so every set is a change.
+    model = newModel
   }
 }

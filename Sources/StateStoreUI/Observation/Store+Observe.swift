@@ -14,6 +14,7 @@ extension Store {
   /// - Parameter type: The view model to observe.
   /// - Returns: The object to read the view model from.
   /// - Complexity: O(view-model types) per dispatch, plus one comparison per observed model.
+  @inlinable
   public func observe<VM: ViewModelWithState>(_ type: VM.Type) -> ObservedModel<VM>
   where VM.StateType == S {
     ObservedModel(store: self)

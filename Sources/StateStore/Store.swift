@@ -165,9 +165,13 @@ public final class Store<S: State, Dependencies: Sendable> {
       Store.reportWithoutRoot
 
   /// The default error report: a line on standard error.
+  ///
+  /// A report that cannot be written (standard error closed, or on a full disk) is dropped:
+  /// `FileHandle.write(_:)` would trap on it.
   static func reportWithoutRoot(_ error: any Error, _ dispatchable: any Dispatchable) {
-    FileHandle.standardError.write(
-      Data("StateStore: unhandled error from \(type(of: dispatchable)): \(error)\n".utf8))
+    try? FileHandle.standardError.write(
+      contentsOf: Data(
+        "StateStore: unhandled error from \(type(of: dispatchable)): \(error)\n".utf8))
   }
 
   /// Storage for modules that extend the store (side-effect cancellation, navigation).

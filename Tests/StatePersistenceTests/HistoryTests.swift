@@ -28,7 +28,7 @@ struct InsertNote: InvertibleUpdater, Codable {
     state.notes.insert(text, at: index)
   }
 
-  func inverse(of oldState: NoteList) -> any StateUpdater<NoteList> {
+  func inverse(of oldState: NoteList) -> (any StateUpdater<NoteList>)? {
     RemoveNote(index: index)
   }
 }
@@ -41,7 +41,7 @@ struct RemoveNote: InvertibleUpdater, Codable {
     state.notes.remove(at: index)
   }
 
-  func inverse(of oldState: NoteList) -> any StateUpdater<NoteList> {
+  func inverse(of oldState: NoteList) -> (any StateUpdater<NoteList>)? {
     guard oldState.notes.indices.contains(index) else { return RemoveNote(index: -1) }
     return InsertNote(text: oldState.notes[index], index: index)
   }
@@ -51,7 +51,7 @@ struct RemoveNote: InvertibleUpdater, Codable {
 struct ClearNotes: InvertibleUpdater, Codable {
   func updateState(_ state: inout NoteList) { state.notes = [] }
 
-  func inverse(of oldState: NoteList) -> any StateUpdater<NoteList> {
+  func inverse(of oldState: NoteList) -> (any StateUpdater<NoteList>)? {
     RestoreNotes(notes: oldState.notes)
   }
 }

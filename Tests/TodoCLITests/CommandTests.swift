@@ -98,7 +98,7 @@ struct CommandTests {
       arguments: ["add", "xdg"], environment: ["XDG_DATA_HOME": base + "/xdg", "HOME": base])
     try cli.run(arguments: ["add", "plain"], environment: ["HOME": base + "/home"])
     for path in ["/explicit", "/xdg/todo-cli", "/home/.local/share/todo-cli"] {
-      #expect(FileManager.default.fileExists(atPath: base + path + "/journal.jsonl"), "\(path)")
+      #expect(FileManager.default.fileExists(atPath: base + path + "/journal-1.jsonl"), "\(path)")
     }
     let none = try cli.run(arguments: ["list"], environment: [:])
     #expect(none.status == 2)

@@ -24,20 +24,31 @@ extension FaultToleranceTests {
   /// point.
   func seed(_ cli: CLIHarness, count: Int) throws {
     try FileManager.default.createDirectory(atPath: cli.store, withIntermediateDirectories: true)
-    var text = #"{"format":"statestore-action-log","version":1,"app":"todo-cli"}"# + "\n"
+    var text = #"{"format":"statestore-action-log","version":1,"state":"AppState","schema":1}"#
+    text += "\n"
     for id in 1...count {
-      text += #"{"seq":\#(id),"type":"AddTodo","payload":{"id":\#(id),"title":"seed \#(id)"},"#
-      text += #""inverse":{"type":"RemoveTodo","payload":{"id":\#(id)}}}"# + "\n"
+      text += #"{"seq":\#(id),"type":"AddTodo","payload":{"id":\#(id),"title":"seed \#(id)"}}"#
+      text += "\n"
     }
-    try Data(text.utf8).write(to: URL(fileURLWithPath: cli.store + "/journal.jsonl"))
+    try Data(text.utf8).write(to: URL(fileURLWithPath: cli.store + "/journal-1.jsonl"))
     // The lock, as the first change would create it, so that a failed run leaves every file,
     // and no new one, as it was.
     try Data().write(to: URL(fileURLWithPath: cli.store + "/lock"))
   }
 
-  /// The journal up to the end of its last complete line: what a reader reads.
+  /// The name of the journal's last segment, which changes append to.
+  func lastSegment(_ cli: CLIHarness) throws -> String {
+    let starts = try FileManager.default.contentsOfDirectory(atPath: cli.store).compactMap {
+      name -> Int? in
+      guard name.hasPrefix("journal-"), name.hasSuffix(".jsonl") else { return nil }
+      return Int(name.dropFirst("journal-".count).dropLast(".jsonl".count))
+    }
+    return "journal-\(starts.max() ?? 1).jsonl"
+  }
+
+  /// The last segment up to the end of its last complete line: what a reader reads.
   func completeJournal(_ cli: CLIHarness) throws -> Data {
-    let bytes = try Data(contentsOf: URL(fileURLWithPath: cli.store + "/journal.jsonl"))
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: cli.store + "/" + lastSegment(cli)))
     guard let last = bytes.lastIndex(of: 0x0A) else { return Data() }
     return bytes[...last]
   }
@@ -183,7 +194,7 @@ extension FaultToleranceTests {
         // Byte for byte, except that a torn line left by a killed run may have been cut off:
         // readers ignore it, and a change cuts it before writing.
         let contents = try cli.storeContents()
-        let tailCut = storeBefore.merging(["journal.jsonl": journalBefore]) { $1 }
+        let tailCut = storeBefore.merging([try lastSegment(cli): journalBefore]) { $1 }
         #expect(
           contents == storeBefore || (counts.killed > 0 && contents == tailCut),
           "\(context): exit 1 but the store changed")
@@ -274,7 +285,7 @@ extension FaultToleranceTests {
     let history = try cli.run("history")
     #expect(history.status == 0, "\(history.error)")
     #expect(history.output.split(separator: "\n").count > 200, "the runs crossed a snapshot")
-    #expect(FileManager.default.fileExists(atPath: cli.store + "/snapshot"))
+    #expect(FileManager.default.fileExists(atPath: cli.store + "/snapshot.json"))
     #expect(try cli.run("add", "after the faults").status == 0)
   }
 

@@ -117,11 +117,11 @@ struct FaultToleranceTests {
       return try #require(attributes[.posixPermissions] as? Int)
     }
     #expect(try mode(cli.store) == 0o700)
-    #expect(try mode(cli.store + "/journal.jsonl") == 0o600)
+    #expect(try mode(cli.store + "/journal-1.jsonl") == 0o600)
     #expect(try mode(cli.store + "/lock") == 0o600)
-    #expect(chmod(cli.store + "/journal.jsonl", 0o644) == 0)
+    #expect(chmod(cli.store + "/journal-1.jsonl", 0o644) == 0)
     #expect(try cli.run("done", "1").status == 0)
-    #expect(try mode(cli.store + "/journal.jsonl") == 0o644)
+    #expect(try mode(cli.store + "/journal-1.jsonl") == 0o644)
   }
 
   @Test(

@@ -139,7 +139,7 @@ struct StorageSafetyTests {
   func damagedJournal() throws {
     let cli = try CLIHarness()
     for title in ["one", "two", "three"] { try cli.run("add", title) }
-    let journal = cli.store + "/journal.jsonl"
+    let journal = cli.store + "/journal-1.jsonl"
     var text = try String(contentsOfFile: journal, encoding: .utf8)
     text = text.replacingOccurrences(of: #"{"seq":2,"#, with: #"{"seq":2,,"#)
     try Data(text.utf8).write(to: URL(fileURLWithPath: journal))
@@ -152,7 +152,7 @@ struct StorageSafetyTests {
     ] {
       let result = try cli.run(arguments: ["--store", cli.store] + arguments)
       #expect(result.status == 1, "\(arguments)")
-      #expect(result.error.contains("journal.jsonl:3"), "\(arguments): \(result.error)")
+      #expect(result.error.contains("journal-1.jsonl:3"), "\(arguments): \(result.error)")
     }
     #expect(try cli.storeContents() == before, "the damaged store was changed")
   }
@@ -161,7 +161,7 @@ struct StorageSafetyTests {
   func damagedSnapshotAndVersion() throws {
     let cli = try CLIHarness()
     for index in 0..<210 { try cli.run("add", "todo \(index)") }
-    let snapshot = cli.store + "/snapshot"
+    let snapshot = cli.store + "/snapshot.json"
     #expect(FileManager.default.fileExists(atPath: snapshot))
     var bytes = try Data(contentsOf: URL(fileURLWithPath: snapshot))
     bytes[bytes.count / 2] ^= 0x20
@@ -176,14 +176,14 @@ struct StorageSafetyTests {
 
     let other = try CLIHarness()
     try other.run("add", "x")
-    let journal = other.store + "/journal.jsonl"
+    let journal = other.store + "/journal-1.jsonl"
     let text = try String(contentsOfFile: journal, encoding: .utf8)
       .replacingOccurrences(of: #""version":1"#, with: #""version":2"#)
     try Data(text.utf8).write(to: URL(fileURLWithPath: journal))
     before = try other.storeContents()
     let result = try other.run("add", "y")
     #expect(result.status == 1)
-    #expect(result.error.contains("journal.jsonl:1: unsupported version 2"))
+    #expect(result.error.contains("journal-1.jsonl:1: version 2 is not supported"))
     #expect(try other.storeContents() == before)
   }
 }

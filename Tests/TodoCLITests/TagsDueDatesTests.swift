@@ -90,16 +90,16 @@ struct TagsDueDatesTests {
     let cli = try CLIHarness()
     try cli.at("add", "a")
     #expect(try cli.at("tag", "1", "Work", "home").status == 0)
-    let journal = try cli.storeContents()["journal.jsonl"]
+    let journal = try cli.storeContents()["journal-1.jsonl"]
     let again = try cli.at("tag", "1", "WORK", "Home")
     #expect(again.status == 0)
-    #expect(try cli.storeContents()["journal.jsonl"] == journal, "a tag it has writes nothing")
+    #expect(try cli.storeContents()["journal-1.jsonl"] == journal, "a tag it has writes nothing")
     #expect(try cli.detailed().first?.tags == ["Work", "home"], "sorted, first spelling kept")
     #expect(try cli.at("untag", "1", "work").status == 0)
     #expect(try cli.detailed().first?.tags == ["home"])
-    let untagJournal = try cli.storeContents()["journal.jsonl"]
+    let untagJournal = try cli.storeContents()["journal-1.jsonl"]
     #expect(try cli.at("untag", "1", "absent").status == 0)
-    #expect(try cli.storeContents()["journal.jsonl"] == untagJournal)
+    #expect(try cli.storeContents()["journal-1.jsonl"] == untagJournal)
     #expect(try cli.at("undo").output == "undid 3: untag #1 work\n")
     #expect(try cli.detailed().first?.tags == ["Work", "home"])
     #expect(try cli.at("tag", "9", "x").status == 1)

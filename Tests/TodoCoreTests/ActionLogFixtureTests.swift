@@ -30,7 +30,7 @@ struct ActionLogFixtureTests {
   @Test("The journal is itself an action log that the library's replayer reads")
   func journalIsAnActionLog() async throws {
     let directory = try StoreDirectory()
-    let storage = FileTodoStorage(directory: directory.path)
+    let storage = JournaledTodoStorage(directory: directory.path)
     let store = TodoStore(
       initialState: AppState(), dependencies: TodoDependencies(storage: storage))
     try await store.dispatch(PerformChange(AddTodo(title: "a")))
@@ -38,6 +38,7 @@ struct ActionLogFixtureTests {
     try await store.dispatch(PerformChange(ClearDone()))
     try await store.dispatch(PerformChange(SetDone(id: 2, done: true)))
     try await store.dispatch(UndoLastChange())
+    await storage.close()
     let replayed = try ActionReplayer(registry: TodoActionLog.makeRegistry())
       .replay(contentsOf: URL(fileURLWithPath: directory.journal), initialState: AppState())
     #expect(replayed == store.state)

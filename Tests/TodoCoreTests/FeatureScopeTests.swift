@@ -25,7 +25,7 @@ struct FeatureScopeTests {
 
   @Test("Adding a todo in the UI goes through the title editor's slice of the app's state")
   func addThroughTheUI() async throws {
-    let ui = try TerminalUIHarness(storage: InMemoryTodoStorage())
+    let ui = try await TerminalUIHarness(storage: InMemoryTodoStorage())
     await ui.press(.character("a"))
     await ui.type("  Call mom ")
     await ui.press(.enter)

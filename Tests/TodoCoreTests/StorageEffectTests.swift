@@ -8,26 +8,17 @@ import Testing
 struct FailingStorage: TodoStorage {
   struct DiskFull: Error {}
 
-  let base = InMemoryTodoStorage(entries: [
-    JournalEntry(seq: 1, change: .addTodo(AddTodo(id: 1, title: "kept")), inverse: nil)
-  ])
+  let base = InMemoryTodoStorage(changes: [.addTodo(AddTodo(id: 1, title: "kept"))])
 
   func load() throws -> AppState { try base.load() }
   func history() throws -> [JournalEntry] { try base.history() }
-  func withExclusiveAccess<R: Sendable>(
-    _ body: (any StorageTransaction) async throws -> R
-  ) async throws -> R {
-    try await base.withExclusiveAccess { transaction in
-      try await body(Failing(state: transaction.state))
-    }
+  func store(_ decide: @escaping @Sendable (AppState) throws -> AnyTodoChange?) async throws
+    -> StoredChange?
+  {
+    _ = try decide(try base.load())
+    throw DiskFull()
   }
-
-  final class Failing: StorageTransaction {
-    let state: AppState
-    init(state: AppState) { self.state = state }
-    func lastUndoableEntry() throws -> JournalEntry? { nil }
-    func append(_ drafts: [JournalDraft]) throws -> [JournalEntry] { throw DiskFull() }
-  }
+  func undo() async throws -> UndoResult? { throw DiskFull() }
 }
 
 @MainActor
@@ -40,17 +31,12 @@ struct StorageEffectTests {
         storage: storage, clock: .fixed(at: Date(timeIntervalSince1970: 1_772_000_000))))
   }
 
-  @Test("PerformChange journals the change with its inverse and the chosen id, then applies it")
+  @Test("PerformChange journals the change with the chosen id, then applies it")
   func performChange() async throws {
     let storage = InMemoryTodoStorage()
     let store = makeStore(storage)
     let entry = try await store.dispatch(PerformChange(AddTodo(title: "Buy milk")))
-    #expect(
-      entry
-        == JournalEntry(
-          seq: 1, change: .addTodo(AddTodo(id: 1, title: "Buy milk")),
-          inverse: .removeTodo(RemoveTodo(id: 1)), time: Date(timeIntervalSince1970: 1_772_000_000))
-    )
+    #expect(entry == JournalEntry(seq: 1, change: .addTodo(AddTodo(id: 1, title: "Buy milk"))))
     #expect(store.state.todos.map(\.title) == ["Buy milk"])
     #expect(storage.entries == [try #require(entry)])
   }
@@ -77,13 +63,17 @@ struct StorageEffectTests {
     #expect(store.state == AppState())
   }
 
-  @Test("A failed save leaves the store showing only what is saved")
+  @Test("A failed save leaves the store as it was, showing only what is saved")
   func failedSave() async throws {
-    let store = makeStore(FailingStorage())
+    let storage = FailingStorage()
+    let store = makeStore(storage)
     await #expect(throws: FailingStorage.DiskFull.self) {
       try await store.dispatch(PerformChange(AddTodo(title: "lost?")))
     }
+    #expect(store.state == AppState())
+    try await store.dispatch(LoadTodos())
     #expect(store.state.todos.map(\.title) == ["kept"])
+    #expect(storage.base.entries.count == 1)
   }
 
   @Test("A change first catches up with what another process stored")
@@ -121,16 +111,27 @@ struct StorageEffectTests {
     #expect(states[0].todos.map(\.id) == [2])
   }
 
-  @Test("The file store behaves the same through the effects")
-  func fileStore() async throws {
+  @Test("The journaled store behaves the same through the effects, and stamps the clock's time")
+  func journaledStore() async throws {
     let directory = try StoreDirectory()
-    let store = makeStore(FileTodoStorage(directory: directory.path, compactionInterval: 2))
+    let time = Date(timeIntervalSince1970: 1_772_000_000)
+    let storage = JournaledTodoStorage(
+      directory: directory.path, clock: .fixed(at: time), snapshotInterval: 2)
+    let store = makeStore(storage)
     for title in ["a", "b", "c"] { try await store.dispatch(PerformChange(AddTodo(title: title))) }
-    try await store.dispatch(PerformChange(RemoveTodo(id: 2)))
-    try await store.dispatch(UndoLastChange())
-    let reloaded = makeStore(FileTodoStorage(directory: directory.path))
+    let removal = try await store.dispatch(PerformChange(RemoveTodo(id: 2)))
+    #expect(removal == JournalEntry(seq: 4, change: .removeTodo(RemoveTodo(id: 2)), time: time))
+    #expect(try await store.dispatch(UndoLastChange()).undone.seq == 4)
+    await storage.close()
+    let reopened = JournaledTodoStorage(directory: directory.path)
+    let reloaded = makeStore(reopened)
     try await reloaded.dispatch(LoadTodos())
     #expect(reloaded.state == store.state)
     #expect(reloaded.state.todos.map(\.id) == [1, 2, 3])
+    let history = try await reloaded.dispatch(LoadHistory())
+    #expect(history.map(\.seq) == [1, 2, 3, 4, 5])
+    #expect(history.last?.undoes == 4)
+    #expect(history.allSatisfy { $0.time == time })
+    await reopened.close()
   }
 }

@@ -67,9 +67,10 @@ struct StorageFaultTests {
   /// Every way a call can fail: once or from then on, and writes that fail after a partial
   /// write.
   ///
-  /// The store never lists a directory, so that call is left out.
+  /// Every kind of call, the directory's listing included: the journaled store lists its
+  /// segments.
   static let failureModes: [(SystemCallKind, Int32, persistent: Bool, shortWrites: Bool)] =
-    SystemCallKind.allCases.filter { $0 != .contentsOfDirectory }.flatMap { kind in
+    SystemCallKind.allCases.flatMap { kind in
       [(kind, EIO, false, false), (kind, EIO, true, false)]
     } + [(.write, ENOSPC, false, true), (.write, ENOSPC, true, true)]
 
@@ -80,6 +81,16 @@ struct StorageFaultTests {
   /// after the change is durable.
   static func mayLeaveInDoubt(_ kind: SystemCallKind, persistent: Bool) -> Bool {
     kind == .synchronize && persistent
+  }
+
+  /// The first entry of the journal segment named `name`.
+  static func segmentStart(_ name: String) -> Int {
+    Int(name.dropFirst("journal-".count).dropLast(".jsonl".count)) ?? 0
+  }
+
+  /// The journal's segments among `files`: what a change appends to.
+  static func journal(in files: [String: Data]) -> [String: Data] {
+    files.filter { $0.key.hasPrefix("journal-") }
   }
 
   /// The store's files except the lock, or none when the directory does not exist.
@@ -105,7 +116,8 @@ struct StorageFaultTests {
     _ command: Command, at path: String, interval: Int, system: any SystemCalls,
     console: RecordingConsole = RecordingConsole()
   ) async -> (status: ExitCode?, console: RecordingConsole) {
-    let storage = FileTodoStorage(directory: path, compactionInterval: interval, system: system)
+    let storage = JournaledTodoStorage(
+      directory: path, clock: clock, snapshotInterval: interval, system: system)
     let status = await TodoCommandRunner.run(
       command, in: TodoEnvironment(storeDirectory: path, storage: storage, clock: clock),
       console: console.console)
@@ -116,22 +128,25 @@ struct StorageFaultTests {
     let origin = try StoreDirectory()
     let originPath = origin.path + "/store"
     if !scenario.setup.isEmpty {
-      try await FileTodoStorage(directory: originPath, compactionInterval: scenario.interval)
+      try await JournaledTodoStorage(directory: originPath, snapshotInterval: scenario.interval)
         .apply(scenario.setup)
     }
     var template = try Self.files(at: originPath)
-    if let tornTail = scenario.tornTail {
-      template["journal.jsonl", default: Data()].append(Data(tornTail.utf8))
+    let lastSegment = template.keys.filter { $0.hasPrefix("journal-") }.max {
+      Self.segmentStart($0) < Self.segmentStart($1)
+    }
+    if let tornTail = scenario.tornTail, let lastSegment {
+      template[lastSegment, default: Data()].append(Data(tornTail.utf8))
     }
     // What a command that changed nothing may leave: the files as they were, or with the torn
     // tail cut off (readers ignore it; the cut is the first thing a change writes).
     var unchanged = [template]
-    if let journal = template["journal.jsonl"], let end = journal.lastIndex(of: 0x0A),
-      end + 1 < journal.count
+    if let lastSegment, let journal = template[lastSegment],
+      let end = journal.lastIndex(of: 0x0A), end + 1 < journal.count
     {
-      unchanged.append(template.merging(["journal.jsonl": journal[...end]]) { $1 })
+      unchanged.append(template.merging([lastSegment: journal[...end]]) { $1 })
     }
-    let before = try FileTodoStorage(directory: originPath).load()
+    let before = try await JournaledTodoStorage(directory: originPath).load()
     for command in scenario.commands {
       let clean = try StoreDirectory()
       let cleanPath = try Self.place(template, in: clean)
@@ -139,9 +154,12 @@ struct StorageFaultTests {
       let reference = await Self.run(
         command, at: cleanPath, interval: scenario.interval, system: counter)
       try #require(reference.status == .done, "\(command): \(reference.console.error)")
-      #expect(counter.kindsCalled == scenario.kindsCalled, "\(command) calls other kinds")
-      let expectedJournal = try Self.files(at: cleanPath)["journal.jsonl"]
-      let expected = try FileTodoStorage(directory: cleanPath).load()
+      #expect(
+        counter.kindsCalled.isSuperset(of: scenario.kindsCalled),
+        "\(command) calls \(counter.kindsCalled)")
+      let kindsCalled = counter.kindsCalled
+      let expectedJournal = Self.journal(in: try Self.files(at: cleanPath))
+      let expected = try await JournaledTodoStorage(directory: cleanPath).load()
       #expect(expected != before, "\(command) changes the store")
       let printsOutput = !reference.console.output.isEmpty
       var commandStatuses: Set<ExitCode> = []
@@ -163,10 +181,10 @@ struct StorageFaultTests {
             "\(command) with \(fault) failing: exit \(String(describing: status)), "
             + "output fails: \(outputFails), \(console.error)"
           let after = try Self.files(at: path)
-          #expect(after["snapshot.tmp"] == nil, "\(context): a temporary file is left")
+          #expect(after["snapshot.json.tmp"] == nil, "\(context): a temporary file is left")
           let loaded: AppState
           do {
-            loaded = try FileTodoStorage(directory: path).load()
+            loaded = try await JournaledTodoStorage(directory: path).load()
           } catch {
             Issue.record("\(context): the store no longer loads: \(error)")
             break
@@ -176,12 +194,12 @@ struct StorageFaultTests {
           case .done:
             #expect(!(outputFails && printsOutput), "\(context): its output was lost")
             #expect(loaded == expected, "\(context): the change is missing")
-            #expect(after["journal.jsonl"] == expectedJournal, "\(context)")
+            #expect(Self.journal(in: after) == expectedJournal, "\(context)")
             #expect(outputFails || console.output == reference.console.output, "\(context)")
           case .savedWithoutOutput:
             #expect(outputFails && printsOutput, "\(context): exit 3 with its output written")
             #expect(loaded == expected, "\(context): the change is missing")
-            #expect(after["journal.jsonl"] == expectedJournal, "\(context)")
+            #expect(Self.journal(in: after) == expectedJournal, "\(context)")
             #expect(console.error.contains("The change was saved"), "\(context)")
           case .unchanged:
             #expect(unchanged.contains(after), "\(context): the store changed")
@@ -203,7 +221,7 @@ struct StorageFaultTests {
         }
         let mode = "\(command) with \(kind)\(persistent ? " and after" : "") failing"
         #expect(
-          landed > 0 || !scenario.kindsCalled.contains(kind), "\(mode): no fault landed")
+          landed > 0 || !kindsCalled.contains(kind), "\(mode): no fault landed")
         if Self.mayLeaveInDoubt(kind, persistent: persistent) {
           #expect(statuses.contains(.unknown), "\(mode): never left the change in doubt")
         }
@@ -240,13 +258,17 @@ struct StorageFaultTests {
 
   @Test("Every command on a store whose next change writes a snapshot over an older one")
   func acrossCompaction() async throws {
-    try await sweep(
-      Scenario(interval: 3, setup: Self.fiveEntries, kindsCalled: Self.compactionCalls))
+    // A snapshot at entry 4, then three entries: one is due, and the next change carries it.
+    let setup =
+      Self.fiveEntries + [
+        .addTodo(AddTodo(id: 4, title: "four")), .setDone(SetDone(id: 4, done: true)),
+      ]
+    try await sweep(Scenario(interval: 3, setup: setup, kindsCalled: Self.compactionCalls))
   }
 
-  @Test("Every command on a store whose next change is entry 200, the default snapshot point")
+  @Test("Every command on a store of 200 entries, whose next change carries the first snapshot")
   func acrossTheDefaultInterval() async throws {
-    let adds = (1...198).map { (id: Int) in
+    let adds = (1...199).map { (id: Int) in
       AnyTodoChange.addTodo(AddTodo(id: id, title: "todo \(id)", tags: id == 1 ? ["home"] : []))
     }
     try await sweep(
@@ -259,22 +281,25 @@ struct StorageFaultTests {
   func compactionRetried() async throws {
     let directory = try StoreDirectory()
     let path = directory.path + "/store"
-    try await FileTodoStorage(directory: path, compactionInterval: 3)
-      .apply(Array(Self.fiveEntries.prefix(2)))
+    // Three entries: a snapshot is due, and the next change carries it.
+    try await JournaledTodoStorage(directory: path, snapshotInterval: 3)
+      .apply([.addTodo(AddTodo(id: 1, title: "one")), .addTodo(AddTodo(id: 2, title: "two"))])
+    let third = await Self.run(.add(title: "third"), at: path, interval: 3, system: POSIXCalls())
+    #expect(third.status == .done)
     let broken = FaultyCalls(failing: .rename, number: 1, persistent: true)
     let failed = await Self.run(
-      .add(title: "third"), at: path, interval: 3, system: broken)
+      .add(title: "fourth"), at: path, interval: 3, system: broken)
     #expect(broken.hit)
     #expect(failed.status == .done, "\(failed.console.error)")
-    #expect(failed.console.output == "3\n")
-    #expect(!FileManager.default.fileExists(atPath: path + "/snapshot"))
-    #expect(!FileManager.default.fileExists(atPath: path + "/snapshot.tmp"))
-    #expect(try FileTodoStorage(directory: path).load().todos.map(\.id) == [1, 2, 3])
-    let next = await Self.run(.add(title: "fourth"), at: path, interval: 3, system: POSIXCalls())
+    #expect(failed.console.output == "4\n")
+    #expect(!FileManager.default.fileExists(atPath: path + "/snapshot.json"))
+    #expect(!FileManager.default.fileExists(atPath: path + "/snapshot.json.tmp"))
+    #expect(try await JournaledTodoStorage(directory: path).load().todos.map(\.id) == [1, 2, 3, 4])
+    let next = await Self.run(.add(title: "fifth"), at: path, interval: 3, system: POSIXCalls())
     #expect(next.status == .done)
-    let snapshot = try SnapshotCodec.decode(
-      try directory.read(path + "/snapshot").map { $0 }, path: "snapshot")
-    #expect(snapshot.seq == 4)
+    #expect(FileManager.default.fileExists(atPath: path + "/snapshot.json"))
+    #expect(
+      try await JournaledTodoStorage(directory: path).load().todos.map(\.id) == [1, 2, 3, 4, 5])
   }
 
   @Test(
@@ -288,8 +313,8 @@ struct StorageFaultTests {
     )
     #expect(status == .savedWithoutOutput)
     #expect(console.error.contains("The change was saved: do not run") == !messagesFail)
-    let storage = FileTodoStorage(directory: directory.path)
-    #expect(try storage.load().todos.map(\.title) == ["kept"])
+    let storage = JournaledTodoStorage(directory: directory.path)
+    #expect(try await storage.load().todos.map(\.title) == ["kept"])
 
     let listing = RecordingConsole(failsOutput: true, failsMessages: messagesFail)
     let (listStatus, _) = await Self.run(
@@ -303,7 +328,7 @@ struct StorageFaultTests {
   func changeInDoubt(messagesFail: Bool) async throws {
     let directory = try StoreDirectory()
     let path = directory.path + "/store"
-    try await FileTodoStorage(directory: path).apply(Array(Self.fiveEntries.prefix(2)))
+    try await JournaledTodoStorage(directory: path).apply(Array(Self.fiveEntries.prefix(2)))
     let console = RecordingConsole(failsMessages: messagesFail)
     let fault = FaultyCalls(failing: .synchronize, number: 1, persistent: true)
     let (status, _) = await Self.run(
@@ -313,7 +338,7 @@ struct StorageFaultTests {
     #expect(status == .unknown)
     #expect(console.output.isEmpty)
     #expect(console.error.contains("Cannot tell whether the change was saved") == !messagesFail)
-    let ids = try FileTodoStorage(directory: path).load().todos.map(\.id)
+    let ids = try await JournaledTodoStorage(directory: path).load().todos.map(\.id)
     #expect(ids == [1, 2] || ids == [1, 2, 3])
   }
 }

@@ -16,8 +16,10 @@ final class StoreDirectory {
 
   deinit { try? FileManager.default.removeItem(atPath: path) }
 
-  var journal: String { path + "/journal.jsonl" }
-  var snapshot: String { path + "/snapshot" }
+  /// The journal's first segment, which holds every entry while no snapshot has started a new
+  /// one.
+  var journal: String { path + "/journal-1.jsonl" }
+  var snapshot: String { path + "/snapshot.json" }
 
   func read(_ file: String) throws -> Data {
     try Data(contentsOf: URL(fileURLWithPath: file))
@@ -38,14 +40,10 @@ final class StoreDirectory {
 }
 
 extension TodoStorage {
-  /// Appends `changes` as one transaction each, computing inverses like ``PerformChange``.
+  /// Stores `changes`, one at a time.
   func apply(_ changes: [AnyTodoChange]) async throws {
     for change in changes {
-      try await withExclusiveAccess { transaction in
-        try transaction.append([
-          JournalDraft(change: change, inverse: change.change.inverse(in: transaction.state))
-        ])
-      }
+      try await store { _ in change }
     }
   }
 }

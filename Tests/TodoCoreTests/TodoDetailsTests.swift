@@ -149,57 +149,6 @@ struct TodoDetailChangeTests {
         Todo.self, from: Data(#"{"id":1,"title":"a","done":false,"due":"2026-02-30"}"#.utf8))
     }
   }
-
-  @Test("Journal entries carry their time to the second; entries without one decode")
-  func journalTime() throws {
-    let entry = JournalEntry(
-      seq: 1,
-      draft: JournalDraft(
-        change: .setDue(SetDue(id: 1, due: CalendarDate("2026-03-01"))), inverse: nil,
-        time: Date(timeIntervalSince1970: 1_772_000_000.75)))
-    #expect(entry.time == Date(timeIntervalSince1970: 1_772_000_000))
-    let line = try JournalCodec.encode([entry])
-    #expect(
-      String(decoding: line, as: UTF8.self)
-        == #"{"seq":1,"type":"SetDue","payload":{"due":"2026-03-01","id":1},"time":1772000000}"#
-        + "\n")
-    let decoded = try JSONDecoder().decode(JournalEntry.self, from: Data(line.dropLast()))
-    #expect(decoded == entry)
-    let old = try JSONDecoder().decode(
-      JournalEntry.self, from: Data(#"{"seq":1,"type":"RemoveTodo","payload":{"id":1}}"#.utf8))
-    #expect(old.time == nil)
-  }
-}
-
-@Suite("Snapshots with tags, due dates and priorities")
-struct SnapshotVersionTests {
-  @Test("Version 2 round-trips every field, escapes included")
-  func roundTrip() throws {
-    var state = AppState()
-    AddTodo(
-      id: 1, title: "a\tb", tags: ["x\\y", "tab\tin", "é"], due: CalendarDate("2026-03-01"),
-      priority: .high
-    ).updateState(&state)
-    AddTodo(id: 2, title: "", priority: .low).updateState(&state)
-    AddTodo(id: 3, title: "plain", tags: [""], priority: .medium).updateState(&state)
-    let snapshot = Snapshot(state: state, seq: 3, offset: 100)
-    let bytes = SnapshotCodec.encode(snapshot)
-    #expect(String(decoding: bytes.prefix(19), as: UTF8.self) == "todo-cli snapshot 2")
-    #expect(try SnapshotCodec.decode(bytes, path: "s") == snapshot)
-  }
-
-  @Test("A version 1 snapshot, as todo-cli 0.1.0 wrote it, still decodes")
-  func version1() throws {
-    var text = "todo-cli snapshot 1\nseq 2 offset 120 next-id 3 count 2\n"
-    text += "1\t0\tBuy milk\n2\t1\tLine\\none\n"
-    let checksum = String(SnapshotCodec.fnv1a(Array(text.utf8)[...]), radix: 16)
-    text += "checksum " + String(repeating: "0", count: 16 - checksum.count) + checksum + "\n"
-    let snapshot = try SnapshotCodec.decode(Array(text.utf8), path: "s")
-    #expect(
-      snapshot.state.todos.elements == [
-        Todo(id: 1, title: "Buy milk"), Todo(id: 2, title: "Line\none", done: true),
-      ])
-  }
 }
 
 @Suite("Selecting and sorting todos")

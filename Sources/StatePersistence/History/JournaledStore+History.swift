@@ -25,8 +25,9 @@ extension JournaledStore {
   /// Undo follows `todo-cli undo`: the inverse is a new entry, journaled with the cause
   /// `"undo"` and marked with the entry it reverts (``HistoryEntry/undoes``), so nothing in the
   /// journal is rewritten and the undo is itself durable history. Undoing again reverts the
-  /// next older entry: entries written by undo, entries already undone, and entries whose
-  /// updater is no ``InvertibleUpdater`` (or was dispatched through a scope) are passed over.
+  /// next older entry: entries written by undo, entries already undone, entries whose
+  /// updater is no ``InvertibleUpdater`` (or was dispatched through a scope), and entries whose
+  /// inverse is `nil` are passed over.
   /// There is no redo.
   ///
   /// Undo holds the directory's exclusive lock, as ``withExclusiveAccess(_:)`` does, from
@@ -116,7 +117,8 @@ extension JournaledStore {
         var state = recovered.base
       else { continue }
       for earlier in recovered.history[..<index] { earlier.updater.updateState(&state) }
-      return (entry, invertible.inverse(of: state))
+      guard let inverse = invertible.inverse(of: state) else { continue }
+      return (entry, inverse)
     }
     return nil
   }

@@ -30,13 +30,24 @@ package final class OpenFile {
   }
 
   /// Opens `path` read-only, or returns `nil` if nothing is there.
+  ///
+  /// An `open` that fails with `ENOENT` while the file is there (a failing disk or file system,
+  /// or an injected fault) throws like any other failure: read on as if the file were absent,
+  /// a snapshot would look empty and a journal that holds entries would look like none.
+  /// Whether the path names nothing is asked of the operating system directly (`lstat`, which
+  /// sees a symbolic link as an entry), never through `system`, so that a test's calls cannot
+  /// fake it.
   package static func openIfPresent(_ path: String, system: any SystemCalls)
     throws(PersistenceError)
     -> OpenFile?
   {
     do {
       return try OpenFile(path, flags: O_RDONLY, system: system)
-    } catch .systemCall(_, _, let code) where code == ENOENT {
+    } catch .systemCall(let operation, let failedPath, let code) where code == ENOENT {
+      var info = stat()
+      guard lstat(path, &info) != 0, errno == ENOENT else {
+        throw .systemCall(operation: operation, path: failedPath, code: code)
+      }
       return nil
     }
   }
@@ -221,6 +232,19 @@ package struct FileAccess: Sendable {
     } catch {
       try? system.unlink(temporary)
       throw error
+    }
+    try synchronizeDirectory(directory)
+  }
+
+  /// Renames `path` to `newPath`, both in `directory`, and synchronizes the directory, so that
+  /// after a power cut the file has one name or the other.
+  package func rename(_ path: String, to newPath: String, in directory: String)
+    throws(PersistenceError)
+  {
+    do {
+      try system.rename(path, to: newPath)
+    } catch {
+      throw .failed("rename", path, error)
     }
     try synchronizeDirectory(directory)
   }

@@ -464,11 +464,13 @@ final class JournalWriter<S: State & Codable>: Sendable {
       lineLengths.append(bytes.count - before)
     }
     let start = segment.committedLength
+    if segment.needsCut {
+      // Nothing is written yet: a failed cut leaves the journal as it was, torn tail and all
+      // (readers ignore it), and the next append cuts it again.
+      try segment.file.truncate(to: start)
+      segment.needsCut = false
+    }
     do throws(PersistenceError) {
-      if segment.needsCut {
-        try segment.file.truncate(to: start)
-        segment.needsCut = false
-      }
       try segment.file.write(bytes, at: start)
       try segment.file.synchronize()
       if segment.isNew {

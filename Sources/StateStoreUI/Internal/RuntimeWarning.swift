@@ -9,7 +9,8 @@ import Foundation
 package enum RuntimeWarning {
   /// Where each warning goes; tests replace it to read what was reported.
   package static var report: @MainActor (_ message: String) -> Void = { message in
-    FileHandle.standardError.write(Data("StateStore runtime warning: \(message)\n".utf8))
+    try? FileHandle.standardError.write(
+      contentsOf: Data("StateStore runtime warning: \(message)\n".utf8))
   }
 
   /// The places already reported, so that each is reported once.

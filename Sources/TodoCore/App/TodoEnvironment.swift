@@ -32,6 +32,7 @@ struct TodoEnvironment: Sendable {
   ///
   /// - Throws: ``UsageError`` when no directory is given and `HOME` is not set either, or when
   ///   `TODO_CLI_NOW` is set to something other than an ISO 8601 time.
+  @MainActor
   init(
     storeDirectory: String?, recordPath: String? = nil, variables: [String: String]
   ) throws(UsageError) {
@@ -40,9 +41,11 @@ struct TodoEnvironment: Sendable {
       throw UsageError(
         "no store directory: pass --store <dir>, or set TODO_CLI_HOME or HOME")
     }
+    let clock = try TodoClock.from(variables: variables)
     self.init(
-      storeDirectory: directory, storage: FileTodoStorage(directory: directory),
-      recordPath: recordPath, clock: try TodoClock.from(variables: variables))
+      storeDirectory: directory,
+      storage: JournaledTodoStorage(directory: directory, clock: clock),
+      recordPath: recordPath, clock: clock)
   }
 
   /// `$TODO_CLI_HOME`, else `$XDG_DATA_HOME/todo-cli`, else `~/.local/share/todo-cli`; empty

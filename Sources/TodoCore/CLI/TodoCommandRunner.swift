@@ -60,12 +60,21 @@ package enum TodoCommandRunner {
     default:
       break
     }
-    var environment = environment
-    if let storage = environment.storage as? FileTodoStorage {
-      environment.storage = storage.announcingLockWait { directory in
+    if let storage = environment.storage as? JournaledTodoStorage {
+      storage.announceLockWait = { directory in
         console.error("todo-cli: waiting for another todo-cli using \(directory) ...\n")
       }
     }
+    let status = await execute(command, on: environment, console: console)
+    // Every change was durable when its effect returned; closing releases the directory.
+    await environment.storage.close()
+    return status
+  }
+
+  /// Runs `command`, which reads or changes the store, on `environment`'s store.
+  private static func execute(
+    _ command: Command, on environment: TodoEnvironment, console: Console
+  ) async -> ExitCode {
     let store = environment.makeStore()
     var recording: SessionRecording?
     do {

@@ -6,6 +6,6 @@ struct LoadHistory: ReturningSideEffect {
   func sideEffect(_ context: SideEffectContext<AppState, TodoDependencies>) async throws
     -> [JournalEntry]
   {
-    try context.dependencies.storage.history()
+    try await context.dependencies.storage.history()
   }
 }

@@ -6,7 +6,7 @@ struct LoadTodos: SideEffect {
   ///
   /// - Complexity: O(todos + journal entries since the last snapshot).
   func sideEffect(_ context: SideEffectContext<AppState, TodoDependencies>) async throws {
-    let stored = try context.dependencies.storage.load()
+    let stored = try await context.dependencies.storage.load()
     if await !context.state.hasSameTodos(as: stored) {
       await context.dispatch(LoadStoredState(stored))
     }

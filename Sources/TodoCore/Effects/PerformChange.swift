@@ -1,11 +1,10 @@
 /// Applies a user's change, from a command or the terminal UI: checks it against the latest
-/// stored todos, journals it durably with its inverse, then dispatches it.
+/// stored todos, journals it durably, then dispatches it.
 ///
-/// Under the storage's exclusive lock, the effect first brings the store up to date with what
-/// other processes stored, so a long-running UI and one-off commands can share a store: a second
-/// `todo-cli list` sees every change as soon as the screen shows it. The
-/// change is journaled before it is dispatched: the store never shows a change that is not
-/// saved.
+/// The storage decides on the change under its exclusive lock, on the state with everything
+/// other processes stored, so a long-running UI and one-off commands can share a store: a
+/// second `todo-cli list` sees every change as soon as the screen shows it. The store is then
+/// brought up to that state and given the change: it never shows a change that is not saved.
 ///
 /// Returns the journal entry as written (for ``AddTodo`` its payload carries the chosen id), or
 /// `nil` when the change would not alter anything, in which case nothing is journaled.
@@ -30,24 +29,21 @@ struct PerformChange: ReturningSideEffect {
   func sideEffect(_ context: SideEffectContext<AppState, TodoDependencies>) async throws
     -> JournalEntry?
   {
-    try await context.dependencies.storage.withExclusiveAccess { transaction in
-      let stored = transaction.state
-      await context.catchUp(with: stored)
-      var change = self.change
+    let change = self.change
+    let stored = try await context.dependencies.storage.store { stored in
+      var change = change
       if case .addTodo(var add) = change, add.id == nil {
         // The journal records the id, so that replaying reproduces it.
         add.id = stored.nextID
         change = .addTodo(add)
       }
       try change.change.validate(in: stored)
-      guard change.change.changes(stored) else { return nil }
-      let inverse = change.change.inverse(in: stored)
-      let entries = try transaction.append([
-        JournalDraft(change: change, inverse: inverse, time: context.dependencies.clock.now())
-      ])
-      await context.dispatch(change)
-      return entries.first
+      return change.change.changes(stored) ? change : nil
     }
+    guard let stored else { return nil }
+    await context.catchUp(with: stored.before)
+    await context.dispatch(stored.entry.change)
+    return stored.entry
   }
 }
 

@@ -77,4 +77,13 @@ extension StorageError {
   {
     do { return try body() } catch { throw StorageError(error) }
   }
+
+  /// The result of `body`, which reaches the disk through the persistence module, with its
+  /// failure thrown as the store's error.
+  static func translating<Value>(
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: () async throws(PersistenceError) -> Value
+  ) async throws(StorageError) -> Value {
+    do { return try await body() } catch { throw StorageError(error) }
+  }
 }

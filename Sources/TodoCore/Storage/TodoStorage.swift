@@ -1,69 +1,84 @@
 /// Where the todos live between runs: the dependency that the storage side effects use.
 ///
 /// The app's side effects reach storage only through this protocol, so tests swap in an
-/// ``InMemoryTodoStorage`` or a fake that fails on purpose. ``FileTodoStorage`` is the real one.
+/// ``InMemoryTodoStorage`` or a fake that fails on purpose. ``JournaledTodoStorage``, the
+/// StatePersistence module's journaled store, is the real one.
 protocol TodoStorage: Sendable {
   /// The latest stored state.
-  func load() throws -> AppState
+  ///
+  /// - Complexity: O(todos + entries since the last snapshot) on disk.
+  func load() async throws -> AppState
 
   /// Every journaled change, oldest first.
   ///
   /// - Complexity: O(journal length).
-  func history() throws -> [JournalEntry]
+  func history() async throws -> [JournalEntry]
 
-  /// Runs `body` while no other process or task can change the store, with the latest stored
-  /// state; what `body` appends is durable when this method returns.
+  /// Stores, durably, the change that `decide` makes of the latest stored state, while no other
+  /// process or task can store anything; `decide` returns `nil` to store nothing.
+  ///
+  /// - Returns: The state `decide` was given and the entry as journaled, or `nil` when `decide`
+  ///   chose nothing.
+  /// - Throws: What `decide` throws, or a ``StorageError``; nothing is stored then.
   @discardableResult
-  func withExclusiveAccess<R: Sendable>(
-    _ body: (any StorageTransaction) async throws -> R
-  ) async throws -> R
+  func store(_ decide: @escaping @Sendable (AppState) throws -> AnyTodoChange?) async throws
+    -> StoredChange?
+
+  /// Reverts the newest change that is neither a revert nor reverted already, by storing its
+  /// inverse durably; `nil` when there is none.
+  ///
+  /// - Complexity: O(journal length).
+  func undo() async throws -> UndoResult?
+
+  /// The stored state, when it may have changed since `revision` (a value this method
+  /// returned before; `nil` the first time), or `nil` when it has not: how the terminal UI
+  /// shows what other processes store.
+  func changes(since revision: StorageRevision?) async throws -> StoredState?
+
+  /// Releases the store for other processes; what was stored stays stored.
+  func close() async
 }
 
-/// What a store's files looked like at one moment: when it differs from an earlier stamp,
-/// something was stored in between.
-struct StorageStamp: Hashable, Sendable {
-  /// Sizes and modification times of the files that a change touches.
-  var parts: [Int]
+/// A state read from storage, with the revision it was read at.
+struct StoredState: Sendable {
+  /// Compared with a later one, tells whether anything was stored in between.
+  var revision: StorageRevision
+  /// The stored state.
+  var state: AppState
+}
+
+/// A point in a storage's life: when two differ, something may have been stored in between.
+struct StorageRevision: Hashable, Sendable {
+  /// How many changes the storage has heard of, its own and other processes'.
+  var count: Int
+}
+
+/// A change ``TodoStorage/store(_:)`` stored, with the state it was decided on.
+struct StoredChange: Sendable {
+  /// The stored state the change was decided on, just before it.
+  var before: AppState
+  /// The change as journaled.
+  var entry: JournalEntry
+}
+
+/// What `undo` did: the entry it reverted and the entry it journaled to revert it.
+struct UndoResult: Sendable {
+  /// The change that was reverted.
+  var undone: JournalEntry
+  /// The journaled revert, whose ``JournalEntry/undoes`` is `undone.seq`.
+  var revert: JournalEntry
+  /// The stored state the revert was applied to, just before it.
+  var before: AppState
 }
 
 extension TodoStorage {
-  /// A stamp that changes whenever something is stored, or `nil` when the storage cannot tell
-  /// cheaply, in which case a caller that watches for changes loads the state to see.
-  func modificationStamp() -> StorageStamp? { nil }
-}
-
-/// Exclusive access to the store, handed to the body of ``TodoStorage/withExclusiveAccess(_:)``.
-protocol StorageTransaction: AnyObject {
-  /// The state as stored, including what this transaction appended so far.
-  var state: AppState { get }
-
-  /// The newest entry that `undo` can still revert: neither written by `undo` nor already
-  /// undone. `nil` when there is nothing left to undo.
-  ///
-  /// - Complexity: O(entries after it) in the usual case; O(journal length) at most.
-  func lastUndoableEntry() throws -> JournalEntry?
-
-  /// Appends `drafts` to the journal, durably, numbering them after the last entry.
-  ///
-  /// - Returns: The entries as written.
-  @discardableResult
-  func append(_ drafts: [JournalDraft]) throws -> [JournalEntry]
-}
-
-/// Finds the entry `undo` reverts next, given entries from the newest backwards.
-///
-/// An entry written by `undo` marks the entry it undid; the first entry that is neither an undo
-/// nor marked is the answer.
-struct UndoScanner {
-  private var undone = Set<Int>()
-
-  /// Looks at the next older entry; returns it if it is the one to undo.
-  mutating func visit(_ entry: JournalEntry) -> JournalEntry? {
-    if let target = entry.undoes {
-      undone.insert(target)
-      return nil
-    }
-    if undone.remove(entry.seq) != nil { return nil }
-    return entry.inverse == nil ? nil : entry
+  /// The stored state every time, whatever the revision, for storages that cannot tell cheaply
+  /// whether anything changed.
+  func changes(since revision: StorageRevision?) async throws -> StoredState? {
+    StoredState(
+      revision: StorageRevision(count: (revision?.count ?? 0) + 1), state: try await load())
   }
+
+  /// Nothing to release.
+  func close() async {}
 }

@@ -11,7 +11,23 @@ import TerminalKit
 ///   `--record` log could not be written, 130 after Ctrl-C, 128 + n after signal n.
 @MainActor
 func runTerminalUI(environment: TodoEnvironment, console: Console) async -> Int32 {
-  let storage = environment.storage
+  // The UI keeps the store open and hears what other processes store a few times a second.
+  let storage: any TodoStorage =
+    environment.storage is JournaledTodoStorage
+    ? JournaledTodoStorage(
+      directory: environment.storeDirectory, clock: environment.clock,
+      pollInterval: .milliseconds(250))
+    : environment.storage
+  let status = await runTerminalUI(on: storage, environment: environment, console: console)
+  await storage.close()
+  return status
+}
+
+/// Runs the terminal UI on `storage`, as ``runTerminalUI(environment:console:)`` says.
+@MainActor
+private func runTerminalUI(
+  on storage: any TodoStorage, environment: TodoEnvironment, console: Console
+) async -> Int32 {
   let session: TerminalSession
   do {
     session = try TerminalSession()
@@ -21,7 +37,7 @@ func runTerminalUI(environment: TodoEnvironment, console: Console) async -> Int3
   }
   let state: AppState
   do {
-    state = try storage.load()
+    state = try await storage.load()
   } catch {
     printError(console, "\(error)")
     return ExitCode.unchanged.rawValue

@@ -1,10 +1,12 @@
+import StatePersistence
+
 /// A change to the todo list that users ask for: recorded in the journal, listed by `history`,
 /// revertible by `undo`.
 ///
 /// Every change is a plain ``StateUpdater`` that is also `Codable`, so it can be written to the
 /// action log and replayed. Before dispatching one, the app checks it with ``validate(in:)`` and
 /// computes its ``inverse(in:)`` against the same state, which the journal keeps for `undo`.
-protocol TodoChange: StateUpdater, Codable, Hashable where StateType == AppState {
+protocol TodoChange: InvertibleUpdater, Codable, Hashable where StateType == AppState {
   /// The name under which the change is recorded in the action log.
   static var typeName: String { get }
 
@@ -33,5 +35,18 @@ extension AppState {
   func existingTodo(_ id: Int) throws(TodoError) -> Todo {
     guard let todo = todos[id: id] else { throw .noSuchTodo(id) }
     return todo
+  }
+}
+
+extension TodoChange {
+  /// The change ``inverse(in:)`` gives, for the journaled store's `undo()`.
+  func inverse(of oldState: AppState) -> (any StateUpdater<AppState>)? {
+    guard let inverse = inverse(in: oldState) else { return nil }
+    return Self.updater(inverse.change)
+  }
+
+  /// `change` as the store's kind of updater.
+  private static func updater(_ change: some TodoChange) -> any StateUpdater<AppState> {
+    change
   }
 }

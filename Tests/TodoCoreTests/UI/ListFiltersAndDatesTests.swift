@@ -1,4 +1,5 @@
 import Foundation
+import StateStoreTesting
 import TerminalKit
 import Testing
 
@@ -15,22 +16,19 @@ func detailedStorage() -> InMemoryTodoStorage {
     AddTodo(id: 2, title: "Write report", tags: ["work"], priority: .high),
     AddTodo(id: 3, title: "Buy milk", tags: ["food", "home"], due: CalendarDate("2026-03-20")),
   ]
-  return InMemoryTodoStorage(
-    entries: adds.enumerated().map { index, add in
-      JournalEntry(seq: index + 1, change: .addTodo(add), inverse: nil)
-    })
+  return InMemoryTodoStorage(changes: adds.map(AnyTodoChange.addTodo))
 }
 
 @MainActor
 @Suite("Terminal UI: tags, due dates, priorities, filters and sort")
 struct ListFiltersAndDatesTests {
   @Test("Rows show priority, due date (overdue marked) and tags, and cut the title first")
-  func rows() throws {
-    let ui = try TerminalUIHarness(storage: detailedStorage(), width: 80, clock: march10)
+  func rows() async throws {
+    let ui = try await TerminalUIHarness(storage: detailedStorage(), width: 80, clock: march10)
     #expect(ui.line(containing: "Café") == "> [ ] 1  Café au lait  OVERDUE 2026-03-01  #food")
     #expect(ui.line(containing: "Write") == "  [ ] 2  Write report  !high  #work")
     #expect(ui.line(containing: "milk") == "  [ ] 3  Buy milk  due 2026-03-20  #food #home")
-    let narrow = try TerminalUIHarness(storage: detailedStorage(), width: 30, clock: march10)
+    let narrow = try await TerminalUIHarness(storage: detailedStorage(), width: 30, clock: march10)
     let line = try #require(narrow.line(containing: "Buy"))
     #expect(line.displayWidth <= 30)
     #expect(line.hasPrefix("  [ ] 3  Buy milk"))
@@ -39,8 +37,8 @@ struct ListFiltersAndDatesTests {
   }
 
   @Test("An overdue date is drawn in the alert style, also when cut; others are plain")
-  func overdueStyle() throws {
-    let ui = try TerminalUIHarness(storage: detailedStorage(), width: 80, clock: march10)
+  func overdueStyle() async throws {
+    let ui = try await TerminalUIHarness(storage: detailedStorage(), width: 80, clock: march10)
     let frame = ui.frame
     let row = try #require(frame.rows.firstIndex { $0.contains("Café") })
     let start = try #require(frame.rows[row].range(of: "OVERDUE"))
@@ -51,7 +49,7 @@ struct ListFiltersAndDatesTests {
     #expect(
       renderer.output(for: frame).contains(
         ANSI.boldRed + "OVERDUE 2026-03-01" + ANSI.resetAttributes))
-    let narrow = try TerminalUIHarness(storage: detailedStorage(), width: 34, clock: march10)
+    let narrow = try await TerminalUIHarness(storage: detailedStorage(), width: 34, clock: march10)
     let cut = narrow.frame
     let cutRow = try #require(cut.rows.firstIndex { $0.contains("Café") })
     let runs = cut.styles[cutRow]
@@ -61,7 +59,7 @@ struct ListFiltersAndDatesTests {
 
   @Test("/ filters by search as it is typed; Enter keeps the filter, Esc clears it")
   func search() async throws {
-    let ui = try TerminalUIHarness(storage: detailedStorage(), width: 80, clock: march10)
+    let ui = try await TerminalUIHarness(storage: detailedStorage(), width: 80, clock: march10)
     await ui.press(.character("/"))
     #expect(ui.bottomLine == "enter keep filter  esc clear filter")
     await ui.type("CAFE")
@@ -83,7 +81,7 @@ struct ListFiltersAndDatesTests {
 
   @Test("t filters by one tag, in any case; s cycles the sort")
   func tagAndSort() async throws {
-    let ui = try TerminalUIHarness(storage: detailedStorage(), width: 80, clock: march10)
+    let ui = try await TerminalUIHarness(storage: detailedStorage(), width: 80, clock: march10)
     await ui.press(.character("t"))
     await ui.type("FOOD")
     await ui.press(.enter)
@@ -114,7 +112,7 @@ struct ListFiltersAndDatesTests {
   @Test("In the detail, p cycles the priority and saves each step")
   func priority() async throws {
     let storage = detailedStorage()
-    let ui = try TerminalUIHarness(storage: storage, width: 80, clock: march10)
+    let ui = try await TerminalUIHarness(storage: storage, width: 80, clock: march10)
     await ui.press(.enter)
     #expect(ui.text.contains("Priority  none"))
     #expect(ui.text.contains("Due       2026-03-01 OVERDUE"))
@@ -129,7 +127,7 @@ struct ListFiltersAndDatesTests {
   @Test("D opens the date screen; the date typed is resolved, saved, and the screen closes")
   func dueDate() async throws {
     let storage = detailedStorage()
-    let ui = try TerminalUIHarness(storage: storage, width: 80, clock: march10)
+    let ui = try await TerminalUIHarness(storage: storage, width: 80, clock: march10)
     await ui.press(.down, .enter, .character("D"))
     #expect(ui.route == ["list", "detail", "due"])
     #expect(ui.text.contains("Date: "))
@@ -159,7 +157,7 @@ struct ListFiltersAndDatesTests {
 
   @Test("The help screens list the new keys")
   func help() async throws {
-    let ui = try TerminalUIHarness(storage: detailedStorage(), width: 80, height: 24)
+    let ui = try await TerminalUIHarness(storage: detailedStorage(), width: 80, height: 24)
     await ui.press(.character("?"))
     for key in ["search the titles", "show one tag", "sort: added, due, priority, title"] {
       #expect(ui.text.contains(key), "\(key)")
@@ -177,7 +175,7 @@ struct LiveUpdateTests {
   @Test("Another process's change shows on refresh, without a key and without losing typed text")
   func inMemory() async throws {
     let storage = detailedStorage()
-    let ui = try TerminalUIHarness(storage: storage, width: 80, clock: march10)
+    let ui = try await TerminalUIHarness(storage: storage, width: 80, clock: march10)
     #expect(await ui.refresh() == false || ui.line(containing: "Other") == nil)
     await ui.press(.character("a"))
     await ui.type("half typed")
@@ -194,19 +192,26 @@ struct LiveUpdateTests {
     #expect(try storage.load().todos.map(\.title).last == "half typed")
   }
 
-  @Test("On a file store, refresh reads the store only when its files changed")
-  func fileStore() async throws {
+  @Test("On a journaled store, another process's change arrives through the module's polling")
+  func journaledStore() async throws {
     let directory = try StoreDirectory()
-    let storage = FileTodoStorage(directory: directory.path)
-    try await storage.apply([.addTodo(AddTodo(id: 1, title: "first"))])
-    let ui = try TerminalUIHarness(storage: storage, width: 80)
+    let other = JournaledTodoStorage(directory: directory.path)
+    try await other.apply([.addTodo(AddTodo(id: 1, title: "first"))])
+    let clock = TestClock()
+    let storage = JournaledTodoStorage(
+      directory: directory.path, pollInterval: .milliseconds(250), pollClock: clock)
+    let ui = try await TerminalUIHarness(storage: storage, width: 80)
     _ = await ui.refresh()
-    let stamp = storage.modificationStamp()
-    #expect(await ui.refresh() == false)
-    #expect(storage.modificationStamp() == stamp)
-    try await storage.apply([.addTodo(AddTodo(id: 2, title: "second"))])
-    #expect(storage.modificationStamp() != stamp)
+    #expect(await ui.refresh() == false, "nothing new")
+    try await other.apply([.addTodo(AddTodo(id: 2, title: "second"))])
+    await other.close()
+    #expect(await ui.refresh() == false, "not heard before the next poll")
+    await clock.waitForSleepers(1)
+    await clock.advance(by: .milliseconds(250))
+    await storage.waitUntilHeard(1)
     #expect(await ui.refresh())
     #expect(ui.line(containing: "second") != nil)
+    #expect(await ui.refresh() == false)
+    await storage.close()
   }
 }

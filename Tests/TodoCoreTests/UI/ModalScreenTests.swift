@@ -11,7 +11,7 @@ struct ModalScreenTests {
   @Test("a opens add; typed text shows; Enter saves, selects the new todo and closes")
   func add() async throws {
     let storage = storage(titles: titles)
-    let ui = try TerminalUIHarness(storage: storage, width: 80)
+    let ui = try await TerminalUIHarness(storage: storage, width: 80)
     await ui.press(.character("a"))
     #expect(ui.route == ["list", "add"])
     #expect(ui.topLine == "list › add")
@@ -29,7 +29,7 @@ struct ModalScreenTests {
   @Test("Esc cancels add without saving; a blank title is refused and the box stays")
   func addCancelAndBlank() async throws {
     let storage = storage(titles: titles)
-    let ui = try TerminalUIHarness(storage: storage)
+    let ui = try await TerminalUIHarness(storage: storage)
     await ui.press(.character("a"))
     await ui.type("   ")
     await ui.press(.enter)
@@ -43,7 +43,7 @@ struct ModalScreenTests {
 
   @Test("Enter opens the detail; q and Esc go back")
   func detail() async throws {
-    let ui = try TerminalUIHarness(storage: storage(titles: titles, doneCount: 2), width: 80)
+    let ui = try await TerminalUIHarness(storage: storage(titles: titles, doneCount: 2), width: 80)
     await ui.press(.down, .enter)
     #expect(ui.route == ["list", "detail"])
     #expect(ui.topLine == "list › detail")
@@ -61,7 +61,7 @@ struct ModalScreenTests {
   @Test("The detail wraps a long title instead of cutting it")
   func detailWraps() async throws {
     let long = "Plan the trip: " + String(repeating: "漢字 ", count: 20) + "END"
-    let ui = try TerminalUIHarness(storage: storage(titles: [long]), width: 40)
+    let ui = try await TerminalUIHarness(storage: storage(titles: [long]), width: 40)
     await ui.press(.enter)
     #expect(ui.text.contains("END"))
     for row in ui.frame.rows { #expect(row.displayWidth == 40) }
@@ -70,7 +70,7 @@ struct ModalScreenTests {
   @Test("Space in the detail toggles and saves")
   func detailToggle() async throws {
     let storage = storage(titles: titles)
-    let ui = try TerminalUIHarness(storage: storage)
+    let ui = try await TerminalUIHarness(storage: storage)
     await ui.press(.enter, .space)
     #expect(ui.text.contains("done"))
     #expect(try storage.load().todos[id: 1]?.done == true)
@@ -79,7 +79,7 @@ struct ModalScreenTests {
   @Test("d in the detail deletes the todo and goes back to the list")
   func detailDelete() async throws {
     let storage = storage(titles: titles)
-    let ui = try TerminalUIHarness(storage: storage)
+    let ui = try await TerminalUIHarness(storage: storage)
     await ui.press(.down, .enter, .character("d"))
     #expect(ui.route == ["list"])
     #expect(ui.line(containing: "Call mom") == nil)
@@ -89,7 +89,7 @@ struct ModalScreenTests {
   @Test("e in the detail edits the title: prefilled, Enter saves, Esc cancels")
   func edit() async throws {
     let storage = storage(titles: titles)
-    let ui = try TerminalUIHarness(storage: storage)
+    let ui = try await TerminalUIHarness(storage: storage)
     await ui.press(.enter, .character("e"))
     #expect(ui.route == ["list", "detail", "edit"])
     #expect(ui.topLine == "list › detail › edit")
@@ -111,7 +111,7 @@ struct ModalScreenTests {
   @Test("d on the list asks first: n keeps the todo, y deletes it")
   func confirm() async throws {
     let storage = storage(titles: titles)
-    let ui = try TerminalUIHarness(storage: storage, width: 80)
+    let ui = try await TerminalUIHarness(storage: storage, width: 80)
     await ui.press(.down, .character("d"))
     #expect(ui.route == ["list", "confirm"])
     #expect(ui.topLine == "list › confirm")
@@ -129,7 +129,7 @@ struct ModalScreenTests {
 
   @Test("Keys other than y and n leave the question open")
   func confirmIgnoresOtherKeys() async throws {
-    let ui = try TerminalUIHarness(storage: storage(titles: titles))
+    let ui = try await TerminalUIHarness(storage: storage(titles: titles))
     await ui.press(.character("d"), .character("q"), .character("j"), .enter)
     #expect(ui.route == ["list", "confirm"])
     #expect(ui.exitCode == nil)
@@ -137,7 +137,7 @@ struct ModalScreenTests {
 
   @Test("? opens help with the keys of the screen below; q and Esc close it")
   func help() async throws {
-    let ui = try TerminalUIHarness(storage: storage(titles: titles), width: 80, height: 20)
+    let ui = try await TerminalUIHarness(storage: storage(titles: titles), width: 80, height: 20)
     await ui.press(.character("?"))
     #expect(ui.route == ["list", "help"])
     #expect(ui.topLine == "list › help")
@@ -157,7 +157,7 @@ struct ModalScreenTests {
 
   @Test("A modal box is drawn over the list, which stays visible around it")
   func modalOverlay() async throws {
-    let ui = try TerminalUIHarness(storage: storage(titles: titles), width: 80, height: 20)
+    let ui = try await TerminalUIHarness(storage: storage(titles: titles), width: 80, height: 20)
     await ui.press(.character("a"))
     #expect(ui.text.contains("┌ Add a todo ─"))
     #expect(ui.text.contains("> [ ] 1  Buy milk"))
@@ -165,7 +165,7 @@ struct ModalScreenTests {
 
   @Test("A screen that leaves the route is released, with its subscription")
   func screensAreReleased() async throws {
-    let ui = try TerminalUIHarness(storage: storage(titles: titles))
+    let ui = try await TerminalUIHarness(storage: storage(titles: titles))
     await ui.press(.enter)
     weak let detail = ui.app.navigator.topmostRoutable as? DetailScreen
     #expect(detail != nil)

@@ -19,7 +19,7 @@ struct ScreenBindingTests {
 
   @Test("the list is connected at start, and stays connected under a modal box")
   func listUnderModal() async throws {
-    let ui = try TerminalUIHarness(storage: storage(titles: titles))
+    let ui = try await TerminalUIHarness(storage: storage(titles: titles))
     #expect(visibility(ui) == ["list": true])
     await ui.press(.character("a"))
     #expect(visibility(ui) == ["list": true, "add": true])
@@ -29,7 +29,7 @@ struct ScreenBindingTests {
 
   @Test("a pushed screen disconnects the list; going back reconnects it with the current rows")
   func listUnderPushedScreen() async throws {
-    let ui = try TerminalUIHarness(storage: storage(titles: titles))
+    let ui = try await TerminalUIHarness(storage: storage(titles: titles))
     await ui.press(.down, .enter)
     #expect(visibility(ui) == ["list": false, "detail": true])
     await ui.press(.space)
@@ -42,7 +42,7 @@ struct ScreenBindingTests {
 
   @Test("a change made while the list is hidden reaches it once it is drawn again")
   func hiddenListCatchesUp() async throws {
-    let ui = try TerminalUIHarness(storage: storage(titles: titles))
+    let ui = try await TerminalUIHarness(storage: storage(titles: titles))
     await ui.press(.down, .enter)
     await ui.app.save(EditTitle(id: 1, title: "Buy oat milk"))
     await ui.press(.character("q"))
@@ -52,7 +52,7 @@ struct ScreenBindingTests {
 
   @Test("the detail screen renders the state's todo as it changes, and its removal")
   func detailFollowsItsTodo() async throws {
-    let ui = try TerminalUIHarness(storage: storage(titles: titles), width: 60, height: 12)
+    let ui = try await TerminalUIHarness(storage: storage(titles: titles), width: 60, height: 12)
     await ui.press(.enter)
     #expect(ui.text.contains("open"))
     await ui.app.save(SetDone(id: 1, done: true))
@@ -63,7 +63,7 @@ struct ScreenBindingTests {
 
   @Test("the title being typed is local state: it never reaches the app state or the log")
   func typedTitleIsLocal() async throws {
-    let ui = try TerminalUIHarness(storage: storage(titles: titles))
+    let ui = try await TerminalUIHarness(storage: storage(titles: titles))
     var applied: [String] = []
     let observation = ui.app.store.observeUpdates { update in
       applied.append("\(type(of: update.updater))")
@@ -83,7 +83,7 @@ struct ScreenBindingTests {
 
   @Test("a screen's view is released with the screen when it leaves the route")
   func viewsAreReleased() async throws {
-    let ui = try TerminalUIHarness(storage: storage(titles: titles))
+    let ui = try await TerminalUIHarness(storage: storage(titles: titles))
     await ui.press(.character("d"))
     weak let confirm = ui.app.navigator.topmostRoutable as? ConfirmScreen
     #expect(confirm?.isVisible == true)

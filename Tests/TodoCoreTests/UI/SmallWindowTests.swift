@@ -39,10 +39,10 @@ struct SmallWindowTests {
 
   @Test("Every screen draws at 0x0, 1x1, 2x2, 12x4 and other small sizes without trapping")
   func everyScreenEverySize() async throws {
-    let empty = try TerminalUIHarness(storage: InMemoryTodoStorage())
+    let empty = try await TerminalUIHarness(storage: InMemoryTodoStorage())
     checkEverySize(empty, "empty list")
 
-    let ui = try TerminalUIHarness(storage: storage(titles: Self.titles, doneCount: 1))
+    let ui = try await TerminalUIHarness(storage: storage(titles: Self.titles, doneCount: 1))
     checkEverySize(ui, "list")
     await ui.press(.down, .down, .enter)
     #expect(ui.route == ["list", "detail"])
@@ -73,7 +73,7 @@ struct SmallWindowTests {
 
   @Test("At 12x4 the add screen still shows the title being typed, with the cursor after it")
   func addAtTwelveByFour() async throws {
-    let ui = try TerminalUIHarness(storage: InMemoryTodoStorage(), width: 12, height: 4)
+    let ui = try await TerminalUIHarness(storage: InMemoryTodoStorage(), width: 12, height: 4)
     await ui.press(.character("a"))
     await ui.type("café")
     #expect(ui.lines[1] == "café")
@@ -87,11 +87,11 @@ struct SmallWindowTests {
 
   @Test("At 12x4 the detail shows the todo's title on the one body row")
   func detailAtTwelveByFour() async throws {
-    let ui = try TerminalUIHarness(storage: storage(titles: ["Milk"]), width: 12, height: 4)
+    let ui = try await TerminalUIHarness(storage: storage(titles: ["Milk"]), width: 12, height: 4)
     await ui.press(.enter)
     #expect(ui.route == ["list", "detail"])
     #expect(ui.lines[1] == "[ ] 1  Milk")
-    let long = try TerminalUIHarness(
+    let long = try await TerminalUIHarness(
       storage: storage(titles: ["Buy milk and eggs"]), width: 12, height: 4)
     await long.press(.enter)
     #expect(long.lines[1] == "[ ] 1  Buy…", "cut with an ellipsis when more would follow")
@@ -99,7 +99,7 @@ struct SmallWindowTests {
 
   @Test("At 12x4 the confirm screen still asks its question")
   func confirmAtTwelveByFour() async throws {
-    let ui = try TerminalUIHarness(storage: storage(titles: ["Milk"]), width: 12, height: 4)
+    let ui = try await TerminalUIHarness(storage: storage(titles: ["Milk"]), width: 12, height: 4)
     await ui.press(.character("d"))
     #expect(ui.lines[1].hasPrefix("Delete todo"))
     #expect(ui.bottomLine.hasPrefix("y delete"))
@@ -107,11 +107,10 @@ struct SmallWindowTests {
 
   @Test("A negative id from a damaged file does not break the list's id column")
   func negativeID() async throws {
-    let entries = [
-      JournalEntry(seq: 1, change: .addTodo(AddTodo(id: -12, title: "minus")), inverse: nil),
-      JournalEntry(seq: 2, change: .addTodo(AddTodo(id: 3, title: "three")), inverse: nil),
+    let changes: [AnyTodoChange] = [
+      .addTodo(AddTodo(id: -12, title: "minus")), .addTodo(AddTodo(id: 3, title: "three")),
     ]
-    let ui = try TerminalUIHarness(storage: InMemoryTodoStorage(entries: entries))
+    let ui = try await TerminalUIHarness(storage: InMemoryTodoStorage(changes: changes))
     #expect(ui.line(containing: "minus")?.contains("-12  minus") == true)
     #expect(ui.line(containing: "three")?.contains("  3  three") == true)
   }
@@ -119,7 +118,8 @@ struct SmallWindowTests {
   @Test("Control characters and escape sequences in titles are drawn as symbols, never sent raw")
   func hostileTitles() async throws {
     let hostile = "evil\u{1B}]0;pwned\u{07}\u{1B}[2J\u{9B}31m\u{7F}\r\nend"
-    let ui = try TerminalUIHarness(storage: storage(titles: [hostile]), width: 100, height: 20)
+    let ui = try await TerminalUIHarness(
+      storage: storage(titles: [hostile]), width: 100, height: 20)
     let shown = "evil␛]0;pwned␇␛[2J�31m␡␍␊end"
     var renderer = FrameRenderer()
     var output = renderer.output(for: ui.frame)

@@ -14,7 +14,7 @@ struct SplitInputTests {
   /// Opens `add`, sends each chunk as one read, presses Enter and returns the saved title.
   private func savedTitle(reads: [[UInt8]]) async throws -> String? {
     let storage = InMemoryTodoStorage()
-    let ui = try TerminalUIHarness(storage: storage, width: 80, height: 16)
+    let ui = try await TerminalUIHarness(storage: storage, width: 80, height: 16)
     await ui.send(bytes: Array("a".utf8))
     #expect(ui.route == ["list", "add"])
     for read in reads { await ui.send(bytes: read) }
@@ -54,7 +54,7 @@ struct SplitInputTests {
   @Test("Editing an existing title: a combining accent in its own read is saved")
   func editWithAccent() async throws {
     let storage = storage(titles: ["cafe"])
-    let ui = try TerminalUIHarness(storage: storage, width: 80, height: 16)
+    let ui = try await TerminalUIHarness(storage: storage, width: 80, height: 16)
     await ui.press(.enter, .character("e"))
     #expect(ui.route == ["list", "detail", "edit"])
     await ui.send(bytes: Array("\u{301}".utf8))
@@ -67,7 +67,7 @@ struct SplitInputTests {
   @Test("A bracketed paste only ever types text: it cannot delete, quit or save on its own")
   func bracketedPaste() async throws {
     let storage = storage(titles: ["Keep me"])
-    let ui = try TerminalUIHarness(storage: storage, width: 80, height: 16)
+    let ui = try await TerminalUIHarness(storage: storage, width: 80, height: 16)
     await ui.send(bytes: Array("\u{1B}[200~dyq\r\u{1B}[201~".utf8))
     #expect(ui.route == ["list"])
     #expect(ui.exitCode == nil)
@@ -94,7 +94,7 @@ struct SplitInputTests {
     #expect(reads.dropLast().contains { String(decoding: $0, as: UTF8.self).contains("\u{FFFD}") })
 
     let storage = InMemoryTodoStorage()
-    let ui = try TerminalUIHarness(storage: storage, width: 80, height: 16)
+    let ui = try await TerminalUIHarness(storage: storage, width: 80, height: 16)
     await ui.press(.character("a"))
     for read in reads { await ui.send(bytes: read) }
     let screen = try #require(ui.app.navigator.topmostRoutable as? TitleEntryScreen)

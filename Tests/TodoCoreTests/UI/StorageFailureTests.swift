@@ -33,11 +33,21 @@ private final class FailingOnDemandStorage: TodoStorage {
 
   func history() throws -> [JournalEntry] { try base.history() }
 
-  func withExclusiveAccess<R: Sendable>(
-    _ body: (any StorageTransaction) async throws -> R
-  ) async throws -> R {
+  func store(_ decide: @escaping @Sendable (AppState) throws -> AnyTodoChange?) async throws
+    -> StoredChange?
+  {
     if let failingChanges { throw failingChanges }
-    return try await base.withExclusiveAccess(body)
+    return try await base.store(decide)
+  }
+
+  func undo() async throws -> UndoResult? {
+    if let failingChanges { throw failingChanges }
+    return try await base.undo()
+  }
+
+  func changes(since revision: StorageRevision?) async throws -> StoredState? {
+    if let failingLoads { throw failingLoads }
+    return try await base.changes(since: revision)
   }
 }
 
@@ -48,7 +58,7 @@ struct StorageFailureTests {
   func failedReload() async throws {
     let base = storage(titles: ["Buy milk"])
     let storage = FailingOnDemandStorage(base)
-    let ui = try TerminalUIHarness(storage: storage, width: 120)
+    let ui = try await TerminalUIHarness(storage: storage, width: 120)
     try await base.apply([.addTodo(AddTodo(id: 2, title: "Other process"))])
     storage.failingLoads = .systemCall(
       operation: "open", path: "/store/journal.jsonl", reason: "No such file or directory")
@@ -69,7 +79,7 @@ struct StorageFailureTests {
   @Test("A save left in doubt says what exit status 4 says, and one that failed says so")
   func saveInDoubt() async throws {
     let storage = FailingOnDemandStorage(storage(titles: ["Buy milk"]))
-    let ui = try TerminalUIHarness(storage: storage, width: 80)
+    let ui = try await TerminalUIHarness(storage: storage, width: 80)
     storage.failingChanges = StorageError.systemCall(
       operation: "sync", path: "/store/journal.jsonl", reason: "Input/output error"
     ).uncertain(

@@ -16,7 +16,7 @@ struct SubFlowResultTests {
   @Test("The list's delete awaits the confirm box: y deletes, n and Esc keep the todo")
   func deleteAwaitsConfirm() async throws {
     let storage = storage(titles: titles)
-    let ui = try TerminalUIHarness(storage: storage)
+    let ui = try await TerminalUIHarness(storage: storage)
     for key in [Key.character("n"), .escape] {
       await ui.press(.down, .character("d"))
       #expect(ui.route == ["list", "confirm"])
@@ -36,7 +36,7 @@ struct SubFlowResultTests {
   @Test("A confirm box hidden by an outside Navigate gives no answer, and nothing is deleted")
   func confirmHiddenFromOutside() async throws {
     let storage = storage(titles: titles)
-    let ui = try TerminalUIHarness(storage: storage)
+    let ui = try await TerminalUIHarness(storage: storage)
     await ui.press(.character("d"))
     weak let confirm = ui.app.navigator.topmostRoutable as? ConfirmScreen
     #expect(confirm != nil)
@@ -49,7 +49,7 @@ struct SubFlowResultTests {
 
   @Test("The confirm box is released once it is answered or closed")
   func confirmIsReleased() async throws {
-    let ui = try TerminalUIHarness(storage: storage(titles: titles))
+    let ui = try await TerminalUIHarness(storage: storage(titles: titles))
     for key in [Key.character("y"), .character("n"), .escape] {
       await ui.press(.character("d"))
       weak let confirm = ui.app.navigator.topmostRoutable as? ConfirmScreen
@@ -62,7 +62,7 @@ struct SubFlowResultTests {
   @Test("add returns the title typed and the list adds it; Esc returns none and adds nothing")
   func addReturnsTheTitle() async throws {
     let storage = storage(titles: titles)
-    let ui = try TerminalUIHarness(storage: storage)
+    let ui = try await TerminalUIHarness(storage: storage)
     await ui.press(.character("a"))
     weak let box = ui.app.navigator.topmostRoutable as? TitleEntryScreen
     await ui.type("Read a book")
@@ -82,7 +82,7 @@ struct SubFlowResultTests {
   @Test("edit returns the new title and the detail saves it; Esc or the same title save nothing")
   func editReturnsTheTitle() async throws {
     let storage = storage(titles: titles)
-    let ui = try TerminalUIHarness(storage: storage)
+    let ui = try await TerminalUIHarness(storage: storage)
     await ui.press(.enter, .character("e"))
     weak let box = ui.app.navigator.topmostRoutable as? TitleEntryScreen
     await ui.type(" and bread")
@@ -103,7 +103,7 @@ struct SubFlowResultTests {
   @Test("The date screen's result reaches the detail, which saves it; Esc changes nothing")
   func dueDateResultReachesTheDetail() async throws {
     let storage = detailedStorage()
-    let ui = try TerminalUIHarness(storage: storage, width: 80, clock: march10)
+    let ui = try await TerminalUIHarness(storage: storage, width: 80, clock: march10)
     await ui.press(.down, .enter, .character("D"))
     weak let dateScreen = ui.app.navigator.topmostRoutable as? DueDateScreen
     #expect(dateScreen != nil)
@@ -131,7 +131,7 @@ struct SubFlowResultTests {
 
   @Test("A box that cannot be shown gives its caller an error on the status line, never a hang")
   func callerOfAScreenThatCannotBeShown() async throws {
-    let ui = try TerminalUIHarness(storage: storage(titles: titles))
+    let ui = try await TerminalUIHarness(storage: storage(titles: titles))
     var answered: Bool?? = .none
     await ui.app.stores.call(ShowForResult(.confirmDelete, context: 99)) { answered = $0 }
     #expect(answered == nil, "the caller stops at the error")
@@ -182,11 +182,16 @@ private final class RefusingStorage: TodoStorage {
   func load() throws -> AppState { try base.load() }
   func history() throws -> [JournalEntry] { try base.history() }
 
-  func withExclusiveAccess<R: Sendable>(
-    _ body: (any StorageTransaction) async throws -> R
-  ) async throws -> R {
+  func store(_ decide: @escaping @Sendable (AppState) throws -> AnyTodoChange?) async throws
+    -> StoredChange?
+  {
     if isRefusing { throw DiskFull() }
-    return try await base.withExclusiveAccess(body)
+    return try await base.store(decide)
+  }
+
+  func undo() async throws -> UndoResult? {
+    if isRefusing { throw DiskFull() }
+    return try await base.undo()
   }
 }
 
@@ -196,7 +201,7 @@ struct FailedSaveTests {
   @Test("add: the box shows again with the title typed and the reason; Enter then saves it")
   func addAgain() async throws {
     let storage = RefusingStorage(storage(titles: ["Buy milk"]))
-    let ui = try TerminalUIHarness(storage: storage, width: 80)
+    let ui = try await TerminalUIHarness(storage: storage, width: 80)
     await ui.press(.character("a"))
     await ui.type("Read a book")
     storage.isRefusing = true
@@ -213,7 +218,7 @@ struct FailedSaveTests {
   @Test("edit: the box shows again with the new title; Esc then keeps the old one")
   func editAgain() async throws {
     let storage = RefusingStorage(storage(titles: ["Buy milk"]))
-    let ui = try TerminalUIHarness(storage: storage, width: 80)
+    let ui = try await TerminalUIHarness(storage: storage, width: 80)
     await ui.press(.enter, .character("e"))
     await ui.type(" and bread")
     storage.isRefusing = true

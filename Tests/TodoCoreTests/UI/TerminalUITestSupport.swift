@@ -5,19 +5,14 @@ import Testing
 
 /// A storage holding todos with the given titles, ids from 1, the first `doneCount` done.
 func storage(titles: [String], doneCount: Int = 0) -> InMemoryTodoStorage {
-  var entries: [JournalEntry] = []
+  var changes: [AnyTodoChange] = []
   for (index, title) in titles.enumerated() {
-    entries.append(
-      JournalEntry(
-        seq: entries.count + 1, change: .addTodo(AddTodo(id: index + 1, title: title)),
-        inverse: nil))
+    changes.append(.addTodo(AddTodo(id: index + 1, title: title)))
   }
   for id in 1...max(doneCount, 1) where id <= doneCount {
-    entries.append(
-      JournalEntry(
-        seq: entries.count + 1, change: .setDone(SetDone(id: id, done: true)), inverse: nil))
+    changes.append(.setDone(SetDone(id: id, done: true)))
   }
-  return InMemoryTodoStorage(entries: entries)
+  return InMemoryTodoStorage(changes: changes)
 }
 
 extension TerminalUIHarness {

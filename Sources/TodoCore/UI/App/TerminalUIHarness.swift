@@ -7,7 +7,7 @@ import TerminalKit
 /// so a test sees exactly what a user would.
 ///
 /// ```swift
-/// let ui = TerminalUIHarness(storage: InMemoryTodoStorage())
+/// let ui = try await TerminalUIHarness(storage: InMemoryTodoStorage())
 /// await ui.press(.character("a"))
 /// await ui.type("Buy milk")
 /// await ui.press(.enter)
@@ -27,8 +27,8 @@ final class TerminalUIHarness {
   /// Starts the UI on `storage`, with the state it holds, at the given size.
   init(
     storage: any TodoStorage, width: Int = 60, height: Int = 16, clock: TodoClock = .system
-  ) throws {
-    app = TodoTerminalApp(storage: storage, state: try storage.load(), clock: clock)
+  ) async throws {
+    app = TodoTerminalApp(storage: storage, state: try await storage.load(), clock: clock)
     self.width = width
     self.height = height
   }

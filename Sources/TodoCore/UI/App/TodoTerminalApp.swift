@@ -119,37 +119,36 @@ final class TodoTerminalApp: TerminalApplication {
     await stores.callers.settle()
   }
 
-  /// The storage's stamp when the UI last caught up with it.
-  private var seenStamp: StorageStamp?
+  /// The storage's revision when the UI last caught up with it.
+  private var seenRevision: StorageRevision?
 
   /// Shows what another process stored since the last look: the todos are replaced by the
   /// stored ones (``LoadStoredState``); the features' slices, such as a title being typed or a
   /// filter, stay as they are.
   ///
-  /// Cheap when nothing changed: the storage's stamp (sizes and times of its files) is compared
-  /// first, and the store is read only when it differs. A read that fails keeps the todos last
-  /// shown and says so on the status line; it is tried again on the next tick, and the message
-  /// goes once a read succeeds.
+  /// Cheap when nothing changed: the storage tells by its revision (on disk, the journaled
+  /// store's polling applies other processes' changes as they come, and each bumps it). A read
+  /// that fails keeps the todos last shown and says so on the status line; it is tried again
+  /// on the next tick, and the message goes once a read succeeds.
   ///
-  /// - Complexity: O(1) when nothing changed, O(todos + entries since the snapshot) otherwise.
+  /// - Complexity: O(1) when nothing changed, O(todos) otherwise.
   func refresh() async -> Bool {
     let storage = store.dependencies.storage
-    let stamp = storage.modificationStamp()
-    if let stamp, stamp == seenStamp { return false }
-    let stored: AppState
+    let stored: StoredState?
     do {
-      stored = try storage.load()
+      stored = try await storage.changes(since: seenRevision)
     } catch {
       let message = Self.reloadFailure(error)
       guard status != message else { return false }
       status = message
       return true
     }
-    seenStamp = stamp
     let cleared = status?.hasPrefix(Self.reloadFailurePrefix) == true
     if cleared { status = nil }
-    guard !store.state.hasSameTodos(as: stored) else { return cleared }
-    store.dispatch(LoadStoredState(stored))
+    guard let stored else { return cleared }
+    seenRevision = stored.revision
+    guard !store.state.hasSameTodos(as: stored.state) else { return cleared }
+    store.dispatch(LoadStoredState(stored.state))
     return true
   }
 

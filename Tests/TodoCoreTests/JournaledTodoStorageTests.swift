@@ -1,0 +1,142 @@
+import Foundation
+import StatePersistence
+import Testing
+
+@testable import TodoCore
+
+/// The todo app's storage on the StatePersistence module: what the app adds to the module's own
+/// guarantees (which StatePersistenceTests prove): an empty store, undo, damage in the app's
+/// words, and the upgrade of stores written before the module.
+@MainActor
+@Suite("The journaled todo store: history, undo, damage, and the upgrade from journal.jsonl")
+struct JournaledTodoStorageTests {
+  static let adds: [AnyTodoChange] = (1...5).map { (id: Int) -> AnyTodoChange in
+    .addTodo(AddTodo(id: id, title: "todo \(id)"))
+  }
+
+  static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("TodoCLITests/Fixtures")
+
+  @Test("A missing directory loads as an empty list, is not created by reading, and is by a change")
+  func emptyStore() async throws {
+    let directory = try StoreDirectory()
+    let path = directory.path + "/nested/store"
+    let storage = JournaledTodoStorage(directory: path)
+    #expect(try await storage.load() == AppState())
+    #expect(try await storage.history().isEmpty)
+    #expect(!FileManager.default.fileExists(atPath: path))
+    try await storage.apply(Self.adds)
+    #expect(try await storage.load().todos.map(\.id) == [1, 2, 3, 4, 5])
+    #expect(try await storage.history().map(\.seq) == [1, 2, 3, 4, 5])
+    await storage.close()
+  }
+
+  @Test("Snapshots compact the journal, history still reaches the first change, undo too")
+  func compactionKeepsHistory() async throws {
+    let directory = try StoreDirectory()
+    let storage = JournaledTodoStorage(directory: directory.path, snapshotInterval: 2)
+    try await storage.apply(Self.adds + [.setDone(SetDone(id: 2, done: true))])
+    await storage.close()
+    #expect(FileManager.default.fileExists(atPath: directory.snapshot))
+    let reopened = JournaledTodoStorage(directory: directory.path, snapshotInterval: 2)
+    let history = try await reopened.history()
+    #expect(history.map(\.seq) == Array(1...6))
+    var replayed = AppState()
+    for entry in history { entry.change.apply(to: &replayed) }
+    #expect(try await reopened.load() == replayed)
+    for expected in [6, 5, 4, 3, 2, 1] {
+      #expect(try await reopened.undo()?.undone.seq == expected)
+    }
+    #expect(try await reopened.undo() == nil, "everything is undone")
+    #expect(try await reopened.load().todos.isEmpty)
+    await reopened.close()
+  }
+
+  @Test("Bad JSON inside the journal is damage naming the file and the line; nothing is written")
+  func damagedLine() async throws {
+    let directory = try StoreDirectory()
+    let storage = JournaledTodoStorage(directory: directory.path)
+    try await storage.apply(Self.adds)
+    await storage.close()
+    var text = String(decoding: try directory.read(directory.journal), as: UTF8.self)
+    text = text.replacingOccurrences(of: #"{"seq":3,"type""#, with: #"{"seq":3,"tpe""#)
+    try directory.write(Data(text.utf8), to: directory.journal)
+    let before = try directory.contents()
+    let damaged = JournaledTodoStorage(directory: directory.path)
+    for attempt in 0..<2 {
+      do {
+        if attempt == 0 {
+          _ = try await damaged.load()
+        } else {
+          try await damaged.apply([.addTodo(AddTodo(id: 6, title: "six"))])
+        }
+        Issue.record("the damage was not reported")
+      } catch let error as StorageError {
+        guard case .damaged(let path, let line, _) = error else {
+          Issue.record("\(error)")
+          continue
+        }
+        #expect(path == directory.journal)
+        #expect(line == 4)
+        #expect("\(error)".contains("journal-1.jsonl:4"))
+      }
+    }
+    #expect(try directory.contents() == before, "nothing was written")
+    await damaged.close()
+  }
+
+  @Test(
+    "A store written by todo-cli 0.1.0 is upgraded in place: the journal renamed, history whole",
+    arguments: ["store-0.1.0-journal-only", "store-0.1.0-with-snapshot"])
+  func upgrade(fixture: String) async throws {
+    let directory = try StoreDirectory()
+    let path = directory.path + "/store"
+    try FileManager.default.copyItem(
+      at: Self.fixtures.appendingPathComponent(fixture), to: URL(fileURLWithPath: path))
+    let legacy = try Data(contentsOf: URL(fileURLWithPath: path + "/journal.jsonl"))
+    let storage = JournaledTodoStorage(directory: path)
+    let state = try await storage.load()
+    let names = try FileManager.default.contentsOfDirectory(atPath: path).sorted()
+    #expect(!names.contains("journal.jsonl") && !names.contains("snapshot"), "\(names)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path + "/journal-1.jsonl")) == legacy)
+    let history = try await storage.history()
+    #expect(history.first?.seq == 1)
+    var replayed = AppState()
+    for entry in history { entry.change.apply(to: &replayed) }
+    #expect(replayed == state)
+    try await storage.apply([.addTodo(AddTodo(id: state.nextID, title: "after"))])
+    #expect(try await storage.undo()?.undone.seq == history.count + 1)
+    await storage.close()
+  }
+
+  @Test("An upgrade cut short after its rename (the old snapshot left) finishes on the next open")
+  func upgradeCutShort() async throws {
+    let directory = try StoreDirectory()
+    let path = directory.path + "/store"
+    try FileManager.default.copyItem(
+      at: Self.fixtures.appendingPathComponent("store-0.1.0-with-snapshot"),
+      to: URL(fileURLWithPath: path))
+    try FileManager.default.moveItem(
+      atPath: path + "/journal.jsonl", toPath: path + "/journal-1.jsonl")
+    let storage = JournaledTodoStorage(directory: path)
+    let state = try await storage.load()
+    #expect(!state.todos.isEmpty)
+    #expect(!FileManager.default.fileExists(atPath: path + "/snapshot"))
+    await storage.close()
+  }
+
+  @Test("A store holding both layouts' journals is refused as damaged, and left as it is")
+  func bothLayouts() async throws {
+    let directory = try StoreDirectory()
+    let storage = JournaledTodoStorage(directory: directory.path)
+    try await storage.apply(Self.adds)
+    await storage.close()
+    try directory.write(
+      try directory.read(directory.journal), to: directory.path + "/journal.jsonl")
+    let before = try directory.contents()
+    await #expect(throws: StorageError.self) {
+      try await JournaledTodoStorage(directory: directory.path).load()
+    }
+    #expect(try directory.contents() == before)
+  }
+}

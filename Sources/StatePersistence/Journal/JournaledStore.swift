@@ -302,6 +302,24 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
   }
 }
 
+extension JournaledStore {
+  /// Writes `state`, the state after entry `sequence` of the journal in `directory`, as its
+  /// snapshot, atomically (a temporary file, `fsync`, `rename`, `fsync` of the directory): for a
+  /// tool that brings a journal into the directory by other means, such as an upgrade from
+  /// another layout, so that the next open need not replay it.
+  ///
+  /// - Complexity: O(state).
+  package nonisolated static func writeSnapshot(
+    _ state: S, at sequence: Int, directory: String, schemaVersion: Int = 1,
+    system: any SystemCalls
+  ) throws(PersistenceError) {
+    let layout = JournalLayout(directory: trimmed(directory))
+    let bytes = try SnapshotCodec.encode(state, schema: schemaVersion, seq: sequence)
+    try FileAccess(system: system, followsDirectoryLinks: true).replaceAtomically(
+      layout.snapshotPath, with: bytes, in: layout.directory)
+  }
+}
+
 extension JournaledStore where Dependencies == Void {
   /// Reads the journal in `directory` without writing anything, and returns the state up to
   /// the first damage, with the damage: for recovering what a damaged journal still holds.

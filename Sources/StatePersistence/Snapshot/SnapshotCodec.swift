@@ -28,7 +28,7 @@ package enum SnapshotCodec {
   /// The bytes of a snapshot of `value`.
   ///
   /// - Complexity: O(size of the value's encoding).
-  static func encode(_ value: some Encodable, schema: Int, seq: Int) throws(PersistenceError)
+  package static func encode(_ value: some Encodable, schema: Int, seq: Int) throws(PersistenceError)
     -> [UInt8]
   {
     let encoder = JSONEncoder()

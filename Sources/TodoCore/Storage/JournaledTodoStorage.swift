@@ -99,7 +99,7 @@ final class JournaledTodoStorage: TodoStorage {
       return journaled.store.state
     }
     guard Self.exists(directory) else { return AppState() }
-    try upgradeIfNeeded()
+    try await upgradeIfNeeded()
     let recovered = try await StorageError.translating { () async throws(PersistenceError) in
       try await JournaledStore<AppState, Void>.read(
         directory: directory, registry: TodoActionLog.makeRegistry(), system: system)
@@ -191,7 +191,7 @@ final class JournaledTodoStorage: TodoStorage {
   /// The journaled store, opened on the first call.
   private func open() async throws -> JournaledStore<AppState, Void> {
     if let opening { return try await opening.value }
-    try upgradeIfNeeded()
+    try await upgradeIfNeeded()
     var options = JournalOptions(snapshotInterval: snapshotInterval)
     options.keepsFullHistory = true
     options.pollInterval = pollInterval
@@ -252,9 +252,10 @@ final class JournaledTodoStorage: TodoStorage {
   }
 
   /// Moves a store written before the module to its layout, if the directory holds one.
-  private func upgradeIfNeeded() throws(StorageError) {
-    try LegacyStoreUpgrade(directory: directory, system: system, announceLockWait: announceLockWait)
-      .upgradeIfNeeded()
+  private func upgradeIfNeeded() async throws(StorageError) {
+    try await LegacyStoreUpgrade(
+      directory: directory, system: system, announceLockWait: announceLockWait
+    ).upgradeIfNeeded()
   }
 
   /// Whether something exists at `path`, asked of the operating system directly.

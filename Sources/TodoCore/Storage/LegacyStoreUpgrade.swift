@@ -1,4 +1,5 @@
 import StatePersistence
+import StateStore
 
 #if canImport(Darwin)
   import Darwin
@@ -16,8 +17,8 @@ import StatePersistence
 /// state at some entry in the app's own text format. The journal becomes the module's first
 /// segment by one `rename` to `journal-1.jsonl`, and the directory is synchronized: after a
 /// crash or a power cut the store is in one layout or the other, whole. The old `snapshot` is
-/// then removed; it is only a cache of the journal, and the module takes its own. A `snapshot`
-/// left by a crash between the two steps is removed by the next upgrade.
+/// then removed; it is only a cache of the journal, and the module's own is written in its
+/// place. A `snapshot` left by a crash between the steps is removed by the next upgrade.
 ///
 /// It runs under the directory's exclusive `lock`, the same file both layouts lock, so a
 /// process of either kind waits for it.
@@ -32,21 +33,38 @@ struct LegacyStoreUpgrade {
 
   /// Upgrades the store if it is in the old layout; does nothing, with one `access` call
   /// each, otherwise.
-  func upgradeIfNeeded() throws(StorageError) {
+  ///
+  /// Once the journal is renamed, the module's snapshot of its state is written too, still
+  /// under the lock, so that the next command reads it instead of replaying every entry (a
+  /// command that only reads never writes one). It is only a cache: if it cannot be written,
+  /// the upgrade is done all the same, and the module writes one with a later change.
+  func upgradeIfNeeded() async throws(StorageError) {
     guard isPresent(legacyJournal) || isPresent(legacySnapshot) else { return }
-    try StorageError.translating { () throws(PersistenceError) in
+    let directory = directory
+    let lock = try StorageError.translating { () throws(PersistenceError) in
       let lock = try OpenFile(directory + "/lock", flags: O_RDWR | O_CREAT, system: system)
-      defer { try? lock.close() }
-      let directory = directory
       try lock.lock(
         exclusive: true,
         announceWait: announceLockWait.map { announce in { announce(directory) } })
-      try upgradeHoldingTheLock()
+      return lock
     }
+    defer { try? lock.close() }
+    let renamed = try StorageError.translating { () throws(PersistenceError) in
+      try moveToTheModulesLayout()
+    }
+    guard renamed,
+      let recovered = try? await JournaledStore<AppState, Void>.read(
+        directory: directory, registry: TodoActionLog.makeRegistry(), system: system),
+      recovered.damage == nil, recovered.lastSequence > 0
+    else { return }
+    try? JournaledStore<AppState, Void>.writeSnapshot(
+      recovered.state, at: recovered.lastSequence, directory: directory, system: system)
   }
 
-  private func upgradeHoldingTheLock() throws(PersistenceError) {
+  /// Renames the journal and removes the old snapshot; returns whether the journal was renamed.
+  private func moveToTheModulesLayout() throws(PersistenceError) -> Bool {
     let files = FileAccess(system: system, followsDirectoryLinks: true)
+    var renamed = false
     if isPresent(legacyJournal) {
       // Another process may have upgraded while this one waited for the lock: then there is
       // no `journal.jsonl` any more.
@@ -57,8 +75,10 @@ struct LegacyStoreUpgrade {
             + "journal-1.jsonl; move one of them aside")
       }
       try files.rename(legacyJournal, to: firstSegment, in: directory)
+      renamed = true
     }
     try files.remove(legacySnapshot)
+    return renamed
   }
 
   /// Whether something exists at `path`, asked of the operating system directly.

@@ -195,9 +195,14 @@ extension FaultToleranceTests {
         // readers ignore it, and a change cuts it before writing.
         let contents = try cli.storeContents()
         let tailCut = storeBefore.merging([try lastSegment(cli): journalBefore]) { $1 }
+        let differing = Set(contents.keys).union(storeBefore.keys).filter {
+          contents[$0] != storeBefore[$0]
+        }.sorted().map {
+          "\($0): \(storeBefore[$0]?.count ?? -1) -> \(contents[$0]?.count ?? -1) bytes"
+        }
         #expect(
           contents == storeBefore || (counts.killed > 0 && contents == tailCut),
-          "\(context): exit 1 but the store changed")
+          "\(context): exit 1 but the store changed: \(differing)")
       case 3:
         #expect(changed, "\(context): exit 3 but the change is missing")
       case 4:

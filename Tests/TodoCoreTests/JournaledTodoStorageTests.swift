@@ -99,7 +99,8 @@ struct JournaledTodoStorageTests {
     let names = try FileManager.default.contentsOfDirectory(atPath: path).sorted()
     #expect(names == ["journal-1.jsonl", "lock", "snapshot.json"], "the old files are gone")
     let snapshot = try String(contentsOfFile: path + "/snapshot.json", encoding: .utf8)
-    #expect(snapshot.contains("\"seq\":\(try await storage.history().count)"), "\(snapshot.prefix(80))")
+    #expect(
+      snapshot.contains("\"seq\":\(try await storage.history().count)"), "\(snapshot.prefix(80))")
     #expect(try Data(contentsOf: URL(fileURLWithPath: path + "/journal-1.jsonl")) == legacy)
     let history = try await storage.history()
     #expect(history.first?.seq == 1)
@@ -140,5 +141,50 @@ struct JournaledTodoStorageTests {
       try await JournaledTodoStorage(directory: directory.path).load()
     }
     #expect(try directory.contents() == before)
+  }
+
+  @Test("The snapshot's fast reading gives what JSONDecoder gives, and refuses what it refuses")
+  func snapshotReading() throws {
+    var state = AppState()
+    let adds = [
+      AddTodo(id: 1, title: "a\tb \"quoted\" \\ é 😀", tags: ["x\\y", "Home", ""], priority: .high),
+      AddTodo(id: Int.max - 1, title: "", due: CalendarDate("2026-02-28"), priority: .low),
+      AddTodo(id: -12, title: "\u{1B}[2J", tags: ["work"], due: CalendarDate("9999-12-31")),
+    ]
+    for add in adds { add.updateState(&state) }
+    SetDone(id: -12, done: true).updateState(&state)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    let line = Array(try encoder.encode(state))
+    let expected = try JSONDecoder().decode(AppState.self, from: Data(line))
+    #expect(try AppState(snapshotJSON: line[...]) == expected)
+    #expect(expected.todos.count == 3)
+    let handWritten = #"""
+       { "todos" : [ {"done":true, "extra":{"a":[1,2.5e3,null,"x"]}, "title":"caf\u00e9 \ud83d\ude00 \n\/",
+      "id":7, "tags":null, "due":null, "priority":null} ], "nextID" : 8, "more": -1.5 }
+      """#
+    let fromDecoder = try JSONDecoder().decode(AppState.self, from: Data(handWritten.utf8))
+    #expect(try AppState(snapshotJSON: Array(handWritten.utf8)[...]) == fromDecoder)
+    #expect(fromDecoder.todos.first?.title == "café 😀 \n/")
+    for bad in [
+      #"{"nextID":2,"todos":[{"id":1,"title":"a","done":false,"due":"2026-02-30"}]}"#,
+      #"{"nextID":2,"todos":[{"id":1,"title":"a","done":"no"}]}"#,
+      #"{"nextID":2.5,"todos":[]}"#,
+      #"{"nextID":2,"todos":[{"id":1,"title":"a","done":false,"priority":"urgent"}]}"#,
+      #"{"nextID":2,"todos":[{"title":"a","done":false}]}"#,
+      #"{"nextID":2,"todos":{}}"#,
+      #"{"nextID":99999999999999999999,"todos":[]}"#,
+      #"{"nextID":2,"todos":[{"id":1,"title":"\ud800","done":false}]}"#,
+      #"{"nextID":2,"todos":[{"id":1,"title":"a"#,
+      #"{"nextID":2,"todos":[]} x"#,
+    ] {
+      #expect(throws: (any Error).self, "\(bad)") {
+        try JSONDecoder().decode(AppState.self, from: Data(bad.utf8))
+      }
+      #expect(throws: SnapshotShapeError.self, "\(bad)") {
+        try AppState(snapshotJSON: Array(bad.utf8)[...])
+      }
+    }
+
   }
 }

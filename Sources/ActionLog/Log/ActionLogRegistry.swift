@@ -80,7 +80,11 @@ struct UpdaterCodec<S: State>: Sendable {
   let name: String
   /// The name as a JSON string literal, ready to paste into a line.
   let quotedName: String
-  let typeName: String
+  /// The updater type's full name, for messages: made when asked, since `String(reflecting:)`
+  /// of every registered type would cost a short-lived process (a command line) more than its
+  /// work.
+  var typeName: String { describeType() }
+  private let describeType: @Sendable () -> String
   let typeID: ObjectIdentifier
   let encode: @Sendable (_ updater: any StateUpdater<S>, _ encoder: JSONEncoder) throws -> Data
   let decode: @Sendable (_ line: KeyedDecodingContainer<LogKey>) throws -> any StateUpdater<S>
@@ -88,13 +92,13 @@ struct UpdaterCodec<S: State>: Sendable {
   init<U: StateUpdater & Codable>(_ type: U.Type, name: String) where U.StateType == S {
     self.name = name
     self.quotedName = JSONText.quoted(name)
-    self.typeName = String(reflecting: type)
+    self.describeType = { String(reflecting: U.self) }
     self.typeID = ObjectIdentifier(type)
-    let typeName = self.typeName
     self.encode = { updater, encoder in
       guard let typed = updater as? U else {
         throw ActionLogError.encodingFailed(
-          type: String(reflecting: Swift.type(of: updater)), reason: "not a \(typeName)")
+          type: String(reflecting: Swift.type(of: updater)),
+          reason: "not a \(String(reflecting: U.self))")
       }
       return try encoder.encode(typed)
     }

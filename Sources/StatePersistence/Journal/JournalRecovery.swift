@@ -140,6 +140,13 @@ struct JournalRecovery<S: State & Codable> {
     let decoder = JSONDecoder()
     for (offset, range) in lines.dropFirst().enumerated() {
       let number = offset + 2
+      if !keepsHistory, let sequence = Self.leadingSequence(bytes[range]),
+        sequence <= recovered.snapshotSequence, sequence <= recovered.lastSequence
+      {
+        // An entry the snapshot covers, in the segment the snapshot was taken in: skipped
+        // without decoding, as the slow path below would skip it once decoded.
+        continue
+      }
       let line: LogLine<S>
       let text =
         applying.isEmpty
@@ -187,6 +194,26 @@ struct JournalRecovery<S: State & Codable> {
     let committed = lines.last.map { $0.upperBound + 1 } ?? 0
     recovered.tail = Tail(
       first: first, committedLength: committed, size: bytes.count, schema: segmentSchema)
+  }
+
+  /// The entry number of a line that begins as the journal writes entries, `{"seq":N,`; `nil`
+  /// for any other line, which is decoded in full.
+  static func leadingSequence(_ line: ArraySlice<UInt8>) -> Int? {
+    let prefix = Array(#"{"seq":"#.utf8)
+    guard line.count > prefix.count + 1, line.starts(with: prefix) else { return nil }
+    var value = 0
+    var index = line.startIndex + prefix.count
+    while index < line.endIndex, let digit = line[index].wholeNumberDigit {
+      let (times, overflowTimes) = value.multipliedReportingOverflow(by: 10)
+      let (sum, overflowSum) = times.addingReportingOverflow(digit)
+      guard !overflowTimes, !overflowSum else { return nil }
+      value = sum
+      index += 1
+    }
+    guard index > line.startIndex + prefix.count, index < line.endIndex,
+      line[index] == UInt8(ascii: ",")
+    else { return nil }
+    return value
   }
 
   /// Checks a segment's header line and returns its schema version.
@@ -237,5 +264,12 @@ extension ActionLogError {
       return text
     }
     return String(text[text.index(after: colon)...].drop { $0 == " " })
+  }
+}
+
+extension UInt8 {
+  /// The value of an ASCII decimal digit; `nil` for any other byte.
+  fileprivate var wholeNumberDigit: Int? {
+    (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) ? Int(self - UInt8(ascii: "0")) : nil
   }
 }

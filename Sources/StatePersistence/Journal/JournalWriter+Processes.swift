@@ -256,9 +256,10 @@ extension JournalWriter {
       file = try OpenFile(
         layout.segmentPath(first: tail.first), flags: O_RDWR, system: files.system)
     }
-    guard tail.schema == options.schemaVersion else {
-      // The next entry starts a segment of this schema; the torn tail must go first, as at
-      // open, or it would read as damage once this segment is not the last.
+    guard tail.schema == options.schemaVersion, recovered.snapshotSequence < tail.first else {
+      // The next entry starts a segment of this schema, or one after the snapshot that covers
+      // part of this one; the torn tail must go first, as at open, or it would read as damage
+      // once this segment is not the last.
       if isTorn && exclusively {
         try file.truncate(to: tail.committedLength)
         try file.synchronize()

@@ -212,6 +212,18 @@ final class JournalWriter<S: State & Codable>: Sendable {
         try file.synchronize()
       }
     }
+    // A segment that the snapshot covers part of is not appended to again, whichever process
+    // took the snapshot: the next entry starts a new segment, so that readers skip the covered
+    // one (see `JournalLayout.neededSegments`). A torn tail goes first, as above.
+    var rollsOver = false
+    if let tail = recovered.tail, let current = segment, recovered.snapshotSequence >= tail.first {
+      if tail.size > tail.committedLength {
+        try current.file.truncate(to: tail.committedLength)
+        try current.file.synchronize()
+        segment?.knownSize = tail.committedLength
+      }
+      rollsOver = true
+    }
     shared = SpinLocked(Shared(durableSequence: recovered.lastSequence))
     let needsReload = segment.map { $0.knownSize > $0.committedLength } ?? false
     do {
@@ -225,6 +237,7 @@ final class JournalWriter<S: State & Codable>: Sendable {
         segments: recovered.segments, entriesSinceSnapshot: recovered.entriesSinceSnapshot,
         bytesSinceSnapshot: recovered.bytesSinceSnapshot, lastSequence: recovered.lastSequence,
         needsReload: needsReload, snapshotSequence: recovered.snapshotSequence))
+    if rollsOver { disk.withLock { $0.rollsOver = true } }
     if recovered.oldestSchema < options.schemaVersion {
       // The upgrade: the state read through the migrations becomes a snapshot of the current
       // version, and the old files go only once it is durable, as in any compaction. Should it

@@ -28,7 +28,8 @@ package enum SnapshotCodec {
   /// The bytes of a snapshot of `value`.
   ///
   /// - Complexity: O(size of the value's encoding).
-  package static func encode(_ value: some Encodable, schema: Int, seq: Int) throws(PersistenceError)
+  package static func encode(_ value: some Encodable, schema: Int, seq: Int)
+    throws(PersistenceError)
     -> [UInt8]
   {
     let encoder = JSONEncoder()
@@ -65,6 +66,11 @@ package enum SnapshotCodec {
     let value = try migrations.migrateSnapshotValue(
       bytes[valueLine], from: header.schema, to: schema, file: path, line: 2)
     do {
+      if let reading = Value.self as? any SnapshotDecodable.Type,
+        let decoded = try reading.init(snapshotJSON: value[...]) as? Value
+      {
+        return (decoded, header)
+      }
       return (try JSONDecoder().decode(Value.self, from: Data(value)), header)
     } catch {
       throw .damaged(

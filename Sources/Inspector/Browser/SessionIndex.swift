@@ -27,7 +27,7 @@ package struct SessionIndex: Sendable {
   /// The most entries read from the file that are kept decoded.
   package static let cachedEntryLimit = 512
   /// How an entry's line begins, as the recorder writes it.
-  static let entryPrefix = Array(#"{"seq":"#.utf8)
+  static let entryPrefix = LinePrefix(#"{"seq":"#.utf8)
 
   /// What reading did.
   package enum Reading: Equatable, Sendable {

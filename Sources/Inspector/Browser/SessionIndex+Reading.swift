@@ -107,7 +107,6 @@ extension SessionIndex {
     let averageLength = max(1, index.indexedBytes / index.lineCount)
     let expected = min(size / averageLength, 1 << 24)
     index.reserveCapacity(lines: expected + expected / 8)
-    expectedLineCount = expected
   }
 
   /// A scanner for `line` alone: the header's until it has been read.

@@ -1,3 +1,4 @@
+import ActionLog
 import Foundation
 import Inspector
 import Testing
@@ -39,6 +40,63 @@ struct QueryTests {
     #expect(
       harness.run("--diff", "0", "1", log).output == #"add /cart/0: "tea""# + "\n")
     #expect(harness.run("--diff", "3", "3", log).output == "no difference\n")
+  }
+
+  @Test("--diff A B reads from the checkpoint before A to B and answers as the whole log does")
+  func diffFromTheLastCheckpoint() throws {
+    let harness = try InspectorHarness()
+    // Checkpoints before entry 1 and after entry 6; entry 3 has no diff, so the states from
+    // it to 5 are not in the log.
+    var text = #"{"format":"statestore-action-log","version":1,"state":"C"}"# + "\n"
+    text += #"{"checkpoint":0,"state":{"n":0,"k":"a"}}"# + "\n"
+    for sequence in 1...9 {
+      text +=
+        sequence == 3
+        ? #"{"seq":3,"type":"Other","payload":{}}"#
+        : #"{"seq":\#(sequence),"type":"Inc","payload":{},"diff":[{"op":"replace","path":"/n","old":\#(sequence - 1),"value":\#(sequence)}]}"#
+      text += "\n"
+      if sequence == 6 { text += #"{"checkpoint":6,"state":{"n":6,"k":"b"}}"# + "\n" }
+    }
+    let damaged = #"{"seq":10,"type":"# + "\n"
+    for (name, contents) in [("clean.jsonl", text), ("damaged-after.jsonl", text + damaged)] {
+      let log = try harness.file(name, contents)
+      let whole = StateLookup(Set(0...9), in: Data(contents.utf8))
+      for from in 0...9 {
+        for to in 0...9 {
+          let answer = harness.run("--json", "--diff", String(from), String(to), log)
+          guard let old = try? whole.state(after: from), let new = try? whole.state(after: to)
+          else {
+            #expect(answer.status == 1, "\(name) \(from) \(to)")
+            #expect(answer.output.isEmpty)
+            #expect(answer.error.contains("does not hold the state after entry"))
+            continue
+          }
+          let expected = JSONObject([
+            ("from", .number(String(from))), ("to", .number(String(to))),
+            ("diff", JSONChange.json(JSONChange.changes(from: old, to: new))),
+          ])
+          #expect(
+            answer.output == JSONValue.object(expected).text() + "\n", "\(name) \(from) \(to)")
+          // The damage after entry 9 is never read: the lines after B are not.
+          #expect(answer.status == 0, "\(name) \(from) \(to): \(answer.error)")
+        }
+      }
+    }
+    #expect(
+      harness.run("--diff", "6", "8", try harness.file("clean.jsonl", text)).output
+        == "replace /n: 6 → 8\n")
+    // Damage before the checkpoint before A is not read either; damage between A and B is.
+    let early = text.replacingOccurrences(
+      of: #"{"seq":2,"type":"Inc""#, with: #"{"seq":2,"type":"#)
+    let earlyLog = try harness.file("early.jsonl", early)
+    let past = harness.run("--json", "--diff", "7", "9", earlyLog)
+    #expect(past.status == 0, "\(past.error)")
+    #expect(
+      past.output == #"{"from":7,"to":9,"diff":[{"op":"replace","path":"/n","old":7,"value":9}]}"#
+        + "\n")
+    let across = harness.run("--json", "--diff", "1", "7", earlyLog)
+    #expect(across.status == 1)
+    #expect(across.error.contains("damaged at line 4: not JSON"))
   }
 
   @Test("--changes-of PATH lists the entries that changed it, pointer or dotted")

@@ -88,7 +88,7 @@ package struct BrowserState: Sendable {
   /// The filter being typed, while the `/` prompt is open.
   package private(set) var filterField: TextField?
   /// The entries the filter keeps, as indices among the log's entries, in order.
-  package private(set) var visible: [Int] = []
+  package private(set) var visible = TimelineEntries()
   /// The selected entry of the timeline and the entries on screen.
   package private(set) var timeline = ListViewport<Int>()
   /// The entry marked for a comparison, as an index among the log's entries.
@@ -126,9 +126,8 @@ package struct BrowserState: Sendable {
     let wasOnLast = timeline.selection == nil || timeline.selection == visible.last
     guard entriesFiltered < session.entryCount else { return }
     if filter.isEmpty {
-      // Every entry shows, and none is read again from the file to be tried; room for as many
-      // as the log is expected to hold.
-      visible.reserveCapacity(session.expectedLineCount)
+      // Every entry shows, and none is read again from the file to be tried: the timeline
+      // holds only their number.
       visible.append(contentsOf: entriesFiltered..<session.entryCount)
     } else {
       for index in entriesFiltered..<session.entryCount
@@ -147,8 +146,7 @@ package struct BrowserState: Sendable {
 
   /// Forgets the entries from `count` on, and closes the screens that show one.
   private mutating func end(before count: Int) {
-    let kept = visible.partitioningIndex { $0 >= count }
-    visible.removeSubrange(kept...)
+    visible.removeEntries(from: count)
     entriesFiltered = count
     if let marked = mark, marked >= count { mark = nil }
     if let first = screens.firstIndex(where: { $0.entries.contains { $0 >= count } }) {
@@ -163,11 +161,18 @@ package struct BrowserState: Sendable {
   private mutating func apply(_ filter: TimelineFilter, _ session: SessionIndex) {
     self.filter = filter
     let previous = timeline.selection
-    visible = (0..<session.entryCount).filter {
-      filter.isEmpty || session.entry($0).map(filter.matches) ?? false
-    }
+    visible =
+      filter.isEmpty
+      ? TimelineEntries(allUpTo: session.entryCount)
+      : TimelineEntries(
+        matching: (0..<session.entryCount).filter {
+          session.entry($0).map(filter.matches) ?? false
+        })
     entriesFiltered = session.entryCount
-    let position = previous.map { selected in visible.firstIndex { $0 >= selected } ?? 0 }
+    let position = previous.map { selected in
+      let found = visible.position(ofFirstFrom: selected)
+      return found < visible.count ? found : 0
+    }
     timeline.update(ids: visible, previousIndex: position)
   }
 

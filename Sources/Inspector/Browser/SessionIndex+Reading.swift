@@ -29,8 +29,16 @@ extension SessionIndex {
     do throws(LogDamage) {
       let start = index.indexedBytes
       let count = try lines.read(at: start, count: maximumBytes, into: &chunk)
-      chunk.withUnsafeBytes { index.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
-      try classifyLines(readFrom: start)
+      // Until the header is read, every line is looked at; after it, only the lines that do
+      // not begin as an entry's.
+      let prefix = hasHeader ? Self.entryPrefix : nil
+      var listed: [Int] = []
+      chunk.withUnsafeBytes {
+        index.append(
+          UnsafeRawBufferPointer(rebasing: $0[0..<count]), listingLinesNotBeginningWith: prefix,
+          orLongerThan: LogScanner.maximumLineLength, in: &listed)
+      }
+      try classifyLines(listed, readFrom: start)
       if start == 0 { expectLines() }
       progress?.bytesRead = index.indexedBytes
       let unfinished = index.indexedBytes - index.unfinishedLineStart
@@ -51,17 +59,16 @@ extension SessionIndex {
     }
   }
 
-  /// Tells apart the lines indexed since the last call, the chunk read last starting at byte
-  /// `chunkStart`: a line that begins `{"seq":` after the header is an entry; any other is
-  /// decoded now.
+  /// Tells apart the lines `listed` among those indexed since the last call.
+  ///
+  /// The chunk read last starts at byte `chunkStart`. A line that begins `{"seq":` after the
+  /// header is an entry; any other is decoded now. The lines not listed begin as an entry's.
   ///
   /// - Throws: ``LogDamage`` for the first line that cannot be decoded or is too long.
-  /// - Complexity: O(lines), plus the length of the lines decoded.
-  private mutating func classifyLines(readFrom chunkStart: Int) throws(LogDamage) {
+  /// - Complexity: O(lines listed), plus the length of the lines decoded.
+  private mutating func classifyLines(_ listed: [Int], readFrom chunkStart: Int) throws(LogDamage) {
     let prefix = Self.entryPrefix
-    // Read once: a static is checked for its initialisation at each use.
-    let (prefixWord, prefixMask) = (Self.entryPrefixWord, Self.entryPrefixMask)
-    for line in classifiedLines..<index.lineCount {
+    for line in listed {
       guard let range = index.range(ofLine: line) else { break }
       do throws(LogDamage) {
         guard range.count <= LogScanner.maximumLineLength else {
@@ -70,13 +77,13 @@ extension SessionIndex {
         }
         let offset = range.lowerBound - chunkStart
         if hasHeader, range.count >= prefix.count {
-          if offset >= 0 {
-            if Self.begins(chunk, at: offset, with: prefixWord, mask: prefixMask) { continue }
-          } else {
+          let begins =
+            offset >= 0
+            ? prefix.begins(chunk[offset...])
             // The line began in an earlier chunk.
-            let start = try lines.bytes(at: range.lowerBound..<(range.lowerBound + prefix.count))
-            if start == prefix { continue }
-          }
+            : prefix.begins(
+              try lines.bytes(at: range.lowerBound..<(range.lowerBound + prefix.count)))
+          if begins { continue }
         }
         var scanner = scanner(forLine: line)
         let record =
@@ -100,30 +107,7 @@ extension SessionIndex {
     let averageLength = max(1, index.indexedBytes / index.lineCount)
     let expected = min(size / averageLength, 1 << 24)
     index.reserveCapacity(lines: expected + expected / 8)
-    expectedLineCount = expected
   }
-
-  /// Whether `bytes` holds `prefix`, at most 8 bytes long, from `offset`.
-  @inline(__always)
-  private static func begins(
-    _ bytes: [UInt8], at offset: Int, with prefix: UInt64, mask: UInt64
-  ) -> Bool {
-    guard offset >= 0, offset <= bytes.count - 8 else {
-      // Too near the end for one load: byte by byte.
-      return offset >= 0 && offset <= bytes.count - entryPrefix.count
-        && zip(bytes[offset...], entryPrefix).allSatisfy { $0 == $1 }
-    }
-    return bytes.withUnsafeBytes { raw in
-      UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-        & mask == prefix
-    }
-  }
-
-  /// ``entryPrefix``'s bytes as a little-endian integer, and the mask of its bytes.
-  private static let entryPrefixWord = entryPrefix.reversed().reduce(UInt64(0)) {
-    $0 << 8 | UInt64($1)
-  }
-  private static let entryPrefixMask = UInt64.max >> (64 - 8 * UInt64(entryPrefix.count))
 
   /// A scanner for `line` alone: the header's until it has been read.
   private func scanner(forLine line: Int) -> LogScanner {

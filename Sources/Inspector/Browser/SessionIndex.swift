@@ -6,11 +6,11 @@ import Synchronization
 /// entries, the checkpoints decoded, and any entry or state read from its line when asked for.
 ///
 /// Reading a log whole builds only this index (``read(upTo:following:)``): each newline found
-/// with `memchr` (``LineIndex``), and each line told apart by its first bytes. A line that
-/// begins `{"seq":` is an entry and is not decoded; any other line (the header, checkpoints,
-/// blank lines, an entry written some other way) is decoded at once. So the whole read costs
-/// little more than splitting the file into lines (I2 in `store-bench`), and memory holds one
-/// offset per line, not the entries.
+/// with `memchr` (``LineIndex``), and each line told apart by its first bytes in the same pass.
+/// A line that begins `{"seq":` is an entry and is not decoded; any other line (the header,
+/// checkpoints, blank lines, an entry written some other way) is decoded at once. So the whole
+/// read costs little more than reading the file a chunk at a time and splitting it into lines
+/// (I3 in `store-bench`), and memory holds one offset per line (4 bytes), not the entries.
 ///
 /// An entry is decoded from its line when it is shown, filtered or searched; the last
 /// ``cachedEntryLimit`` decoded are kept. The state after an entry is found by applying the
@@ -27,7 +27,7 @@ package struct SessionIndex: Sendable {
   /// The most entries read from the file that are kept decoded.
   package static let cachedEntryLimit = 512
   /// How an entry's line begins, as the recorder writes it.
-  static let entryPrefix = Array(#"{"seq":"#.utf8)
+  static let entryPrefix = LinePrefix(#"{"seq":"#.utf8)
 
   /// What reading did.
   package enum Reading: Equatable, Sendable {
@@ -65,9 +65,6 @@ package struct SessionIndex: Sendable {
   let decoded = DecodedLines()
   /// The chunk read last.
   var chunk: [UInt8] = []
-  /// The number of lines the log is expected to have, from its size and its first chunk; 0
-  /// before that.
-  package internal(set) var expectedLineCount = 0
   /// How much of a log read whole has been read so far; `nil` once it is read, and for a log
   /// that is not read a chunk at a time.
   package var progress: ReadingProgress?

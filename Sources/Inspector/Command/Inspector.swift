@@ -68,19 +68,14 @@ package enum Inspector {
         return true
       }
     case .state(let sequence):
-      let lookup: StateLookup
-      if let fromCheckpoint = StateLookup.fromCheckpoint(before: sequence, in: input) {
-        lookup = fromCheckpoint
-      } else {
-        lookup = try StateLookup([sequence], in: input)
-      }
+      let lookup = try StateLookup.reading([sequence], in: input)
       let state = try answerOrDamage(lookup.damage) { () throws(InspectorError) in
         try lookup.state(after: sequence)
       }
       output.write((arguments.json ? state.text() : state.indentedText) + "\n")
       return lookup.damage
     case .diff(let from, let to):
-      let lookup = try StateLookup([from, to], in: input)
+      let lookup = try StateLookup.reading([from, to], in: input)
       let (old, new) = try answerOrDamage(lookup.damage) { () throws(InspectorError) in
         (try lookup.state(after: from), try lookup.state(after: to))
       }

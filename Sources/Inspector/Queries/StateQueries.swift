@@ -29,31 +29,58 @@ package struct StateLookup: Sendable {
     self = try LogFileReader.query(input) { StateLookup(wanted, reading: $0) }
   }
 
-  /// Finds the state after entry `sequence` in the log file `input`, reading only the lines
-  /// from the last checkpoint at or before the entry to the entry: the file's lines are
-  /// indexed first (``SessionIndex``), and the lines before the checkpoint or after the entry
-  /// are not decoded.
+  /// Finds the state after each entry of `wanted` reading as little of `input` as it can:
+  /// from the last checkpoint before them (``fromCheckpoint(before:in:)``), or else the whole
+  /// log, which also says why a state is missing.
+  ///
+  /// - Throws: ``InspectorError`` when the log cannot be read.
+  /// - Complexity: O(size of the log).
+  package static func reading(
+    _ wanted: Set<Int>, in input: LogInput
+  ) throws(InspectorError) -> StateLookup {
+    if let lookup = fromCheckpoint(before: wanted, in: input) { return lookup }
+    return try StateLookup(wanted, in: input)
+  }
+
+  /// Finds the state after each entry of `wanted` in the log file `input`, reading only the
+  /// lines from the last checkpoint before the first of them to the last of them.
+  ///
+  /// The file's lines are indexed first (``SessionIndex``); the lines before the checkpoint
+  /// (the last at or before the first entry wanted) and after the last entry wanted are not
+  /// decoded, but for the line after it when the entry's own line does not hold its state (a
+  /// checkpoint there may). `--at N` asks for one entry, `--diff A B` for two.
   ///
   /// - Returns: `nil` when `input` is not a file, has no such checkpoint, or the lines from
-  ///   it do not hold the state after the entry: the log must then be read from its start.
+  ///   it do not hold the state after each entry: the log must then be read from its start.
   /// - Complexity: O(size of the log) for the index (one `memchr` pass), then O(lines from
-  ///   the checkpoint to the entry).
-  package static func fromCheckpoint(before sequence: Int, in input: LogInput) -> StateLookup? {
-    guard case .file(let path) = input, var session = try? SessionIndex(path: path) else {
-      return nil
-    }
+  ///   the checkpoint to the last entry wanted).
+  package static func fromCheckpoint(
+    before wanted: Set<Int>, in input: LogInput
+  ) -> StateLookup? {
+    guard case .file(let path) = input, let first = wanted.min(), let last = wanted.max(),
+      var session = try? SessionIndex(path: path)
+    else { return nil }
     session.progress = nil
     while session.read(upTo: LineIndex.chunkBytes * 8, following: false) != .finished {}
-    guard let line = session.lastCheckpoint(atOrBefore: sequence) else { return nil }
-    let lookup = StateLookup([sequence]) { visit in
+    guard let line = session.lastCheckpoint(atOrBefore: first) else { return nil }
+    let lookup = StateLookup(wanted) { visit in
       session.scan(fromCheckpointOnLine: line) { record, state throws(LogDamage) in
         let more = try visit(record, state)
-        if case .entry(let entry) = record, entry.sequence >= sequence { return false }
+        // Past the last entry wanted, or at it with its state; without its state, one more
+        // line, for a checkpoint that holds it.
+        switch record {
+        case .entry(let entry):
+          if entry.sequence > last || (entry.sequence == last && state != nil) { return false }
+        case .checkpoint(let sequence, _, _):
+          if sequence >= last { return false }
+        }
         return more
       }
     }
-    // Without the state, the log read whole says why, with the numbers of the whole log.
-    guard case .some(.some) = lookup.found[sequence] else { return nil }
+    // Without every state, the log read whole says why, with the numbers of the whole log.
+    for sequence in wanted {
+      guard case .some(.some) = lookup.found[sequence] else { return nil }
+    }
     return lookup
   }
 

@@ -14,24 +14,25 @@ package struct ListViewport<ID: Hashable & Sendable>: Equatable, Sendable {
   /// Keeps the selection valid for `ids`: an unknown selection moves to the row that now sits at
   /// its old position (or the last row), an empty list clears it.
   ///
-  /// - Complexity: O(n) in the number of rows.
-  package mutating func update(ids: [ID], previousIndex: Int?) {
+  /// - Complexity: O(n) in the number of rows, or what `ids.contains(_:)` costs.
+  package mutating func update(ids: some RandomAccessCollection<ID>, previousIndex: Int?) {
     guard !ids.isEmpty else {
       selection = nil
       return
     }
     if let selection, ids.contains(selection) { return }
     let index = min(max(previousIndex ?? 0, 0), ids.count - 1)
-    selection = ids[index]
+    selection = ids[ids.index(ids.startIndex, offsetBy: index)]
   }
 
   /// Moves the selection by `delta` rows, stopping at either end.
   ///
-  /// - Complexity: O(n) in the number of rows.
-  package mutating func move(by delta: Int, in ids: [ID]) {
+  /// - Complexity: O(n) in the number of rows, or what `ids.firstIndex(of:)` costs.
+  package mutating func move(by delta: Int, in ids: some RandomAccessCollection<ID>) {
     guard !ids.isEmpty else { return }
-    let current = selection.flatMap { ids.firstIndex(of: $0) } ?? 0
-    selection = ids[min(max(current + delta, 0), ids.count - 1)]
+    let current = Self.position(of: selection, in: ids) ?? 0
+    let index = min(max(current + delta, 0), ids.count - 1)
+    selection = ids[ids.index(ids.startIndex, offsetBy: index)]
   }
 
   /// Selects the row with `id`.
@@ -39,13 +40,21 @@ package struct ListViewport<ID: Hashable & Sendable>: Equatable, Sendable {
 
   /// Scrolls so the selected row is among the `height` rows shown; returns the visible range.
   ///
-  /// - Complexity: O(n) in the number of rows.
-  package mutating func visibleRange(in ids: [ID], height: Int) -> Range<Int> {
+  /// - Complexity: O(n) in the number of rows, or what `ids.firstIndex(of:)` costs.
+  package mutating func visibleRange(
+    in ids: some RandomAccessCollection<ID>, height: Int
+  ) -> Range<Int> {
     guard height > 0, !ids.isEmpty else { return 0..<0 }
-    let index = selection.flatMap { ids.firstIndex(of: $0) } ?? 0
+    let index = Self.position(of: selection, in: ids) ?? 0
     if index < offset { offset = index }
     if index >= offset + height { offset = index - height + 1 }
     offset = min(offset, max(ids.count - height, 0))
     return offset..<min(offset + height, ids.count)
+  }
+
+  /// How far `id` is from the start of `ids`, `nil` when it is not there.
+  private static func position(of id: ID?, in ids: some RandomAccessCollection<ID>) -> Int? {
+    guard let id, let found = ids.firstIndex(of: id) else { return nil }
+    return ids.distance(from: ids.startIndex, to: found)
   }
 }

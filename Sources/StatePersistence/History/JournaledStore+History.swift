@@ -49,6 +49,7 @@ extension JournaledStore {
   ///   queue, plus one dispatch on the store's actor and one flush.
   @discardableResult
   public func undo() async throws(PersistenceError) -> HistoryEntry<S>? {
+    outbox.handOff()
     try await writer.holdExclusiveLock().get()
     let result: Result<HistoryEntry<S>?, PersistenceError>
     do throws(PersistenceError) {

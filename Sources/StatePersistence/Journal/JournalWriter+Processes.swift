@@ -138,7 +138,10 @@ extension JournalWriter {
         disk.unwritten.removeAll { taken.contains($0.number) }
         let idle = disk.unwritten.isEmpty
         self.shared.withLock { shared in
-          shared.pending.removeAll { taken.contains($0.number) }
+          shared.pending = shared.pending.compactMap { batch in
+            let kept = batch.filter { !taken.contains($0.number) }
+            return kept.isEmpty ? nil : kept
+          }
           if idle, shared.pending.isEmpty, shared.stopped == nil {
             shared.status = .saved
             shared.holdsAfterFailure = false

@@ -55,8 +55,8 @@ final class SnapshotBox<S: State>: Sendable {
 /// Appends a journaled store's entries off its actor, in order, several per `write` and `fsync`
 /// (group commit), and compacts the journal with snapshots.
 ///
-/// The store's actor only appends to ``Shared/pending`` under a lock and, when the writer is
-/// idle, schedules it on its queue. Everything that touches the disk runs on that queue, in
+/// The store's actor hands it batches of entries (see ``JournalOutbox``): it appends each to
+/// ``Shared/pending`` under a lock and, when the writer is idle, schedules it on its queue. Everything that touches the disk runs on that queue, in
 /// ``Disk``.
 ///
 /// Several processes may write to one directory: the writer holds the directory's `flock`
@@ -70,7 +70,8 @@ final class JournalWriter<S: State & Codable>: Sendable {
   /// What the store's actor and the queue share.
   @usableFromInline
   struct Shared: Sendable {
-    @usableFromInline var pending: [PendingEntry<S>] = []
+    /// Batches of entries handed over and not yet taken by a drain, oldest first.
+    @usableFromInline var pending: [[PendingEntry<S>]] = []
     /// Whether a drain is scheduled or running.
     @usableFromInline var isScheduled = false
     /// Whether a flush asked the next drain to retry entries a failure left unwritten.
@@ -262,17 +263,21 @@ final class JournalWriter<S: State & Codable>: Sendable {
   /// The last of this store's entries known to be durable.
   var durableNumber: Int { shared.withLock { $0.durableNumber } }
 
-  /// Hands an applied entry to the writer; never waits on the disk.
-  @inlinable
-  func enqueue(_ entry: PendingEntry<S>) {
-    let schedule = shared.withLock { shared -> Bool in
-      if let stopped = shared.stopped, entry.number >= stopped.number { return false }
-      shared.pending.append(entry)
+  /// Hands a batch of applied entries, in order, to the writer; never waits on the disk.
+  ///
+  /// - Returns: The last of this store's entries known to be durable.
+  func enqueue(_ batch: [PendingEntry<S>]) -> Int {
+    let (schedule, durable) = shared.withLock { shared -> (Bool, Int) in
+      if let stopped = shared.stopped, let first = batch.first, first.number >= stopped.number {
+        return (false, shared.durableNumber)
+      }
+      shared.pending.append(batch)
       shared.holdsAfterFailure = false
       if shared.status == .saved { shared.status = .saving }
-      return scheduleIfIdle(&shared)
+      return (scheduleIfIdle(&shared), shared.durableNumber)
     }
     if schedule { queue.async { self.drain() } }
+    return durable
   }
 
   /// Stops writing at this store's entry `number` with `error`: entries before it are still
@@ -341,7 +346,6 @@ final class JournalWriter<S: State & Codable>: Sendable {
     }
   }
 
-  @usableFromInline
   func scheduleIfIdle(_ shared: inout Shared) -> Bool {
     guard !shared.isScheduled else { return false }
     shared.isScheduled = true
@@ -349,11 +353,10 @@ final class JournalWriter<S: State & Codable>: Sendable {
   }
 
   /// Writes what is pending, batch after batch, until nothing is; runs on the queue.
-  @usableFromInline
   func drain() {
-    // The batch is swapped out of the lock with an empty array of the same capacity, so taking
-    // it costs the store's actor no allocation and no copy while it waits for the lock.
-    var batch: [PendingEntry<S>] = []
+    // The batches are swapped out of the lock with an empty array of the same capacity, so
+    // taking them costs the store's actor no allocation and no copy while it waits for the lock.
+    var batch: [[PendingEntry<S>]] = []
     while true {
       let taken = shared.withLock { shared -> (holds: Bool, stoppedAt: Int?)? in
         guard !shared.pending.isEmpty || shared.flushRequested else {
@@ -375,16 +378,16 @@ final class JournalWriter<S: State & Codable>: Sendable {
   /// Encodes the entries of `batch` before `stoppedAt`, and appends every unwritten entry
   /// unless `commits` is false.
   private func write(
-    _ batch: [PendingEntry<S>], before stoppedAt: Int?, commits: Bool, disk: inout Disk
+    _ batch: [[PendingEntry<S>]], before stoppedAt: Int?, commits: Bool, disk: inout Disk
   ) {
     guard disk.lock != nil else {
-      stop(.closed(reason: "the journaled store was closed"), at: batch.first?.number ?? 1)
+      stop(.closed(reason: "the journaled store was closed"), at: batch.first?.first?.number ?? 1)
       return
     }
     // One reading of the clock per batch, off the store's actor: the batch was applied moments
     // ago, while the previous one was written.
     let time = options.recordsTime ? options.now() : nil
-    for entry in batch {
+    for entry in batch.joined() {
       // An entry queued before the writer stopped is not written past the stop.
       if let stoppedAt, entry.number >= stoppedAt { break }
       // Numbered 0 for now: the entry's number is known once the journal is read under the

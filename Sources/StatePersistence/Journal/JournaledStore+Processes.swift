@@ -22,7 +22,7 @@ extension JournaledStore {
   ///   if persisted.origin == .otherProcess { showBanner("Changed in another window") }
   /// }
   /// ```
-  public var origin: Origin { currentOrigin }
+  public var origin: Origin { outbox.ledger.appliesOtherProcess ? .otherProcess : .thisProcess }
 
   /// Reads now what other processes appended to the directory, and applies it to ``store``
   /// before returning, without waiting for the next poll (see ``JournalOptions/pollInterval``).
@@ -32,6 +32,7 @@ extension JournaledStore {
   /// - Complexity: A few system calls when nothing changed; else O(snapshot + journal after
   ///   it) to read the journal, plus applying what is new.
   public func catchUp() async throws(PersistenceError) {
+    outbox.handOff()
     try await writer.readOthers().get()
     inbox.deliver()
   }
@@ -77,6 +78,7 @@ extension JournaledStore {
   /// - Complexity: The lock and the few system calls of ``catchUp()`` when nothing changed
   ///   (else reading the journal from its snapshot), plus `body`, plus one flush.
   public func withExclusiveAccess<Value>(_ body: () throws -> Value) async throws -> Value {
+    outbox.handOff()
     try await writer.holdExclusiveLock().get()
     inbox.deliver()
     let before = (state: store.state, count: journaledCount)
@@ -115,10 +117,10 @@ extension JournaledStore {
   /// - Complexity: O(updaters not yet written), plus their own cost.
   private func takeBack(_ taken: Range<Int>, restoring state: S) {
     var state = state
-    for (number, updater) in unwritten where number >= taken.upperBound {
+    for updater in outbox.ledger.unwrittenUpdaters(from: taken.upperBound) {
       updater.updateState(&state)
     }
-    unwritten.removeAll { taken.contains($0.number) }
+    outbox.ledger.removeUnwritten(numbered: taken)
     lastSequence -= taken.count
     if taken.contains(flushTarget) { flushTarget = taken.lowerBound - 1 }
     applyFromOtherProcess(RebasedState(state: state), cause: nil)
@@ -151,49 +153,31 @@ extension JournaledStore {
   ///   own cost and the store's notification.
   func apply(_ heard: [Heard<S>]) {
     for heard in heard {
-      dropWritten(upTo: heard.lastNumber)
-      if unwritten.isEmpty, let entries = heard.entries {
+      outbox.ledger.dropWritten(upTo: heard.lastNumber)
+      if outbox.ledger.allWritten, let entries = heard.entries {
         for entry in entries {
           applyFromOtherProcess(entry.updater, cause: entry.cause.map(DispatchCause.init))
         }
       } else {
         var state = heard.state
-        for (_, updater) in unwritten { updater.updateState(&state) }
+        for updater in outbox.ledger.unwrittenUpdaters() { updater.updateState(&state) }
         applyFromOtherProcess(RebasedState(state: state), cause: nil)
       }
-      heardThrough = heard.sequence
-      lastSequence = heard.sequence + unwritten.count
+      outbox.ledger.heardThrough = heard.sequence
+      lastSequence = heard.sequence + outbox.ledger.unwrittenCount
     }
   }
 
-  /// Forgets this store's updaters up to `number`, written to the journal.
-  @inlinable
-  func dropWritten(upTo number: Int) {
-    var written = 0
-    while written < unwritten.count, unwritten[written].number <= number { written += 1 }
-    unwritten.removeFirst(written)
-    unwrittenLimit = max(256, unwritten.count * 2)
-  }
-
-  /// Forgets the updaters the writer wrote, except those a ``Heard`` still on its way to
-  /// this store needs for a rebase.
-  @usableFromInline
-  func dropWrittenUpdaters() {
-    // Read in this order: a `Heard` posted after `durableNumber` was read names at least it.
-    let durable = writer.durableNumber
-    dropWritten(upTo: min(durable, inbox.oldestLastNumber ?? durable))
-  }
-
   private func applyFromOtherProcess(_ updater: any StateUpdater<S>, cause: DispatchCause?) {
-    expectsOtherProcess = true
-    currentOrigin = .otherProcess
+    outbox.ledger.expectsOtherProcess = true
+    outbox.ledger.appliesOtherProcess = true
     // The store is idle here (this runs from a task or after an await, never inside one of
     // its callbacks), so the dispatch is applied, and observed, before it returns.
     DispatchCause.$current.withValue(cause) {
       store.dispatch(any: updater)
     }
-    expectsOtherProcess = false
-    currentOrigin = .thisProcess
+    outbox.ledger.expectsOtherProcess = false
+    outbox.ledger.appliesOtherProcess = false
   }
 }
 

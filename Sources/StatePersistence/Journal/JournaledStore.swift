@@ -47,31 +47,33 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
   /// How many updaters the state holds, counted from the journal's first entry: the journal's
   /// entries up to the last one this process read or wrote, then its own updaters not yet
   /// written.
-  public internal(set) var lastSequence: Int
+  public internal(set) var lastSequence: Int {
+    get { outbox.ledger.lastSequence }
+    set { outbox.ledger.lastSequence = newValue }
+  }
 
   @usableFromInline let writer: JournalWriter<S>
-  /// The entry that the next journaled updater reverts, while ``undo()`` dispatches its inverse.
-  @usableFromInline var undoing: Int?
+  /// This store's side of the journal: its numbering, and its updaters on their way to the
+  /// writer.
+  @usableFromInline let outbox: JournalOutbox<S, Dependencies>
   let inbox: HeardInbox<S, Dependencies>
   private let failureSink: AsyncStream<PersistenceError>.Continuation
   @usableFromInline var subscription: Subscription?
   var pollTask: Task<Void, Never>?
+
+  /// The entry that the next journaled updater reverts, while ``undo()`` dispatches its inverse.
+  var undoing: Int? {
+    get { outbox.ledger.undoing }
+    set { outbox.ledger.undoing = newValue }
+  }
   /// How many updaters this store journaled: the last one's ``PendingEntry/number``.
-  @usableFromInline var journaledCount = 0
+  var journaledCount: Int { outbox.ledger.journaledCount }
   /// The number of this store's last journaled updater that was not taken back (see
   /// ``withExclusiveAccess(_:)``): what a flush waits for.
-  @usableFromInline var flushTarget = 0
-  /// This store's updaters not known to be written, with their numbers, oldest first: a rebase
-  /// applies them again after other processes' entries.
-  @usableFromInline var unwritten: [(number: Int, updater: any StateUpdater<S>)] = []
-  /// How long ``unwritten`` may grow before the written ones are dropped.
-  @usableFromInline var unwrittenLimit = 256
-  /// The journal's last entry that the state holds, as last heard from the writer.
-  @usableFromInline var heardThrough: Int
-  /// Whether the next update observed is the one ``apply(_:)`` dispatched for another process.
-  @usableFromInline var expectsOtherProcess = false
-  /// Where the updater being applied comes from; see ``origin``.
-  @usableFromInline var currentOrigin = Origin.thisProcess
+  var flushTarget: Int {
+    get { outbox.ledger.flushTarget }
+    set { outbox.ledger.flushTarget = newValue }
+  }
 
   private init(
     store: Store<S, Dependencies>, directory: String, writer: JournalWriter<S>,
@@ -82,14 +84,15 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
     self.directory = directory
     self.writer = writer
     self.inbox = inbox
-    self.lastSequence = lastSequence
-    self.heardThrough = lastSequence
+    self.outbox = JournalOutbox(writer: writer, inbox: inbox, lastSequence: lastSequence)
+    outbox.store = store
     (self.failures, self.failureSink) = failures
   }
 
   isolated deinit {
     subscription?.cancel()
     pollTask?.cancel()
+    outbox.handOff()
     writer.close()
   }
 
@@ -209,11 +212,12 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
   /// processes' appends.
   ///
   /// Inlinable, so that the observer it registers, which runs on every dispatch, is code
-  /// specialised for the application's state.
+  /// specialised for the application's state. The observer holds the outbox, not this store:
+  /// no weak reference to load on every dispatch, and no cycle through the store.
   @inlinable
   func startJournaling(options: JournalOptions) {
-    subscription = store.observeUpdates { [weak self] (update: AppliedUpdate<S>) in
-      self?.journal(update)
+    subscription = store.observeUpdates { [outbox] (update: AppliedUpdate<S>) in
+      outbox.record(update)
     }
     startPolling(every: options.pollInterval, on: options.clock)
   }
@@ -243,6 +247,7 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
   ///   is then exactly what it was before the failed write, and the next open sees no part of
   ///   it; the updaters stay queued and are written again at the next dispatch or flush.
   public func flush() async throws(PersistenceError) {
+    outbox.handOff()
     try await writer.flush(upTo: flushTarget).get()
   }
 
@@ -254,47 +259,11 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
     subscription = nil
     pollTask?.cancel()
     pollTask = nil
+    outbox.handOff()
     let result = await writer.flush(upTo: flushTarget)
     writer.stop(.closed(reason: "the journaled store was closed"), at: journaledCount + 1)
     await writer.closeAndWait()
     try result.get()
-  }
-
-  @inlinable
-  func journal(_ update: AppliedUpdate<S>) {
-    guard let number = takeJournalNumber() else { return }
-    unwritten.append((number, update.updater))
-    if unwritten.count >= unwrittenLimit { dropWrittenUpdaters() }
-    let snapshot = writer.wantsSnapshot.exchange(false, ordering: .relaxed) ? store.state : nil
-    writer.enqueue(
-      PendingEntry(
-        updater: update.updater, cause: update.cause, number: number, snapshot: snapshot,
-        undoes: undoing, heardThrough: heardThrough))
-    undoing = nil
-  }
-
-  /// The number of the updater just applied among those this store journals, or `nil` when it
-  /// is not journaled: another process's, which `apply(_:)` dispatched and is in the journal
-  /// already, or one past the end of the journal's numbering, which stops the writer.
-  @usableFromInline
-  func takeJournalNumber() -> Int? {
-    if expectsOtherProcess {
-      // The updater `apply(_:)` dispatched: already in the journal.
-      expectsOtherProcess = false
-      currentOrigin = .otherProcess
-      return nil
-    }
-    currentOrigin = .thisProcess
-    guard lastSequence < Int.max - 1 else {
-      writer.stop(
-        .closed(reason: "the journal's numbering is used up at entry \(lastSequence)"),
-        at: journaledCount + 1)
-      return nil
-    }
-    lastSequence += 1
-    journaledCount += 1
-    flushTarget = journaledCount
-    return journaledCount
   }
 
   private nonisolated static func trimmed(_ directory: String) -> String {

@@ -36,9 +36,10 @@ extension FaultToleranceTests {
     try Data().write(to: URL(fileURLWithPath: cli.store + "/lock"))
   }
 
-  /// Whether `after` is `before` with one more segment, after every other, that holds no entry:
-  /// what a failed append leaves when it started a segment and removing it failed too (an
-  /// injected `unlink` fault). Readers see no entry in it, as in a torn tail, and the next
+  /// Whether `after` is `before` with one more segment, after every other, holding no entry.
+  ///
+  /// That is what a failed append leaves when it started a segment and removing it failed too
+  /// (an injected `unlink` fault). Readers see no entry in it, as in a torn tail, and the next
   /// append writes its header over whatever part of it is there.
   static func onlyAddsAnEmptySegment(_ after: [String: Data], to before: [String: Data]) -> Bool {
     func start(_ name: String) -> Int? {

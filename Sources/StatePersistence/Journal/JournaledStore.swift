@@ -288,9 +288,16 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
     }
     currentOrigin = .thisProcess
     guard lastSequence < Int.max - 1 else {
+      // The numbering is used up (a journal, or a hostile snapshot, at entry Int.max - 1). The
+      // updater stays in memory, unjournaled, but is counted as this store's, so that a flush
+      // waiting for it fails with this error (the writer stops at its number) and
+      // `withExclusiveAccess` takes it back: a change is never reported durable unwritten.
+      if lastSequence < Int.max { lastSequence += 1 }
+      journaledCount += 1
+      flushTarget = journaledCount
       writer.stop(
-        .closed(reason: "the journal's numbering is used up at entry \(lastSequence)"),
-        at: journaledCount + 1)
+        .closed(reason: "the journal's numbering is used up at entry \(Int.max - 1)"),
+        at: journaledCount)
       return nil
     }
     lastSequence += 1

@@ -53,6 +53,53 @@ struct EndToEndTests {
     #expect(usage.error == "statestore-inspect: --at needs a value\n")
   }
 
+  @Test("Output that cannot be written (a full disk) ends with exit 1 and a message, not a trap")
+  func fullDisk() throws {
+    let harness = try InspectorHarness()
+    let inspector = try #require(Self.inspector)
+    let log = try harness.file("session.jsonl", shopLog)
+    let full = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
+    let errorURL = harness.directory.appendingPathComponent("full.err")
+    _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
+    let error = try FileHandle(forWritingTo: errorURL)
+    let process = Process()
+    process.executableURL = inspector
+    process.arguments = ["--json", log]
+    process.standardOutput = full
+    process.standardError = error
+    try process.run()
+    process.waitUntilExit()
+    try error.close()
+    #expect(process.terminationReason == .exit, "it exits; it is not killed by a trap")
+    #expect(process.terminationStatus == 1)
+    let message = try String(contentsOf: errorURL, encoding: .utf8)
+    #expect(message.hasPrefix("statestore-inspect: cannot write the output: "), "\(message)")
+  }
+
+  @Test("A todo-cli store directory opens as one log: every change, in order")
+  func todoStore() throws {
+    let harness = try InspectorHarness()
+    let inspector = try #require(Self.inspector)
+    let todo = try #require(Self.todo)
+    let store = harness.directory.appendingPathComponent("store").path
+    for command in [["add", "Buy milk"], ["add", "Call mom"], ["done", "1"], ["undo"]] {
+      let result = try harness.runProcess(todo, ["--store", store] + command)
+      #expect(result.status == 0, "\(command): \(result.error)")
+    }
+    let timeline = try harness.runProcess(inspector, ["--json", store])
+    #expect(timeline.status == 0, "\(timeline.error)")
+    let types = timeline.output.split(separator: "\n").compactMap { (line: Substring) -> String? in
+      guard let range = line.range(of: #""type":""#) else { return nil }
+      return String(line[range.upperBound...].prefix { $0 != "\"" })
+    }
+    #expect(types == ["AddTodo", "AddTodo", "SetDone", "SetDone"], "\(timeline.output)")
+    // The journal holds updaters, not states: without the app's registry, the generic tool
+    // can show a state only where the store wrote one, and says so.
+    let state = try harness.runProcess(inspector, ["--json", "--at", "4", store])
+    #expect(state.status == 1)
+    #expect(state.error.contains("does not hold the state after entry 4"), "\(state.error)")
+  }
+
   @Test("--follow prints the entries a writer appends while it runs")
   func follow() throws {
     let harness = try InspectorHarness()

@@ -187,4 +187,78 @@ struct JournaledTodoStorageTests {
     }
 
   }
+
+  @Test("A symbolic link planted at snapshot.json.tmp is removed, never written through")
+  func plantedTemporaryLink() async throws {
+    let directory = try StoreDirectory()
+    let victim = directory.path + "/victim"
+    try directory.write(Data("precious".utf8), to: victim)
+    let store = directory.path + "/store"
+    let storage = JournaledTodoStorage(directory: store, snapshotInterval: 2)
+    try await storage.apply(Array(Self.adds.prefix(2)))
+    await storage.close()
+    try FileManager.default.createSymbolicLink(
+      atPath: store + "/snapshot.json.tmp", withDestinationPath: victim)
+    // Two entries are due a snapshot: the next change carries it.
+    let next = JournaledTodoStorage(directory: store, snapshotInterval: 2)
+    try await next.apply([Self.adds[2]])
+    await next.close()
+    #expect(try directory.read(victim) == Data("precious".utf8))
+    #expect(!FileManager.default.fileExists(atPath: store + "/snapshot.json.tmp"))
+    let snapshot = try FileManager.default.attributesOfItem(atPath: store + "/snapshot.json")
+    #expect(snapshot[.type] as? FileAttributeType == .typeRegular)
+    #expect(try await JournaledTodoStorage(directory: store).load().todos.count == 3)
+  }
+
+  @Test("A journal segment that is a symbolic link is not followed: an error, its target kept")
+  func linkedJournal() async throws {
+    let directory = try StoreDirectory()
+    let store = directory.path + "/store"
+    let first = JournaledTodoStorage(directory: store)
+    try await first.apply([Self.adds[0]])
+    await first.close()
+    try FileManager.default.moveItem(
+      atPath: store + "/journal-1.jsonl", toPath: directory.path + "/j")
+    try FileManager.default.createSymbolicLink(
+      atPath: store + "/journal-1.jsonl", withDestinationPath: directory.path + "/j")
+    let target = try directory.read(directory.path + "/j")
+    let storage = JournaledTodoStorage(directory: store)
+    await #expect { try await storage.load() } throws: { "\($0)".contains("symbolic link") }
+    await #expect(throws: StorageError.self) { try await storage.apply([Self.adds[1]]) }
+    #expect(try directory.read(directory.path + "/j") == target)
+    await storage.close()
+  }
+
+  @Test("A snapshot claiming entry Int.max is damage, reported before anything is written")
+  func snapshotAtIntMax() async throws {
+    let directory = try StoreDirectory()
+    try JournaledStore<AppState, Void>.writeSnapshot(
+      AppState(), at: Int.max, directory: directory.path, system: POSIXCalls())
+    let before = try directory.contents()
+    let storage = JournaledTodoStorage(directory: directory.path)
+    await #expect(throws: StorageError.self) { try await storage.load() }
+    await #expect(throws: StorageError.self) { try await storage.apply([Self.adds[0]]) }
+    #expect(try directory.contents().filter { $0.key != "lock" } == before)
+    await storage.close()
+  }
+
+  @Test("The last entry number is written and read; the change after it fails and changes nothing")
+  func sequenceLimit() async throws {
+    let directory = try StoreDirectory()
+    // The snapshot covers every entry but the last one a journal can number.
+    try JournaledStore<AppState, Void>.writeSnapshot(
+      AppState(), at: Int.max - 2, directory: directory.path, system: POSIXCalls())
+    let storage = JournaledTodoStorage(directory: directory.path)
+    try await storage.apply([Self.adds[0]])
+    await storage.close()
+    let reopened = JournaledTodoStorage(directory: directory.path)
+    #expect(try await reopened.load().todos.map(\.id) == [1], "entry Int.max - 1 reads back")
+    let before = try directory.contents().filter { $0.key != "lock" }
+    await #expect { try await reopened.apply([Self.adds[1]]) } throws: { error in
+      "\(error)".contains("numbering is used up")
+    }
+    #expect(try directory.contents().filter { $0.key != "lock" } == before)
+    #expect(try await reopened.load().todos.map(\.id) == [1], "the refused change is taken back")
+    await reopened.close()
+  }
 }

@@ -43,17 +43,16 @@ final class JournalOutbox<S: State & Codable, Dependencies: Sendable> {
     case .buffered: break
     case .firstOfBatch: scheduleHandOff()
     case .full: handOff()
-    case .numberingUsedUp(let number, let sequence):
-      stop(at: number, numberingUsedUpAt: sequence)
+    case .numberingUsedUp(let number):
+      stopNumbering(at: number)
     }
   }
 
-  /// Stops the writer at this store's entry `number`: the journal's numbering ends at entry
-  /// `sequence`.
+  /// Stops the writer at this store's entry `number`: the journal's numbering is used up.
   @usableFromInline
-  func stop(at number: Int, numberingUsedUpAt sequence: Int) {
+  func stopNumbering(at number: Int) {
     writer.stop(
-      .closed(reason: "the journal's numbering is used up at entry \(sequence)"), at: number)
+      .closed(reason: "the journal's numbering is used up at entry \(Int.max - 1)"), at: number)
   }
 
   /// Hands the waiting batch to the writer at the end of the actor's current job.
@@ -85,9 +84,8 @@ enum RecordOutcome {
   case firstOfBatch
   /// Hand the batch over now: it is full.
   case full
-  /// Stop the writer at this store's entry `number`: the journal's numbering ends at
-  /// `sequence`.
-  case numberingUsedUp(number: Int, sequence: Int)
+  /// Stop the writer at this store's entry `number`: the journal's numbering is used up.
+  case numberingUsedUp(number: Int)
 }
 
 /// The numbering of a journaled store's updaters, and those not known to be written, oldest
@@ -136,7 +134,14 @@ struct JournalLedger<S: State & Codable> {
     }
     appliesOtherProcess = false
     guard lastSequence < Int.max - 1 else {
-      return .numberingUsedUp(number: journaledCount + 1, sequence: lastSequence)
+      // The numbering is used up (a journal, or a hostile snapshot, at entry Int.max - 1). The
+      // updater stays in memory, unjournaled, but is counted as this store's, so that a flush
+      // waiting for it fails with this error (the writer stops at its number) and
+      // `withExclusiveAccess` takes it back: a change is never reported durable unwritten.
+      if lastSequence < Int.max { lastSequence += 1 }
+      journaledCount += 1
+      flushTarget = journaledCount
+      return .numberingUsedUp(number: journaledCount)
     }
     lastSequence += 1
     journaledCount += 1

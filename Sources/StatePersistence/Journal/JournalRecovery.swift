@@ -85,6 +85,12 @@ struct JournalRecovery<S: State & Codable> {
         let (state, header) = try SnapshotCodec.decode(
           S.self, from: bytes, path: layout.snapshotPath, schema: schema,
           migrations: migrations)
+        guard header.seq < Int.max else {
+          throw PersistenceError.damaged(
+            file: layout.snapshotPath, line: 1,
+            reason: "the snapshot claims entry \(header.seq), past the last number an entry "
+              + "can have (\(Int.max - 1))")
+        }
         recovered.state = state
         recovered.oldestSchema = min(recovered.oldestSchema, header.schema)
         recovered.lastSequence = header.seq
@@ -169,6 +175,10 @@ struct JournalRecovery<S: State & Codable> {
               number, "entry \(sequence) comes after entry \(recovered.lastSequence)")
           }
           continue
+        }
+        guard sequence < Int.max else {
+          throw damaged(
+            number, "entry \(sequence) is past the last number an entry can have (\(Int.max - 1))")
         }
         guard sequence == recovered.lastSequence + 1 else {
           throw damaged(

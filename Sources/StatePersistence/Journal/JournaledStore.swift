@@ -184,7 +184,9 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
         // appending meanwhile waits. Closing `lock` on a failure releases it.
         try JournalWriter<S>.take(
           lock, exclusively: true, options: options, directory: layout.directory)
-        try files.remove(layout.snapshotPath + ".tmp")
+        // A `snapshot.json.tmp` a crash left is not removed here: the next snapshot removes it
+        // before writing its own, and an open that changed nothing must leave the directory
+        // as it was, even when the change that follows fails.
         let recovered = try JournalRecovery(
           layout: layout, files: files, registry: registry, schema: options.schemaVersion,
           migrations: options.migrations

@@ -218,6 +218,8 @@ public final class Store<S: State, Dependencies: Sendable> {
   // is deinitialised on the main actor.
   isolated deinit {
     rootReference?.isAlive = false
+    // Their tokens hold the entries: release the observers, and what they captured, now.
+    for entry in updateObservers { entry.clear() }
   }
 
   /// The current state.

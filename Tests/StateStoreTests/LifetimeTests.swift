@@ -78,6 +78,36 @@ struct LifetimeTests {
     #expect(store.updateObservers.isEmpty)
   }
 
+  @Test("an update observer that holds its own token is released with the store")
+  func observerHoldingItsOwnToken() {
+    /// Where the observer keeps its token: a cycle through the token, which holds the entry.
+    final class TokenHolder {
+      var token: Subscription?
+    }
+    weak var weakStore: Store<CounterState, Void>?
+    weak var weakCaptured: Tracked?
+    weak var weakHolder: TokenHolder?
+    var calls = 0
+    do {
+      let captured = Tracked()
+      weakCaptured = captured
+      let holder = TokenHolder()
+      weakHolder = holder
+      let store = Store<CounterState, Void>()
+      weakStore = store
+      holder.token = store.observeUpdates { _ in
+        _ = captured
+        _ = holder
+        calls += 1
+      }
+      store.dispatch(Increment())
+    }
+    #expect(calls == 1)
+    #expect(weakStore == nil)
+    #expect(weakHolder == nil, "the observer and its token must go with the store")
+    #expect(weakCaptured == nil)
+  }
+
   @Test("cancel() from another thread stops delivery and the entry is swept")
   func cancelFromBackground() async {
     let store = Store<CounterState, Void>()
@@ -108,6 +138,7 @@ struct LifetimeTests {
       tokens.append(store.addListener { _, _ in _ = captured })
       tokens.append(store.subscribe(to: \.todos, id: 0) { _ in _ = captured })
       tokens.append(store.subscribe(to: \.filter) { _ in _ = captured })
+      tokens.append(store.observeUpdates { _ in _ = captured })
       store.dispatch(Toggle(id: 0))
     }
     #expect(weakStore == nil)

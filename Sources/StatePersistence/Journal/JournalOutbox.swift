@@ -69,9 +69,12 @@ final class JournalOutbox<S: State & Codable, Dependencies: Sendable> {
   @usableFromInline
   func handOff() {
     guard let batch = ledger.takeBatch() else { return }
-    let durable = writer.enqueue(batch)
-    // Read in this order: a `Heard` posted after `durable` was read names at least it.
-    ledger.dropWritten(upTo: min(durable, inbox.oldestLastNumber ?? durable))
+    // Entries written by the last hand-off's count, except those a `Heard` still on its way
+    // needs for a rebase (read in this order: a `Heard` posted after the count was read
+    // names at least it); the writer frees them.
+    let durable = ledger.durableNumber
+    let written = ledger.dropWritten(upTo: min(durable, inbox.oldestLastNumber ?? durable))
+    ledger.durableNumber = writer.enqueue(batch, retiring: written)
   }
 }
 
@@ -111,6 +114,8 @@ struct JournalLedger<S: State & Codable> {
   @usableFromInline var expectsOtherProcess = false
   /// Whether the updater being applied was appended by another process.
   @usableFromInline var appliesOtherProcess = false
+  /// The last of this store's entries known to be durable, as of the last hand-off.
+  @usableFromInline var durableNumber = 0
   /// Whether a task will hand the batch over at the end of the actor's current job.
   @usableFromInline var handOffIsScheduled = false
   /// Batches handed to the writer whose entries are not known to be written, oldest first.
@@ -204,17 +209,19 @@ struct JournalLedger<S: State & Codable> {
 
   /// Forgets this store's updaters up to `number`, written to the journal.
   ///
-  /// - Complexity: O(batches), plus a copy of a batch written in part.
-  @usableFromInline
-  mutating func dropWritten(upTo number: Int) {
+  /// - Returns: The batches written whole, for the writer to free.
+  /// - Complexity: O(batches).
+  @usableFromInline @discardableResult
+  mutating func dropWritten(upTo number: Int) -> [ArraySlice<PendingEntry<S>>] {
     var written = 0
     while written < handed.count, (handed[written].last?.number ?? .min) <= number {
       written += 1
     }
+    let dropped = Array(handed[..<written])
     handed.removeFirst(written)
-    guard let first = handed.first, let oldest = first.first, oldest.number <= number else {
-      return
+    if let first = handed.first, let oldest = first.first, oldest.number <= number {
+      handed[0] = first.drop { $0.number <= number }
     }
-    handed[0] = first.drop { $0.number <= number }
+    return dropped
   }
 }

@@ -72,6 +72,9 @@ final class JournalWriter<S: State & Codable>: Sendable {
   struct Shared: Sendable {
     /// Batches of entries handed over and not yet taken by a drain, oldest first.
     @usableFromInline var pending: [[PendingEntry<S>]] = []
+    /// Written batches the store's actor no longer needs: freed by the next drain, on the
+    /// queue, so that the actor does not pay for destroying their entries.
+    @usableFromInline var retired: [ArraySlice<PendingEntry<S>>] = []
     /// Whether a drain is scheduled or running.
     @usableFromInline var isScheduled = false
     /// Whether a flush asked the next drain to retry entries a failure left unwritten.
@@ -263,13 +266,15 @@ final class JournalWriter<S: State & Codable>: Sendable {
   /// The last of this store's entries known to be durable.
   var durableNumber: Int { shared.withLock { $0.durableNumber } }
 
-  /// Hands a batch of applied entries, in order, to the writer; never waits on the disk.
+  /// Hands a batch of applied entries, in order, to the writer, with written batches for it to
+  /// free; never waits on the disk.
   ///
   /// - Returns: The last of this store's entries known to be durable.
-  func enqueue(_ batch: [PendingEntry<S>]) -> Int {
+  func enqueue(_ batch: [PendingEntry<S>], retiring written: [ArraySlice<PendingEntry<S>>]) -> Int {
     let (schedule, durable) = shared.withLock { shared -> (Bool, Int) in
+      shared.retired += written
       if let stopped = shared.stopped, let first = batch.first, first.number >= stopped.number {
-        return (false, shared.durableNumber)
+        return (scheduleIfIdle(&shared), shared.durableNumber)
       }
       shared.pending.append(batch)
       shared.holdsAfterFailure = false
@@ -357,8 +362,10 @@ final class JournalWriter<S: State & Codable>: Sendable {
     // The batches are swapped out of the lock with an empty array of the same capacity, so
     // taking them costs the store's actor no allocation and no copy while it waits for the lock.
     var batch: [[PendingEntry<S>]] = []
+    var retired: [ArraySlice<PendingEntry<S>>] = []
     while true {
       let taken = shared.withLock { shared -> (holds: Bool, stoppedAt: Int?)? in
+        swap(&shared.retired, &retired)
         guard !shared.pending.isEmpty || shared.flushRequested else {
           shared.isScheduled = false
           return nil
@@ -367,6 +374,7 @@ final class JournalWriter<S: State & Codable>: Sendable {
         swap(&shared.pending, &batch)
         return (shared.holdsAfterFailure, shared.stopped?.number)
       }
+      retired.removeAll(keepingCapacity: true)
       guard let taken else { return }
       disk.withLock { disk in
         write(batch, before: taken.stoppedAt, commits: !taken.holds, disk: &disk)

@@ -1,0 +1,80 @@
+import Foundation
+import StateStore
+import Testing
+
+@testable import StatePersistence
+
+/// The store's actor keeps each dispatch's entry in a batch of its own, handed to the writer
+/// whole (see `JournalOutbox`): these pin what that must not change.
+@MainActor
+@Suite("Hand-off of journaled entries to the writer", .timeLimit(.minutes(1)))
+struct HandOffTests {
+  @Test(
+    "entries dispatched in bursts across hand-offs (full batches, the end of a job, a flush) are written in order, each once"
+  )
+  func burstsAreWrittenInOrderOnce() async throws {
+    let disk = SimulatedDisk()
+    let journaled = try await JournaledStore.openNumbers(
+      on: disk, options: JournalOptions(snapshotInterval: 1_000_000))
+    let limit = JournalLedger<Numbers>.batchLimit
+    var next = 0
+    func burst(_ count: Int) {
+      for _ in 0..<count {
+        next += 1
+        journaled.store.dispatch(Append(value: next))
+      }
+    }
+    // Two full batches handed over at once, the rest by the task at the end of this job.
+    burst(2 * limit + 7)
+    #expect(journaled.outbox.ledger.batch.count == 7)
+    while !journaled.outbox.ledger.batch.isEmpty { await Task.yield() }
+    // One entry more than a batch, then a flush hands the rest over.
+    burst(limit + 1)
+    try await journaled.flush()
+    #expect(journaled.durableSequence == next)
+    // A burst within one batch, written while the next burst fills another.
+    burst(3)
+    while !journaled.outbox.ledger.batch.isEmpty { await Task.yield() }
+    burst(limit)
+    try await journaled.close()
+
+    let lines = String(decoding: disk.data(at: "/store/journal-1.jsonl") ?? [], as: UTF8.self)
+      .split(separator: "\n").filter { $0.hasPrefix(#"{"seq":"#) }
+    #expect(lines.count == next)
+    let reopened = try await JournaledStore.readNumbers(on: disk)
+    #expect(reopened.damage == nil)
+    #expect(reopened.lastSequence == next)
+    #expect(reopened.state == numbers(upTo: next), "every entry once, in dispatch order")
+  }
+
+  @Test("a flush waits for the entries still waiting on the store's actor")
+  func flushHandsOverTheWaitingBatch() async throws {
+    let disk = SimulatedDisk()
+    let journaled = try await JournaledStore.openNumbers(on: disk)
+    for value in 1...5 { journaled.store.dispatch(Append(value: value)) }
+    #expect(journaled.outbox.ledger.batch.count == 5, "not handed to the writer yet")
+    try await journaled.flush()
+    #expect(journaled.outbox.ledger.batch.isEmpty)
+    #expect(journaled.durableSequence == 5)
+    #expect(journaled.status == .saved)
+    let read = try await JournaledStore.readNumbers(on: disk)
+    #expect(read.state == numbers(upTo: 5))
+    try await journaled.close()
+  }
+
+  @Test("entries dispatched just before the journaled store is released are still written")
+  func releaseHandsOverTheWaitingBatch() async throws {
+    let disk = SimulatedDisk()
+    var writer: JournalWriter<Numbers>?
+    do {
+      let journaled = try await JournaledStore.openNumbers(on: disk)
+      writer = journaled.writer
+      for value in 1...3 { journaled.store.dispatch(Append(value: value)) }
+      #expect(journaled.outbox.ledger.batch.count == 3)
+    }
+    // Everything the writer was given before it closed its files has run.
+    _ = await writer?.run { .success(()) }
+    let read = try await JournaledStore.readNumbers(on: disk)
+    #expect(read.state == numbers(upTo: 3))
+  }
+}

@@ -33,11 +33,10 @@ final class JournalOutbox<S: State & Codable, Dependencies: Sendable> {
   /// Inlinable, so that it runs as code specialised for the application's state.
   @inlinable
   func record(_ update: AppliedUpdate<S>) {
-    var snapshot: S?
+    var snapshot: EntryExtras<S>?
     if writer.wantsSnapshot.load(ordering: .relaxed) {
       // Once every snapshot interval: the writer asked for the state after the next entry.
-      writer.wantsSnapshot.store(false, ordering: .relaxed)
-      snapshot = store?.state
+      snapshot = takeSnapshot()
     }
     switch ledger.record(update, snapshot: snapshot) {
     case .buffered: break
@@ -46,6 +45,14 @@ final class JournalOutbox<S: State & Codable, Dependencies: Sendable> {
     case .numberingUsedUp(let number):
       stopNumbering(at: number)
     }
+  }
+
+  /// The store's state, for the entry being recorded to carry as the writer asked.
+  @usableFromInline
+  func takeSnapshot() -> EntryExtras<S>? {
+    writer.wantsSnapshot.store(false, ordering: .relaxed)
+    guard let state = store?.state else { return nil }
+    return EntryExtras(snapshot: state, undoes: nil, heardThrough: ledger.heardThrough)
   }
 
   /// Stops the writer at this store's entry `number`: the journal's numbering is used up.
@@ -131,7 +138,7 @@ struct JournalLedger<S: State & Codable> {
   /// Numbers the updater just applied and puts it in the batch, unless it is another
   /// process's, which is in the journal already.
   @inlinable
-  mutating func record(_ update: AppliedUpdate<S>, snapshot: S?) -> RecordOutcome {
+  mutating func record(_ update: AppliedUpdate<S>, snapshot: EntryExtras<S>?) -> RecordOutcome {
     if expectsOtherProcess {
       expectsOtherProcess = false
       appliesOtherProcess = true
@@ -151,16 +158,27 @@ struct JournalLedger<S: State & Codable> {
     lastSequence += 1
     journaledCount += 1
     flushTarget = journaledCount
+    var extras = snapshot
+    if let undoes = undoing {
+      extras = markingUndo(of: undoes, snapshot: snapshot)
+      undoing = nil
+    }
     batch.append(
       PendingEntry(
-        updater: update.updater, cause: update.cause, number: journaledCount,
-        snapshot: snapshot, undoes: undoing, heardThrough: heardThrough))
-    undoing = nil
+        updater: update.updater, cause: update.cause, number: journaledCount, extras: extras))
     if batch.count == 1 && !handOffIsScheduled {
       handOffIsScheduled = true
       return .firstOfBatch
     }
     return batch.count >= Self.batchLimit ? .full : .buffered
+  }
+
+  /// What the entry an undo dispatched carries: the mark, and any snapshot.
+  @usableFromInline
+  func markingUndo(of undoes: Int, snapshot: EntryExtras<S>?) -> EntryExtras<S> {
+    EntryExtras(
+      snapshot: snapshot?.snapshot, undoes: undoes,
+      heardThrough: snapshot?.heardThrough ?? heardThrough)
   }
 
   /// Moves the waiting batch to the handed ones and returns it, or `nil` when none waits.

@@ -5,6 +5,9 @@ import StateStore
 import Synchronization
 
 /// An applied updater on its way from the store's actor to the disk.
+///
+/// Five words and a cause: what few entries carry (a snapshot, an undo's mark) is boxed, so
+/// that the batches, which pile up while the disk is slower than dispatch, stay small.
 @usableFromInline
 struct PendingEntry<S: State>: Sendable {
   @usableFromInline let updater: any StateUpdater<S>
@@ -14,41 +17,41 @@ struct PendingEntry<S: State>: Sendable {
   /// Its number in the journal is given when it is appended, after whatever other processes
   /// appended before it.
   @usableFromInline let number: Int
-  /// The state just after this entry, when the writer asked for a snapshot; boxed, so that the
-  /// entries, which pile up while the disk is slower than dispatch, stay a few words each.
-  @usableFromInline let snapshotBox: SnapshotBox<S>?
-  /// The entry it reverts, when ``JournaledStore/undo()`` dispatched it.
-  @usableFromInline var undoes: Int?
-  /// The last journal entry the store had heard of when it applied this one: its state then
-  /// held the journal up to there, followed by its own updaters only.
-  @usableFromInline let heardThrough: Int
+  /// A snapshot's state or an undo's mark, when the entry carries one.
+  @usableFromInline let extras: EntryExtras<S>?
 
   /// The state just after this entry, when the writer asked for a snapshot.
-  @inlinable
-  var snapshot: S? { snapshotBox?.state }
+  var snapshot: S? { extras?.snapshot }
+  /// The entry it reverts, when ``JournaledStore/undo()`` dispatched it.
+  var undoes: Int? { extras?.undoes }
+  /// With a snapshot: the last journal entry the store had heard of when it applied this
+  /// one, its state then holding the journal up to there, followed by its own updaters only.
+  var heardThrough: Int { extras?.heardThrough ?? 0 }
 
   @inlinable
-  init(
-    updater: any StateUpdater<S>, cause: DispatchCause?, number: Int, snapshot: S?,
-    undoes: Int? = nil, heardThrough: Int
-  ) {
+  init(updater: any StateUpdater<S>, cause: DispatchCause?, number: Int, extras: EntryExtras<S>?) {
     self.updater = updater
     self.cause = cause
     self.number = number
-    self.snapshotBox = snapshot.map(SnapshotBox.init)
-    self.undoes = undoes
-    self.heardThrough = heardThrough
+    self.extras = extras
   }
 }
 
-/// A state taken for a snapshot, held by reference in a ``PendingEntry``.
+/// What a few entries carry besides their updater, held by reference in a ``PendingEntry``.
 @usableFromInline
-final class SnapshotBox<S: State>: Sendable {
-  @usableFromInline let state: S
+final class EntryExtras<S: State>: Sendable {
+  /// The state just after the entry, when the writer asked for a snapshot.
+  let snapshot: S?
+  /// The entry it reverts, when ``JournaledStore/undo()`` dispatched it.
+  let undoes: Int?
+  /// The last journal entry the store had heard of when it applied the entry.
+  let heardThrough: Int
 
-  @inlinable
-  init(_ state: S) {
-    self.state = state
+  @usableFromInline
+  init(snapshot: S?, undoes: Int?, heardThrough: Int) {
+    self.snapshot = snapshot
+    self.undoes = undoes
+    self.heardThrough = heardThrough
   }
 }
 

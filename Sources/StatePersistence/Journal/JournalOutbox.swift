@@ -16,7 +16,7 @@ import Synchronization
 @usableFromInline
 final class JournalOutbox<S: State & Codable, Dependencies: Sendable> {
   @usableFromInline let writer: JournalWriter<S>
-  let inbox: HeardInbox<S, Dependencies>
+  @usableFromInline let inbox: HeardInbox<S, Dependencies>
   /// Read only when the writer asks for a snapshot: the state just after an entry.
   @usableFromInline weak var store: Store<S, Dependencies>?
   /// Everything a dispatch changes, in one value: one access per dispatch.
@@ -73,7 +73,10 @@ final class JournalOutbox<S: State & Codable, Dependencies: Sendable> {
 
   /// Hands the waiting batch, if any, to the writer now, and forgets the updaters the writer
   /// wrote.
-  @usableFromInline
+  ///
+  /// Inlinable, so that it runs specialised for the application's state: generic, it looked
+  /// the batches' type metadata up at every hand-off.
+  @inlinable
   func handOff() {
     guard let batch = ledger.takeBatch() else { return }
     // Entries written by the last hand-off's count, except those a `Heard` still on its way
@@ -182,7 +185,7 @@ struct JournalLedger<S: State & Codable> {
   }
 
   /// Moves the waiting batch to the handed ones and returns it, or `nil` when none waits.
-  @usableFromInline
+  @inlinable
   mutating func takeBatch() -> [PendingEntry<S>]? {
     guard !batch.isEmpty else { return nil }
     var taken: [PendingEntry<S>] = []
@@ -229,7 +232,7 @@ struct JournalLedger<S: State & Codable> {
   ///
   /// - Returns: The batches written whole, for the writer to free.
   /// - Complexity: O(batches).
-  @usableFromInline @discardableResult
+  @inlinable @discardableResult
   mutating func dropWritten(upTo number: Int) -> [ArraySlice<PendingEntry<S>>] {
     var written = 0
     while written < handed.count, (handed[written].last?.number ?? .min) <= number {

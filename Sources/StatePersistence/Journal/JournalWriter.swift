@@ -273,6 +273,7 @@ final class JournalWriter<S: State & Codable>: Sendable {
   /// free; never waits on the disk.
   ///
   /// - Returns: The last of this store's entries known to be durable.
+  @inlinable
   func enqueue(_ batch: [PendingEntry<S>], retiring written: [ArraySlice<PendingEntry<S>>]) -> Int {
     let (schedule, durable) = shared.withLock { shared -> (Bool, Int) in
       shared.retired += written
@@ -354,6 +355,7 @@ final class JournalWriter<S: State & Codable>: Sendable {
     }
   }
 
+  @usableFromInline
   func scheduleIfIdle(_ shared: inout Shared) -> Bool {
     guard !shared.isScheduled else { return false }
     shared.isScheduled = true
@@ -361,6 +363,7 @@ final class JournalWriter<S: State & Codable>: Sendable {
   }
 
   /// Writes what is pending, batch after batch, until nothing is; runs on the queue.
+  @usableFromInline
   func drain() {
     // The batches are swapped out of the lock with an empty array of the same capacity, so
     // taking them costs the store's actor no allocation and no copy while it waits for the lock.

@@ -120,7 +120,11 @@ extension JournaledStore {
     for updater in outbox.ledger.unwrittenUpdaters(from: taken.upperBound) {
       updater.updateState(&state)
     }
-    outbox.ledger.removeUnwritten(numbered: taken)
+    // The removed entries are released after the removal's access to the ledger ends: an
+    // updater's deinitializer may dispatch, and its entry would be recorded in the ledger.
+    withExtendedLifetime((outbox.ledger.handed, outbox.ledger.batch)) {
+      outbox.ledger.removeUnwritten(numbered: taken)
+    }
     lastSequence -= taken.count
     if taken.contains(flushTarget) { flushTarget = taken.lowerBound - 1 }
     applyFromOtherProcess(RebasedState(state: state), cause: nil)
@@ -205,6 +209,7 @@ public struct RebasedState<S: State>: StateUpdater {
 }
 
 /// Carries what the writer read of other processes' entries to the store's actor, in order.
+@usableFromInline
 final class HeardInbox<S: State & Codable, Dependencies: Sendable>: Sendable {
   private let pending = SpinLocked<(heard: [Heard<S>], isScheduled: Bool)>(([], false))
   @MainActor weak var target: JournaledStore<S, Dependencies>?
@@ -222,7 +227,7 @@ final class HeardInbox<S: State & Codable, Dependencies: Sendable>: Sendable {
   }
 
   /// The ``Heard/lastNumber`` of the oldest delivery not yet made.
-  var oldestLastNumber: Int? { pending.withLock { $0.heard.first?.lastNumber } }
+  @usableFromInline var oldestLastNumber: Int? { pending.withLock { $0.heard.first?.lastNumber } }
 
   /// Applies everything queued, in order.
   @MainActor func deliver() {

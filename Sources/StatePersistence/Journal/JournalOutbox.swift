@@ -34,7 +34,8 @@ final class JournalOutbox<S: State & Codable, Dependencies: Sendable> {
   @inlinable
   func record(_ update: AppliedUpdate<S>) {
     var snapshot: EntryExtras<S>?
-    if writer.wantsSnapshot.load(ordering: .relaxed) {
+    // Not for another process's updater, which is not journaled: its entry would not carry it.
+    if writer.wantsSnapshot.load(ordering: .relaxed) && !ledger.expectsOtherProcess {
       // Once every snapshot interval: the writer asked for the state after the next entry.
       snapshot = takeSnapshot()
     }

@@ -66,10 +66,30 @@ extension FaultToleranceTests {
   }
 
   /// The last segment up to the end of its last complete line: what a reader reads.
-  func completeJournal(_ cli: CLIHarness) throws -> Data {
+  func completeLastSegment(_ cli: CLIHarness) throws -> Data {
     let bytes = try Data(contentsOf: URL(fileURLWithPath: cli.store + "/" + lastSegment(cli)))
     guard let last = bytes.lastIndex(of: 0x0A) else { return Data() }
     return bytes[...last]
+  }
+
+  /// Every complete entry line of every segment, in journal order, without the segments'
+  /// headers: what the journal holds, however it is split into segments.
+  func completeJournal(_ cli: CLIHarness) throws -> Data {
+    let starts = try FileManager.default.contentsOfDirectory(atPath: cli.store).compactMap {
+      name -> Int? in
+      guard name.hasPrefix("journal-"), name.hasSuffix(".jsonl") else { return nil }
+      return Int(name.dropFirst("journal-".count).dropLast(".jsonl".count))
+    }.sorted()
+    var entries = Data()
+    for start in starts {
+      let bytes = try Data(contentsOf: URL(fileURLWithPath: cli.store + "/journal-\(start).jsonl"))
+      for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast()
+      where line.starts(with: Array(#"{"seq":"#.utf8)) {
+        entries.append(contentsOf: line)
+        entries.append(0x0A)
+      }
+    }
+    return entries
   }
 
   /// A command that changes `todos`, and how to recognise its change.
@@ -177,6 +197,7 @@ extension FaultToleranceTests {
       let before = try cli.todos()
       let storeBefore = try cli.storeContents()
       let journalBefore = try completeJournal(cli)
+      let lastSegmentBefore = try completeLastSegment(cli)
       let (arguments, isDone) = command(number, on: before)
       let process = try faultyProcess(
         cli, arguments,
@@ -213,7 +234,7 @@ extension FaultToleranceTests {
         // Byte for byte, except that a torn line left by a killed run may have been cut off:
         // readers ignore it, and a change cuts it before writing.
         let contents = try cli.storeContents()
-        let tailCut = storeBefore.merging([try lastSegment(cli): journalBefore]) { $1 }
+        let tailCut = storeBefore.merging([try lastSegment(cli): lastSegmentBefore]) { $1 }
         let differing = Set(contents.keys).union(storeBefore.keys).filter {
           contents[$0] != storeBefore[$0]
         }.sorted().map {

@@ -75,7 +75,17 @@ extension JournalWriter {
     }
     try Self.take(lock, exclusively: exclusively, options: options, directory: layout.directory)
     do throws(PersistenceError) {
-      if exclusively && disk.uncertain != nil { try settleUncertainAppend(&disk) }
+      if exclusively && disk.uncertain != nil {
+        do throws(PersistenceError) {
+          try settleUncertainAppend(&disk)
+        } catch {
+          // The append in doubt is still in doubt: a flush waiting for it must say so, not
+          // report this failure as one that changed nothing (its bytes may be on disk).
+          if case .uncertain = error { throw error }
+          throw .uncertain(
+            cause: "an earlier append could not be cut back", rollback: error.description)
+        }
+      }
       try catchUp(exclusively: exclusively, disk: &disk)
     } catch {
       unlock(&disk)

@@ -20,13 +20,16 @@ extension AppState: SnapshotDecodable {
     var todos: [Todo]?
     var nextID: Int?
     try scanner.object { scanner, key in
-      switch key {
-      case "todos":
+      if key.elementsEqual("todos".utf8) {
         var read: [Todo] = []
+        // A todo takes at least 30 bytes of JSON: room for all of them at once, no regrowth.
+        read.reserveCapacity(scanner.remainingCount / 30)
         try scanner.array { scanner in read.append(try scanner.todo()) }
         todos = read
-      case "nextID": nextID = try scanner.integer()
-      default: try scanner.skipValue()
+      } else if key.elementsEqual("nextID".utf8) {
+        nextID = try scanner.integer()
+      } else {
+        try scanner.skipValue()
       }
     }
     try scanner.end()
@@ -55,6 +58,9 @@ private struct SnapshotScanner {
     self.bytes = bytes
   }
 
+  /// How many bytes are left to read.
+  var remainingCount: Int { bytes.count - index }
+
   /// A todo object; see `Todo`'s `Codable` conformance.
   mutating func todo() throws -> Todo {
     var id: Int?
@@ -64,16 +70,19 @@ private struct SnapshotScanner {
     var due: CalendarDate?
     var priority: Priority?
     try object { scanner, key in
-      switch key {
-      case "id": id = try scanner.integer()
-      case "title": title = try scanner.string()
-      case "done": done = try scanner.bool()
-      case "tags":
+      // Keys are compared as bytes: no string is made for them.
+      if key.elementsEqual("id".utf8) {
+        id = try scanner.integer()
+      } else if key.elementsEqual("title".utf8) {
+        title = try scanner.string()
+      } else if key.elementsEqual("done".utf8) {
+        done = try scanner.bool()
+      } else if key.elementsEqual("tags".utf8) {
         tags = []
         if try !scanner.null() {
           try scanner.array { scanner in tags.append(try scanner.string()) }
         }
-      case "due":
+      } else if key.elementsEqual("due".utf8) {
         due = nil
         if try !scanner.null() {
           let text = try scanner.string()
@@ -82,7 +91,7 @@ private struct SnapshotScanner {
           }
           due = date
         }
-      case "priority":
+      } else if key.elementsEqual("priority".utf8) {
         priority = nil
         if try !scanner.null() {
           let text = try scanner.string()
@@ -91,7 +100,8 @@ private struct SnapshotScanner {
           }
           priority = known
         }
-      default: try scanner.skipValue()
+      } else {
+        try scanner.skipValue()
       }
     }
     guard let id, let title, let done else {
@@ -102,12 +112,15 @@ private struct SnapshotScanner {
       id: id, title: title, done: done, tags: Tags.canonical(tags), due: due, priority: priority)
   }
 
-  /// An object, calling `member` with each key, the scanner standing on its value.
-  mutating func object(_ member: (inout SnapshotScanner, String) throws -> Void) throws {
+  /// An object, calling `member` with each key's UTF-8 bytes, the scanner standing on its
+  /// value.
+  mutating func object(_ member: (inout SnapshotScanner, ArraySlice<UInt8>) throws -> Void)
+    throws
+  {
     try expect(UInt8(ascii: "{"))
     if try take(UInt8(ascii: "}")) { return }
     repeat {
-      let key = try string()
+      let key = try keyBytes()
       try expect(UInt8(ascii: ":"))
       try member(&self, key)
     } while try take(UInt8(ascii: ","))
@@ -122,6 +135,27 @@ private struct SnapshotScanner {
       try element(&self)
     } while try take(UInt8(ascii: ","))
     try expect(UInt8(ascii: "]"))
+  }
+
+  /// A key: its bytes as they are when it has no escape (every key this app writes), else
+  /// the bytes of its text with the escapes resolved.
+  private mutating func keyBytes() throws -> ArraySlice<UInt8> {
+    skipWhitespace()
+    guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+      throw failure("expected a key")
+    }
+    let start = index + 1
+    var end = start
+    while end < bytes.count, bytes[end] > 0x1F, bytes[end] != UInt8(ascii: "\""),
+      bytes[end] != UInt8(ascii: "\\")
+    {
+      end += 1
+    }
+    if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+      index = end + 1
+      return bytes[start..<end]
+    }
+    return Array(try string().utf8)[...]
   }
 
   /// A string, its escapes resolved.
@@ -299,11 +333,13 @@ private struct SnapshotScanner {
   }
 
   private mutating func skipWhitespace() {
-    while index < bytes.count,
-      [UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t")]
-        .contains(bytes[index])
-    {
-      index += 1
+    while index < bytes.count {
+      switch bytes[index] {
+      case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"):
+        index += 1
+      default:
+        return
+      }
     }
   }
 

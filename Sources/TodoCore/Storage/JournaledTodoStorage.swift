@@ -222,8 +222,8 @@ final class JournaledTodoStorage: TodoStorage {
     journaled.store.onUnhandledError = { _, _ in }
     latestState = journaled.store.state
     listener = journaled.store.observeUpdates {
-      [weak self, unowned journaled] (update: AppliedUpdate<AppState>) in
-      guard let self else { return }
+      [weak self, weak journaled] (update: AppliedUpdate<AppState>) in
+      guard let self, let journaled else { return }
       heard += 1
       if journaled.origin == .thisProcess {
         lastOwnChange = (latestState, (update.updater as? any TodoChange)?.erased)

@@ -1,0 +1,80 @@
+import Foundation
+import PersistenceTestSupport
+import StateStore
+import Synchronization
+import Testing
+
+@testable import StatePersistence
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Calls whose `fsync` and `ftruncate` fail while told to, both at once: how an append is left in
+/// doubt, its bytes on disk and its cut failing.
+private final class SyncAndCutFailing: ForwardingCalls {
+  let base: any SystemCalls
+  private let failing = Mutex(false)
+
+  init(_ base: any SystemCalls) {
+    self.base = base
+  }
+
+  /// Whether every `fsync` and `ftruncate` fails with `EIO`.
+  var fails: Bool {
+    get { failing.withLock { $0 } }
+    set { failing.withLock { $0 = newValue } }
+  }
+
+  func synchronize(_ descriptor: Int32) throws(SystemCallFailure) {
+    if fails { throw SystemCallFailure(.synchronize, code: EIO) }
+    try base.synchronize(descriptor)
+  }
+
+  func truncate(_ descriptor: Int32, to length: Int) throws(SystemCallFailure) {
+    if fails { throw SystemCallFailure(.truncate, code: EIO) }
+    try base.truncate(descriptor, to: length)
+  }
+}
+
+@MainActor
+@Suite("An append in doubt")
+struct UncertainAppendTests {
+  @Test(
+    "stays in doubt when the flush that settles it fails: the flush says uncertain, and the entry is kept and written once"
+  )
+  func settlingThatFails() async throws {
+    let disk = SimulatedDisk()
+    let calls = SyncAndCutFailing(disk)
+    let journaled = try await JournaledStore.openNumbers(on: calls, options: .readingByHand())
+    journaled.store.dispatch(Append(value: 1))
+    try await journaled.flush()
+    calls.fails = true
+    // Written without a flush waiting: the append's fsync fails, and so does cutting it back,
+    // so its bytes stay in the file, durable or not.
+    journaled.store.dispatch(Append(value: 2))
+    var failures = journaled.failures.makeAsyncIterator()
+    let first = await failures.next()
+    guard case .uncertain? = first else {
+      Issue.record("the append was not left in doubt: \(String(describing: first))")
+      return
+    }
+    // The flush settles it under the exclusive lock; its fsync fails too. That failure must
+    // not read as one that changed nothing.
+    await #expect {
+      try await journaled.flush()
+    } throws: { error in
+      guard let error = error as? PersistenceError, case .uncertain = error else { return false }
+      return true
+    }
+    #expect(journaled.store.state == numbers(upTo: 2), "the change in doubt is kept")
+    calls.fails = false
+    try await journaled.flush()
+    try await journaled.close()
+    let reopened = try await JournaledStore.readNumbers(on: disk)
+    #expect(reopened.state == numbers(upTo: 2), "written once, in order")
+    #expect(reopened.damage == nil)
+  }
+}

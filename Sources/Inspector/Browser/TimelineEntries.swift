@@ -39,6 +39,9 @@ package struct TimelineEntries: RandomAccessCollection, Equatable, Sendable {
   package subscript(position: Int) -> Int {
     switch storage {
     case .all(let count):
+      // Collection's contract, as `entries[position]` below traps the same way: positions come
+      // only from this package's code (the viewport, within `startIndex..<endIndex`), never
+      // from a log's bytes or a key, so no input can reach it out of range.
       precondition(position >= 0 && position < count, "a position past the timeline's entries")
       return position
     case .matching(let entries): return entries[position]

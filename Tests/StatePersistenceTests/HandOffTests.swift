@@ -16,7 +16,7 @@ struct HandOffTests {
     let disk = SimulatedDisk()
     let journaled = try await JournaledStore.openNumbers(
       on: disk, options: JournalOptions(snapshotInterval: 1_000_000))
-    let limit = JournalLedger<Numbers>.batchLimit
+    let limit = _JournalLedger<Numbers>._batchLimit
     var next = 0
     func burst(_ count: Int) {
       for _ in 0..<count {
@@ -26,15 +26,15 @@ struct HandOffTests {
     }
     // Two full batches handed over at once, the rest by the task at the end of this job.
     burst(2 * limit + 7)
-    #expect(journaled.outbox.ledger.batch.count == 7)
-    while !journaled.outbox.ledger.batch.isEmpty { await Task.yield() }
+    #expect(journaled._outbox._ledger._batch.count == 7)
+    while !journaled._outbox._ledger._batch.isEmpty { await Task.yield() }
     // One entry more than a batch, then a flush hands the rest over.
     burst(limit + 1)
     try await journaled.flush()
     #expect(journaled.durableSequence == next)
     // A burst within one batch, written while the next burst fills another.
     burst(3)
-    while !journaled.outbox.ledger.batch.isEmpty { await Task.yield() }
+    while !journaled._outbox._ledger._batch.isEmpty { await Task.yield() }
     burst(limit)
     try await journaled.close()
 
@@ -52,9 +52,9 @@ struct HandOffTests {
     let disk = SimulatedDisk()
     let journaled = try await JournaledStore.openNumbers(on: disk)
     for value in 1...5 { journaled.store.dispatch(Append(value: value)) }
-    #expect(journaled.outbox.ledger.batch.count == 5, "not handed to the writer yet")
+    #expect(journaled._outbox._ledger._batch.count == 5, "not handed to the writer yet")
     try await journaled.flush()
-    #expect(journaled.outbox.ledger.batch.isEmpty)
+    #expect(journaled._outbox._ledger._batch.isEmpty)
     #expect(journaled.durableSequence == 5)
     #expect(journaled.status == .saved)
     let read = try await JournaledStore.readNumbers(on: disk)
@@ -65,12 +65,12 @@ struct HandOffTests {
   @Test("entries dispatched just before the journaled store is released are still written")
   func releaseHandsOverTheWaitingBatch() async throws {
     let disk = SimulatedDisk()
-    var writer: JournalWriter<Numbers>?
+    var writer: _JournalWriter<Numbers>?
     do {
       let journaled = try await JournaledStore.openNumbers(on: disk)
-      writer = journaled.writer
+      writer = journaled._writer
       for value in 1...3 { journaled.store.dispatch(Append(value: value)) }
-      #expect(journaled.outbox.ledger.batch.count == 3)
+      #expect(journaled._outbox._ledger._batch.count == 3)
     }
     // Everything the writer was given before it closed its files has run.
     _ = await writer?.run { .success(()) }

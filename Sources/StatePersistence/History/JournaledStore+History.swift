@@ -49,15 +49,15 @@ extension JournaledStore {
   ///   queue, plus one dispatch on the store's actor and one flush.
   @discardableResult
   public func undo() async throws(PersistenceError) -> HistoryEntry<S>? {
-    outbox.handOff()
-    try await writer.holdExclusiveLock().get()
+    _outbox.handOff()
+    try await _writer.holdExclusiveLock().get()
     let result: Result<HistoryEntry<S>?, PersistenceError>
     do throws(PersistenceError) {
       result = .success(try await undoHoldingTheLock())
     } catch {
       result = .failure(error)
     }
-    await writer.releaseExclusiveLock()
+    await _writer.releaseExclusiveLock()
     return try result.get()
   }
 
@@ -67,7 +67,7 @@ extension JournaledStore {
     let limit = lastSequence
     let read = try await readHistory { recovered in Self.inverse(in: recovered, upTo: limit) }
     guard let (entry, inverse) = read.extra else { return nil }
-    var encoder = LineEncoder(registry: writer.registry)
+    var encoder = LineEncoder(registry: _writer.registry)
     if let failure = encoder.entry(inverse, sequence: 1, cause: nil, time: nil).failure {
       throw .encodingFailed(
         type: String(reflecting: type(of: inverse)), reason: failure.description)
@@ -89,12 +89,12 @@ extension JournaledStore {
   ) async throws(PersistenceError) -> (history: [HistoryEntry<S>], extra: Extra?) {
     try await flush()
     var recovery = JournalRecovery(
-      layout: writer.layout, files: writer.files, registry: writer.registry,
-      schema: writer.options.schemaVersion, migrations: writer.options.migrations)
+      layout: _writer.layout, files: _writer.files, registry: _writer.registry,
+      schema: _writer.options.schemaVersion, migrations: _writer.options.migrations)
     recovery.keepsHistory = true
-    recovery.readsFromFirstEntry = writer.options.keepsFullHistory
-    let (reading, initialState) = (recovery, writer.initialState)
-    return try await writer.run { () -> Result<([HistoryEntry<S>], Extra?), PersistenceError> in
+    recovery.readsFromFirstEntry = _writer.options.keepsFullHistory
+    let (reading, initialState) = (recovery, _writer.initialState)
+    return try await _writer.run { () -> Result<([HistoryEntry<S>], Extra?), PersistenceError> in
       Result { () throws(PersistenceError) in
         let recovered = try reading.read(initialState: initialState)
         if let damage = recovered.damage { throw damage }

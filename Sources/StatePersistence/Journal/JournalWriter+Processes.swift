@@ -26,17 +26,17 @@ struct Heard<S: State>: Sendable {
   /// order; `nil` when a snapshot covers some of them, so that only `state` tells what they
   /// did.
   let entries: [HeardEntry<S>]?
-  /// The last of this store's entries (a ``PendingEntry/number``) in the journal up to
+  /// The last of this store's entries (a ``_PendingEntry/_number``) in the journal up to
   /// `sequence`: this store's later entries come after `sequence`.
   let lastNumber: Int
 }
 
 // Sharing a directory with other processes: the lock, and reading what they appended.
-extension JournalWriter {
+extension _JournalWriter {
   /// Reads now what other processes appended, under the shared lock, and hands it to the
   /// store's actor; runs on the queue after everything queued before.
   func readOthers() async -> Result<Void, PersistenceError> {
-    await WriteQueue(queue).run { () -> Result<Void, PersistenceError> in
+    await WriteQueue(_queue).run { () -> Result<Void, PersistenceError> in
       self.disk.withLock { disk in
         Result { () throws(PersistenceError) in try self.poll(&disk) }
       }
@@ -46,7 +46,7 @@ extension JournalWriter {
   /// Reads what other processes appended, when the poll's interval is up; a failure is
   /// reported.
   func pollSoon() {
-    queue.async {
+    _queue.async {
       self.disk.withLock { disk in
         do throws(PersistenceError) {
           try self.poll(&disk)
@@ -99,7 +99,7 @@ extension JournalWriter {
   ///
   /// Calls nest: the lock is released when the last holder releases it.
   func holdExclusiveLock() async -> Result<Void, PersistenceError> {
-    await WriteQueue(queue).run { () -> Result<Void, PersistenceError> in
+    await WriteQueue(_queue).run { () -> Result<Void, PersistenceError> in
       self.disk.withLock { disk in
         Result { () throws(PersistenceError) in
           try self.lockAndCatchUp(exclusively: true, disk: &disk)
@@ -127,7 +127,7 @@ extension JournalWriter {
 
   /// Gives up one hold that ``holdExclusiveLock()`` took, releasing the lock after the last.
   func releaseExclusiveLock() async {
-    _ = await WriteQueue(queue).run { () -> Result<Void, PersistenceError> in
+    _ = await WriteQueue(_queue).run { () -> Result<Void, PersistenceError> in
       self.disk.withLock { disk in
         disk.exclusiveHolders = max(0, disk.exclusiveHolders - 1)
         self.unlock(&disk)
@@ -143,18 +143,18 @@ extension JournalWriter {
   /// stays exactly as it was. The status is ``PersistenceStatus/saved`` again if nothing else
   /// waits.
   func discard(_ taken: Range<Int>) async {
-    _ = await WriteQueue(queue).run { () -> Result<Void, PersistenceError> in
+    _ = await WriteQueue(_queue).run { () -> Result<Void, PersistenceError> in
       self.disk.withLock { disk in
         disk.unwritten.removeAll { taken.contains($0.number) }
         let idle = disk.unwritten.isEmpty
-        self.shared.withLock { shared in
-          shared.pending = shared.pending.compactMap { batch in
-            let kept = batch.filter { !taken.contains($0.number) }
+        self._shared.withLock { shared in
+          shared._pending = shared._pending.compactMap { batch in
+            let kept = batch.filter { !taken.contains($0._number) }
             return kept.isEmpty ? nil : kept
           }
-          if idle, shared.pending.isEmpty, shared.stopped == nil {
-            shared.status = .saved
-            shared.holdsAfterFailure = false
+          if idle, shared._pending.isEmpty, shared._stopped == nil {
+            shared._status = .saved
+            shared._holdsAfterFailure = false
           }
         }
       }
@@ -241,7 +241,7 @@ extension JournalWriter {
     guard recovered.lastSequence > disk.lastSequence else { return }
     disk.lastSequence = recovered.lastSequence
     disk.lastForeign = recovered.lastSequence
-    shared.withLock { $0.durableSequence = recovered.lastSequence }
+    _shared.withLock { $0._durableSequence = recovered.lastSequence }
     hear(
       Heard(
         state: recovered.state, sequence: recovered.lastSequence,

@@ -9,37 +9,37 @@ import Synchronization
 /// Five words and a cause: what few entries carry (a snapshot, an undo's mark) is boxed, so
 /// that the batches, which pile up while the disk is slower than dispatch, stay small.
 @usableFromInline
-struct PendingEntry<S: State>: Sendable {
-  @usableFromInline let updater: any StateUpdater<S>
-  @usableFromInline let cause: DispatchCause?
+struct _PendingEntry<S: State>: Sendable {
+  @usableFromInline let _updater: any StateUpdater<S>
+  @usableFromInline let _cause: DispatchCause?
   /// Its place among the updaters this store journals, from 1.
   ///
   /// Its number in the journal is given when it is appended, after whatever other processes
   /// appended before it.
-  @usableFromInline let number: Int
+  @usableFromInline let _number: Int
   /// A snapshot's state or an undo's mark, when the entry carries one.
-  @usableFromInline let extras: EntryExtras<S>?
+  @usableFromInline let _extras: _EntryExtras<S>?
 
   /// The state just after this entry, when the writer asked for a snapshot.
-  var snapshot: S? { extras?.snapshot }
+  var snapshot: S? { _extras?.snapshot }
   /// The entry it reverts, when ``JournaledStore/undo()`` dispatched it.
-  var undoes: Int? { extras?.undoes }
+  var undoes: Int? { _extras?.undoes }
   /// With a snapshot: the last journal entry the store had heard of when it applied this
   /// one, its state then holding the journal up to there, followed by its own updaters only.
-  var heardThrough: Int { extras?.heardThrough ?? 0 }
+  var heardThrough: Int { _extras?.heardThrough ?? 0 }
 
   @inlinable
-  init(updater: any StateUpdater<S>, cause: DispatchCause?, number: Int, extras: EntryExtras<S>?) {
-    self.updater = updater
-    self.cause = cause
-    self.number = number
-    self.extras = extras
+  init(updater: any StateUpdater<S>, cause: DispatchCause?, number: Int, extras: _EntryExtras<S>?) {
+    self._updater = updater
+    self._cause = cause
+    self._number = number
+    self._extras = extras
   }
 }
 
-/// What a few entries carry besides their updater, held by reference in a ``PendingEntry``.
+/// What a few entries carry besides their updater, held by reference in a ``_PendingEntry``.
 @usableFromInline
-final class EntryExtras<S: State>: Sendable {
+final class _EntryExtras<S: State>: Sendable {
   /// The state just after the entry, when the writer asked for a snapshot.
   let snapshot: S?
   /// The entry it reverts, when ``JournaledStore/undo()`` dispatched it.
@@ -58,8 +58,8 @@ final class EntryExtras<S: State>: Sendable {
 /// Appends a journaled store's entries off its actor, in order, several per `write` and `fsync`
 /// (group commit), and compacts the journal with snapshots.
 ///
-/// The store's actor hands it batches of entries (see ``JournalOutbox``): it appends each to
-/// ``Shared/pending`` under a lock and, when the writer is idle, schedules it on its queue. Everything that touches the disk runs on that queue, in
+/// The store's actor hands it batches of entries (see ``_JournalOutbox``): it appends each to
+/// ``_Shared/_pending`` under a lock and, when the writer is idle, schedules it on its queue. Everything that touches the disk runs on that queue, in
 /// ``Disk``.
 ///
 /// Several processes may write to one directory: the writer holds the directory's `flock`
@@ -67,38 +67,38 @@ final class EntryExtras<S: State>: Sendable {
 /// the others appended since it last looked and hands it to the store's actor (``Heard``), so
 /// its own entries are numbered after theirs. See `JournalWriter+Processes.swift`.
 @usableFromInline
-final class JournalWriter<S: State & Codable>: Sendable {
-  @usableFromInline typealias Waiter = CheckedContinuation<Result<Void, PersistenceError>, Never>
+final class _JournalWriter<S: State & Codable>: Sendable {
+  @usableFromInline typealias _Waiter = CheckedContinuation<Result<Void, PersistenceError>, Never>
 
   /// What the store's actor and the queue share.
   @usableFromInline
-  struct Shared: Sendable {
+  struct _Shared: Sendable {
     /// Batches of entries handed over and not yet taken by a drain, oldest first.
-    @usableFromInline var pending: [[PendingEntry<S>]] = []
+    @usableFromInline var _pending: [[_PendingEntry<S>]] = []
     /// Written batches the store's actor no longer needs: freed by the next drain, on the
     /// queue, so that the actor does not pay for destroying their entries.
-    @usableFromInline var retired: [ArraySlice<PendingEntry<S>>] = []
+    @usableFromInline var _retired: [ArraySlice<_PendingEntry<S>>] = []
     /// Whether a drain is scheduled or running.
-    @usableFromInline var isScheduled = false
+    @usableFromInline var _isScheduled = false
     /// Whether a flush asked the next drain to retry entries a failure left unwritten.
-    @usableFromInline var flushRequested = false
+    @usableFromInline var _flushRequested = false
     /// Whether a write failed and nothing was dispatched or flushed since: entries are then
     /// encoded but not written, so that what is durable stays what the failure said.
-    @usableFromInline var holdsAfterFailure = false
-    /// Flushes waiting for this store's entries up to `target` (a ``PendingEntry/number``).
-    @usableFromInline var waiters: [(target: Int, continuation: Waiter)] = []
+    @usableFromInline var _holdsAfterFailure = false
+    /// Flushes waiting for this store's entries up to `target` (a ``_PendingEntry/_number``).
+    @usableFromInline var _waiters: [(target: Int, continuation: _Waiter)] = []
     /// The last of this store's entries known to be durable.
-    @usableFromInline var durableNumber = 0
+    @usableFromInline var _durableNumber = 0
     /// The last journal entry known to be durable, this process's or another's.
-    @usableFromInline var durableSequence: Int
-    @usableFromInline var status = PersistenceStatus.saved
+    @usableFromInline var _durableSequence: Int
+    @usableFromInline var _status = PersistenceStatus.saved
     /// The error that stopped the writer, and the first of this store's entries it did not
     /// write.
-    @usableFromInline var stopped: (error: PersistenceError, number: Int)?
+    @usableFromInline var _stopped: (error: PersistenceError, number: Int)?
 
     @usableFromInline
     init(durableSequence: Int) {
-      self.durableSequence = durableSequence
+      self._durableSequence = durableSequence
     }
   }
 
@@ -175,12 +175,12 @@ final class JournalWriter<S: State & Codable>: Sendable {
   /// The state before the journal's first entry.
   let initialState: S
   /// Set by the queue when a snapshot is due; the store's actor then hands over its state.
-  @usableFromInline let wantsSnapshot = Atomic<Bool>(false)
+  @usableFromInline let _wantsSnapshot = Atomic<Bool>(false)
   /// Not a `Mutex`: the store's actor and the queue contend for it, and ThreadSanitizer cannot
   /// see a contended `Mutex` hand over on Linux (see `SpinLocked`).
-  @usableFromInline let shared: SpinLocked<Shared>
+  @usableFromInline let _shared: SpinLocked<_Shared>
   let disk: Mutex<Disk>
-  @usableFromInline let queue: DispatchQueue
+  @usableFromInline let _queue: DispatchQueue
   let report: @Sendable (PersistenceError) -> Void
   /// Hands what other processes appended to the store's actor.
   let hear: @Sendable (Heard<S>) -> Void
@@ -199,7 +199,7 @@ final class JournalWriter<S: State & Codable>: Sendable {
     self.options = options
     self.registry = registry
     self.initialState = initialState
-    self.queue = queue
+    self._queue = queue
     self.report = report
     self.hear = hear
     var segment: Segment?
@@ -231,7 +231,7 @@ final class JournalWriter<S: State & Codable>: Sendable {
       }
       rollsOver = true
     }
-    shared = SpinLocked(Shared(durableSequence: recovered.lastSequence))
+    _shared = SpinLocked(_Shared(durableSequence: recovered.lastSequence))
     let needsReload = segment.map { $0.knownSize > $0.committedLength } ?? false
     do {
       try lock.lock(LOCK_UN)
@@ -256,47 +256,48 @@ final class JournalWriter<S: State & Codable>: Sendable {
         || $0.bytesSinceSnapshot >= options.snapshotByteThreshold
     }
     if due {
-      wantsSnapshot.store(true, ordering: .relaxed)
+      _wantsSnapshot.store(true, ordering: .relaxed)
     }
   }
 
   /// Where the writer stands.
-  var status: PersistenceStatus { shared.withLock { $0.status } }
+  var status: PersistenceStatus { _shared.withLock { $0._status } }
 
   /// The last journal entry known to be durable.
-  var durableSequence: Int { shared.withLock { $0.durableSequence } }
+  var durableSequence: Int { _shared.withLock { $0._durableSequence } }
 
   /// The last of this store's entries known to be durable.
-  var durableNumber: Int { shared.withLock { $0.durableNumber } }
+  var durableNumber: Int { _shared.withLock { $0._durableNumber } }
 
   /// Hands a batch of applied entries, in order, to the writer, with written batches for it to
   /// free; never waits on the disk.
   ///
   /// - Returns: The last of this store's entries known to be durable.
   @inlinable
-  func enqueue(_ batch: [PendingEntry<S>], retiring written: [ArraySlice<PendingEntry<S>>]) -> Int {
-    let (schedule, durable) = shared.withLock { shared -> (Bool, Int) in
-      shared.retired += written
-      if let stopped = shared.stopped, let first = batch.first, first.number >= stopped.number {
-        return (scheduleIfIdle(&shared), shared.durableNumber)
+  func enqueue(_ batch: [_PendingEntry<S>], retiring written: [ArraySlice<_PendingEntry<S>>]) -> Int
+  {
+    let (schedule, durable) = _shared.withLock { shared -> (Bool, Int) in
+      shared._retired += written
+      if let stopped = shared._stopped, let first = batch.first, first._number >= stopped.number {
+        return (_scheduleIfIdle(&shared), shared._durableNumber)
       }
-      shared.pending.append(batch)
-      shared.holdsAfterFailure = false
-      if shared.status == .saved { shared.status = .saving }
-      return (scheduleIfIdle(&shared), shared.durableNumber)
+      shared._pending.append(batch)
+      shared._holdsAfterFailure = false
+      if shared._status == .saved { shared._status = .saving }
+      return (_scheduleIfIdle(&shared), shared._durableNumber)
     }
-    if schedule { queue.async { self.drain() } }
+    if schedule { _queue.async { self._drain() } }
     return durable
   }
 
   /// Stops writing at this store's entry `number` with `error`: entries before it are still
   /// written, none from it on.
   func stop(_ error: PersistenceError, at number: Int) {
-    let failed = shared.withLock { shared -> [Waiter] in
-      if shared.stopped == nil { shared.stopped = (error, number) }
-      shared.status = .stopped(shared.stopped?.error ?? error)
-      let failed = shared.waiters.filter { $0.target >= number }.map(\.continuation)
-      shared.waiters.removeAll { $0.target >= number }
+    let failed = _shared.withLock { shared -> [_Waiter] in
+      if shared._stopped == nil { shared._stopped = (error, number) }
+      shared._status = .stopped(shared._stopped?.error ?? error)
+      let failed = shared._waiters.filter { $0.target >= number }.map(\.continuation)
+      shared._waiters.removeAll { $0.target >= number }
       return failed
     }
     for waiter in failed { waiter.resume(returning: .failure(error)) }
@@ -305,20 +306,20 @@ final class JournalWriter<S: State & Codable>: Sendable {
   /// Returns once every one of this store's entries up to number `target` is durable, or with
   /// the error that kept one from being written.
   func flush(upTo target: Int) async -> Result<Void, PersistenceError> {
-    await withCheckedContinuation { (continuation: Waiter) in
-      let (immediate, schedule) = shared.withLock {
+    await withCheckedContinuation { (continuation: _Waiter) in
+      let (immediate, schedule) = _shared.withLock {
         shared -> (Result<Void, PersistenceError>?, Bool) in
-        if shared.durableNumber >= target { return (.success(()), false) }
-        if let stopped = shared.stopped, target >= stopped.number {
+        if shared._durableNumber >= target { return (.success(()), false) }
+        if let stopped = shared._stopped, target >= stopped.number {
           return (.failure(stopped.error), false)
         }
-        shared.waiters.append((target, continuation))
-        shared.flushRequested = true
-        shared.holdsAfterFailure = false
-        return (nil, scheduleIfIdle(&shared))
+        shared._waiters.append((target, continuation))
+        shared._flushRequested = true
+        shared._holdsAfterFailure = false
+        return (nil, _scheduleIfIdle(&shared))
       }
       if let immediate { continuation.resume(returning: immediate) }
-      if schedule { queue.async { self.drain() } }
+      if schedule { _queue.async { self._drain() } }
     }
   }
 
@@ -326,19 +327,19 @@ final class JournalWriter<S: State & Codable>: Sendable {
   func run<Success: Sendable>(
     _ work: @escaping @Sendable () -> Result<Success, PersistenceError>
   ) async -> Result<Success, PersistenceError> {
-    await WriteQueue(queue).run(work)
+    await WriteQueue(_queue).run(work)
   }
 
   /// Closes the files, releasing the directory's lock, once everything queued before is
   /// written; later entries are not written.
   func close() {
-    queue.async { self.closeFiles() }
+    _queue.async { self.closeFiles() }
   }
 
   /// Closes the files as ``close()`` does, and returns once they are closed.
   func closeAndWait() async {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      queue.async {
+      _queue.async {
         self.closeFiles()
         continuation.resume()
       }
@@ -356,29 +357,29 @@ final class JournalWriter<S: State & Codable>: Sendable {
   }
 
   @usableFromInline
-  func scheduleIfIdle(_ shared: inout Shared) -> Bool {
-    guard !shared.isScheduled else { return false }
-    shared.isScheduled = true
+  func _scheduleIfIdle(_ shared: inout _Shared) -> Bool {
+    guard !shared._isScheduled else { return false }
+    shared._isScheduled = true
     return true
   }
 
   /// Writes what is pending, batch after batch, until nothing is; runs on the queue.
   @usableFromInline
-  func drain() {
+  func _drain() {
     // The batches are swapped out of the lock with an empty array of the same capacity, so
     // taking them costs the store's actor no allocation and no copy while it waits for the lock.
-    var batch: [[PendingEntry<S>]] = []
-    var retired: [ArraySlice<PendingEntry<S>>] = []
+    var batch: [[_PendingEntry<S>]] = []
+    var retired: [ArraySlice<_PendingEntry<S>>] = []
     while true {
-      let taken = shared.withLock { shared -> (holds: Bool, stoppedAt: Int?)? in
-        swap(&shared.retired, &retired)
-        guard !shared.pending.isEmpty || shared.flushRequested else {
-          shared.isScheduled = false
+      let taken = _shared.withLock { shared -> (holds: Bool, stoppedAt: Int?)? in
+        swap(&shared._retired, &retired)
+        guard !shared._pending.isEmpty || shared._flushRequested else {
+          shared._isScheduled = false
           return nil
         }
-        shared.flushRequested = false
-        swap(&shared.pending, &batch)
-        return (shared.holdsAfterFailure, shared.stopped?.number)
+        shared._flushRequested = false
+        swap(&shared._pending, &batch)
+        return (shared._holdsAfterFailure, shared._stopped?.number)
       }
       retired.removeAll(keepingCapacity: true)
       guard let taken else { return }
@@ -392,10 +393,10 @@ final class JournalWriter<S: State & Codable>: Sendable {
   /// Encodes the entries of `batch` before `stoppedAt`, and appends every unwritten entry
   /// unless `commits` is false.
   private func write(
-    _ batch: [[PendingEntry<S>]], before stoppedAt: Int?, commits: Bool, disk: inout Disk
+    _ batch: [[_PendingEntry<S>]], before stoppedAt: Int?, commits: Bool, disk: inout Disk
   ) {
     guard disk.lock != nil else {
-      stop(.closed(reason: "the journaled store was closed"), at: batch.first?.first?.number ?? 1)
+      stop(.closed(reason: "the journaled store was closed"), at: batch.first?.first?._number ?? 1)
       return
     }
     // One reading of the clock per batch, off the store's actor: the batch was applied moments
@@ -403,17 +404,17 @@ final class JournalWriter<S: State & Codable>: Sendable {
     let time = options.recordsTime ? options.now() : nil
     for entry in batch.joined() {
       // An entry queued before the writer stopped is not written past the stop.
-      if let stoppedAt, entry.number >= stoppedAt { break }
+      if let stoppedAt, entry._number >= stoppedAt { break }
       // Numbered 0 for now: the entry's number is known once the journal is read under the
       // exclusive lock, just before appending.
       var (line, failure) = disk.encoder.entry(
-        entry.updater, sequence: 0, cause: entry.cause, time: time)
+        entry._updater, sequence: 0, cause: entry._cause, time: time)
       if let failure {
         // Writing this entry's marker would make the journal unreadable past it, and skipping
         // it would leave a gap: the journal ends before it, and the store says so.
         let error = PersistenceError.encodingFailed(
-          type: String(reflecting: type(of: entry.updater)), reason: failure.description)
-        stop(error, at: entry.number)
+          type: String(reflecting: type(of: entry._updater)), reason: failure.description)
+        stop(error, at: entry._number)
         report(error)
         break
       }
@@ -422,7 +423,7 @@ final class JournalWriter<S: State & Codable>: Sendable {
         line.removeLast(2)
         line.append(contentsOf: ",\"undoes\":\(undoes)}\n".utf8)
       }
-      disk.unwritten.append((entry.number, line, entry.snapshot, entry.heardThrough))
+      disk.unwritten.append((entry._number, line, entry.snapshot, entry.heardThrough))
     }
     if commits { commitUnwritten(&disk) }
   }
@@ -457,7 +458,7 @@ final class JournalWriter<S: State & Codable>: Sendable {
       } else {
         // The store took it before hearing of entries another process appended before this
         // one: it is not the journal's state there. Ask for the state again.
-        wantsSnapshot.store(true, ordering: .relaxed)
+        _wantsSnapshot.store(true, ordering: .relaxed)
       }
     }
   }
@@ -534,7 +535,7 @@ final class JournalWriter<S: State & Codable>: Sendable {
       && (disk.entriesSinceSnapshot >= options.snapshotInterval
         || disk.bytesSinceSnapshot >= options.snapshotByteThreshold)
     {
-      wantsSnapshot.store(true, ordering: .relaxed)
+      _wantsSnapshot.store(true, ordering: .relaxed)
     }
   }
 
@@ -597,28 +598,28 @@ final class JournalWriter<S: State & Codable>: Sendable {
   /// Records this store's entries up to `number` as durable, the journal being durable up to
   /// its entry `sequence`.
   func markDurable(number: Int, sequence: Int, idle: Bool) {
-    let ready = shared.withLock { shared -> [Waiter] in
-      shared.durableNumber = number
-      shared.durableSequence = sequence
-      if shared.stopped == nil {
-        shared.status = idle && shared.pending.isEmpty ? .saved : .saving
+    let ready = _shared.withLock { shared -> [_Waiter] in
+      shared._durableNumber = number
+      shared._durableSequence = sequence
+      if shared._stopped == nil {
+        shared._status = idle && shared._pending.isEmpty ? .saved : .saving
       }
-      let ready = shared.waiters.filter { $0.target <= number }.map(\.continuation)
-      shared.waiters.removeAll { $0.target <= number }
+      let ready = shared._waiters.filter { $0.target <= number }.map(\.continuation)
+      shared._waiters.removeAll { $0.target <= number }
       return ready
     }
     for waiter in ready { waiter.resume(returning: .success(())) }
   }
 
   private func fail(_ error: PersistenceError) {
-    let failed = shared.withLock { shared -> [Waiter] in
-      if shared.stopped == nil { shared.status = .failing(error) }
+    let failed = _shared.withLock { shared -> [_Waiter] in
+      if shared._stopped == nil { shared._status = .failing(error) }
       // The flushes that asked for a retry get this failure as their answer; the next retry
       // waits for the next dispatch or flush, so what is durable stays as the error says.
-      shared.flushRequested = false
-      shared.holdsAfterFailure = true
-      defer { shared.waiters.removeAll() }
-      return shared.waiters.map(\.continuation)
+      shared._flushRequested = false
+      shared._holdsAfterFailure = true
+      defer { shared._waiters.removeAll() }
+      return shared._waiters.map(\.continuation)
     }
     for waiter in failed { waiter.resume(returning: .failure(error)) }
     report(error)

@@ -22,7 +22,7 @@ extension JournaledStore {
   ///   if persisted.origin == .otherProcess { showBanner("Changed in another window") }
   /// }
   /// ```
-  public var origin: Origin { outbox.ledger.appliesOtherProcess ? .otherProcess : .thisProcess }
+  public var origin: Origin { _outbox._ledger._appliesOtherProcess ? .otherProcess : .thisProcess }
 
   /// Reads now what other processes appended to the directory, and applies it to ``store``
   /// before returning, without waiting for the next poll (see ``JournalOptions/pollInterval``).
@@ -32,8 +32,8 @@ extension JournaledStore {
   /// - Complexity: A few system calls when nothing changed; else O(snapshot + journal after
   ///   it) to read the journal, plus applying what is new.
   public func catchUp() async throws(PersistenceError) {
-    outbox.handOff()
-    try await writer.readOthers().get()
+    _outbox.handOff()
+    try await _writer.readOthers().get()
     inbox.deliver()
   }
 
@@ -78,18 +78,18 @@ extension JournaledStore {
   /// - Complexity: The lock and the few system calls of ``catchUp()`` when nothing changed
   ///   (else reading the journal from its snapshot), plus `body`, plus one flush.
   public func withExclusiveAccess<Value>(_ body: () throws -> Value) async throws -> Value {
-    outbox.handOff()
-    try await writer.holdExclusiveLock().get()
+    _outbox.handOff()
+    try await _writer.holdExclusiveLock().get()
     inbox.deliver()
     let before = (state: store.state, count: journaledCount)
     let outcome = Result { try body() }
     do throws(PersistenceError) {
       try await flushOrTakeBack(since: before)
     } catch {
-      await writer.releaseExclusiveLock()
+      await _writer.releaseExclusiveLock()
       throw error
     }
-    await writer.releaseExclusiveLock()
+    await _writer.releaseExclusiveLock()
     return try outcome.get()
   }
 
@@ -105,7 +105,7 @@ extension JournaledStore {
         // Some of them may be on disk: the next append settles which.
       } else if !taken.isEmpty {
         takeBack(taken, restoring: before.state)
-        await writer.discard(taken)
+        await _writer.discard(taken)
       }
       throw error
     }
@@ -117,13 +117,13 @@ extension JournaledStore {
   /// - Complexity: O(updaters not yet written), plus their own cost.
   private func takeBack(_ taken: Range<Int>, restoring state: S) {
     var state = state
-    for updater in outbox.ledger.unwrittenUpdaters(from: taken.upperBound) {
+    for updater in _outbox._ledger.unwrittenUpdaters(from: taken.upperBound) {
       updater.updateState(&state)
     }
     // The removed entries are released after the removal's access to the ledger ends: an
     // updater's deinitializer may dispatch, and its entry would be recorded in the ledger.
-    withExtendedLifetime((outbox.ledger.handed, outbox.ledger.batch)) {
-      outbox.ledger.removeUnwritten(numbered: taken)
+    withExtendedLifetime((_outbox._ledger._handed, _outbox._ledger._batch)) {
+      _outbox._ledger.removeUnwritten(numbered: taken)
     }
     lastSequence -= taken.count
     if taken.contains(flushTarget) { flushTarget = taken.lowerBound - 1 }
@@ -133,9 +133,9 @@ extension JournaledStore {
   /// Polls the directory for other processes' entries every `interval` of `clock`, until the
   /// store is closed or released.
   @usableFromInline
-  func startPolling(every interval: Duration?, on clock: any Clock<Duration>) {
+  func _startPolling(every interval: Duration?, on clock: any Clock<Duration>) {
     guard let interval, interval > .zero else { return }
-    let writer = writer
+    let writer = _writer
     pollTask = Task {
       while true {
         do { try await sleep(on: clock, for: interval) } catch { return }
@@ -157,31 +157,31 @@ extension JournaledStore {
   ///   own cost and the store's notification.
   func apply(_ heard: [Heard<S>]) {
     for heard in heard {
-      outbox.ledger.dropWritten(upTo: heard.lastNumber)
-      if outbox.ledger.allWritten, let entries = heard.entries {
+      _outbox._ledger.dropWritten(upTo: heard.lastNumber)
+      if _outbox._ledger.allWritten, let entries = heard.entries {
         for entry in entries {
           applyFromOtherProcess(entry.updater, cause: entry.cause.map(DispatchCause.init))
         }
       } else {
         var state = heard.state
-        for updater in outbox.ledger.unwrittenUpdaters() { updater.updateState(&state) }
+        for updater in _outbox._ledger.unwrittenUpdaters() { updater.updateState(&state) }
         applyFromOtherProcess(RebasedState(state: state), cause: nil)
       }
-      outbox.ledger.heardThrough = heard.sequence
-      lastSequence = heard.sequence + outbox.ledger.unwrittenCount
+      _outbox._ledger._heardThrough = heard.sequence
+      lastSequence = heard.sequence + _outbox._ledger.unwrittenCount
     }
   }
 
   private func applyFromOtherProcess(_ updater: any StateUpdater<S>, cause: DispatchCause?) {
-    outbox.ledger.expectsOtherProcess = true
-    outbox.ledger.appliesOtherProcess = true
+    _outbox._ledger._expectsOtherProcess = true
+    _outbox._ledger._appliesOtherProcess = true
     // The store is idle here (this runs from a task or after an await, never inside one of
     // its callbacks), so the dispatch is applied, and observed, before it returns.
     DispatchCause.$current.withValue(cause) {
       store.dispatch(any: updater)
     }
-    outbox.ledger.expectsOtherProcess = false
-    outbox.ledger.appliesOtherProcess = false
+    _outbox._ledger._expectsOtherProcess = false
+    _outbox._ledger._appliesOtherProcess = false
   }
 }
 
@@ -210,7 +210,7 @@ public struct RebasedState<S: State>: StateUpdater {
 
 /// Carries what the writer read of other processes' entries to the store's actor, in order.
 @usableFromInline
-final class HeardInbox<S: State & Codable, Dependencies: Sendable>: Sendable {
+final class _HeardInbox<S: State & Codable, Dependencies: Sendable>: Sendable {
   private let pending = SpinLocked<(heard: [Heard<S>], isScheduled: Bool)>(([], false))
   @MainActor weak var target: JournaledStore<S, Dependencies>?
 
@@ -227,7 +227,7 @@ final class HeardInbox<S: State & Codable, Dependencies: Sendable>: Sendable {
   }
 
   /// The ``Heard/lastNumber`` of the oldest delivery not yet made.
-  @usableFromInline var oldestLastNumber: Int? { pending.withLock { $0.heard.first?.lastNumber } }
+  @usableFromInline var _oldestLastNumber: Int? { pending.withLock { $0.heard.first?.lastNumber } }
 
   /// Applies everything queued, in order.
   @MainActor func deliver() {

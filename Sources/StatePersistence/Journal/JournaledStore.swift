@@ -48,60 +48,60 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
   /// entries up to the last one this process read or wrote, then its own updaters not yet
   /// written.
   public internal(set) var lastSequence: Int {
-    get { outbox.ledger.lastSequence }
-    set { outbox.ledger.lastSequence = newValue }
+    get { _outbox._ledger._lastSequence }
+    set { _outbox._ledger._lastSequence = newValue }
   }
 
-  @usableFromInline let writer: JournalWriter<S>
+  @usableFromInline let _writer: _JournalWriter<S>
   /// This store's side of the journal: its numbering, and its updaters on their way to the
   /// writer.
-  @usableFromInline let outbox: JournalOutbox<S, Dependencies>
-  let inbox: HeardInbox<S, Dependencies>
+  @usableFromInline let _outbox: _JournalOutbox<S, Dependencies>
+  let inbox: _HeardInbox<S, Dependencies>
   private let failureSink: AsyncStream<PersistenceError>.Continuation
-  @usableFromInline var subscription: Subscription?
+  @usableFromInline var _subscription: Subscription?
   var pollTask: Task<Void, Never>?
 
   /// The entry that the next journaled updater reverts, while ``undo()`` dispatches its inverse.
   var undoing: Int? {
-    get { outbox.ledger.undoing }
-    set { outbox.ledger.undoing = newValue }
+    get { _outbox._ledger._undoing }
+    set { _outbox._ledger._undoing = newValue }
   }
-  /// How many updaters this store journaled: the last one's ``PendingEntry/number``.
-  var journaledCount: Int { outbox.ledger.journaledCount }
+  /// How many updaters this store journaled: the last one's ``_PendingEntry/_number``.
+  var journaledCount: Int { _outbox._ledger._journaledCount }
   /// The number of this store's last journaled updater that was not taken back (see
   /// ``withExclusiveAccess(_:)``): what a flush waits for.
   var flushTarget: Int {
-    get { outbox.ledger.flushTarget }
-    set { outbox.ledger.flushTarget = newValue }
+    get { _outbox._ledger._flushTarget }
+    set { _outbox._ledger._flushTarget = newValue }
   }
 
   private init(
-    store: Store<S, Dependencies>, directory: String, writer: JournalWriter<S>,
-    inbox: HeardInbox<S, Dependencies>, lastSequence: Int,
+    store: Store<S, Dependencies>, directory: String, writer: _JournalWriter<S>,
+    inbox: _HeardInbox<S, Dependencies>, lastSequence: Int,
     failures: (AsyncStream<PersistenceError>, AsyncStream<PersistenceError>.Continuation)
   ) {
     self.store = store
     self.directory = directory
-    self.writer = writer
+    self._writer = writer
     self.inbox = inbox
-    self.outbox = JournalOutbox(writer: writer, inbox: inbox, lastSequence: lastSequence)
-    outbox.store = store
+    self._outbox = _JournalOutbox(writer: writer, inbox: inbox, lastSequence: lastSequence)
+    _outbox._store = store
     (self.failures, self.failureSink) = failures
   }
 
   isolated deinit {
-    subscription?.cancel()
+    _subscription?.cancel()
     pollTask?.cancel()
-    outbox.handOff()
-    writer.close()
+    _outbox.handOff()
+    _writer.close()
   }
 
   /// Where the journal stands with the disk: ``PersistenceStatus/saved`` when every applied
   /// updater is durable.
-  public nonisolated var status: PersistenceStatus { writer.status }
+  public nonisolated var status: PersistenceStatus { _writer.status }
 
   /// The number of the last journal entry known to be durable, this process's or another's.
-  public nonisolated var durableSequence: Int { writer.durableSequence }
+  public nonisolated var durableSequence: Int { _writer.durableSequence }
 
   /// Opens the journal in `directory`, creating the directory (mode 0700) if needed, and
   /// returns a store holding its state.
@@ -127,7 +127,7 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
   ) async throws(PersistenceError) -> JournaledStore {
     // Journaling starts here, in code inlined into the application's, so that the path every
     // dispatch takes is specialised for its state type (P1 in store-bench).
-    let journaled = try await openWithoutJournaling(
+    let journaled = try await _openWithoutJournaling(
       directory: directory.path, initialState: initialState, dependencies: dependencies,
       registry: registry, options: options, interceptors: interceptors)
     journaled.startJournaling(options: options)
@@ -151,7 +151,7 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
   /// Opens the store in `directory` on the real disk, without journaling its updaters yet:
   /// ``startJournaling(options:)`` starts.
   @usableFromInline
-  static func openWithoutJournaling(
+  static func _openWithoutJournaling(
     directory: String, initialState: S, dependencies: Dependencies,
     registry: ActionLogRegistry<S>, options: JournalOptions,
     interceptors: [StoreInterceptor<S>]
@@ -174,15 +174,15 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
     let failures = AsyncStream.makeStream(
       of: PersistenceError.self, bufferingPolicy: .bufferingNewest(64))
     let reporter = Reporter<S, Dependencies>(sink: failures.1)
-    let inbox = HeardInbox<S, Dependencies>()
+    let inbox = _HeardInbox<S, Dependencies>()
     let opened = await WriteQueue(queue).run {
-      () -> Result<(JournalWriter<S>, S, Int), PersistenceError> in
+      () -> Result<(_JournalWriter<S>, S, Int), PersistenceError> in
       Result { () throws(PersistenceError) in
         try files.createDirectory(layout.directory)
         let lock = try OpenFile(layout.lockPath, flags: O_RDWR | O_CREAT, system: system)
         // Held while recovering, and released once the writer is made: another process
         // appending meanwhile waits. Closing `lock` on a failure releases it.
-        try JournalWriter<S>.take(
+        try _JournalWriter<S>.take(
           lock, exclusively: true, options: options, directory: layout.directory)
         // A `snapshot.json.tmp` a crash left is not removed here: the next snapshot removes it
         // before writing its own, and an open that changed nothing must leave the directory
@@ -192,7 +192,7 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
           migrations: options.migrations
         ).read(initialState: initialState)
         if let damage = recovered.damage { throw damage }
-        let writer = try JournalWriter(
+        let writer = try _JournalWriter(
           layout: layout, files: files, options: options, registry: registry,
           initialState: initialState, lock: lock, recovered: recovered, queue: queue,
           report: reporter.report, hear: inbox.post)
@@ -218,10 +218,10 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
   /// no weak reference to load on every dispatch, and no cycle through the store.
   @inlinable
   func startJournaling(options: JournalOptions) {
-    subscription = store.observeUpdates { [outbox] (update: AppliedUpdate<S>) in
-      outbox.record(update)
+    _subscription = store.observeUpdates { [_outbox] (update: AppliedUpdate<S>) in
+      _outbox.record(update)
     }
-    startPolling(every: options.pollInterval, on: options.clock)
+    _startPolling(every: options.pollInterval, on: options.clock)
   }
 
   /// Reads the journal on `system`'s calls; see
@@ -249,22 +249,22 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
   ///   is then exactly what it was before the failed write, and the next open sees no part of
   ///   it; the updaters stay queued and are written again at the next dispatch or flush.
   public func flush() async throws(PersistenceError) {
-    outbox.handOff()
-    try await writer.flush(upTo: flushTarget).get()
+    _outbox.handOff()
+    try await _writer.flush(upTo: flushTarget).get()
   }
 
   /// Flushes, then stops journaling and releases the directory for another open.
   ///
   /// - Throws: The flush's error; the directory is released all the same.
   public func close() async throws(PersistenceError) {
-    subscription?.cancel()
-    subscription = nil
+    _subscription?.cancel()
+    _subscription = nil
     pollTask?.cancel()
     pollTask = nil
-    outbox.handOff()
-    let result = await writer.flush(upTo: flushTarget)
-    writer.stop(.closed(reason: "the journaled store was closed"), at: journaledCount + 1)
-    await writer.closeAndWait()
+    _outbox.handOff()
+    let result = await _writer.flush(upTo: flushTarget)
+    _writer.stop(.closed(reason: "the journaled store was closed"), at: journaledCount + 1)
+    await _writer.closeAndWait()
     try result.get()
   }
 

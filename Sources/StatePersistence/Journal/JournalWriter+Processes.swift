@@ -144,11 +144,16 @@ extension _JournalWriter {
   /// waits.
   func discard(_ taken: Range<Int>) async {
     _ = await WriteQueue(_queue).run { () -> Result<Void, PersistenceError> in
-      self.disk.withLock { disk in
-        disk.unwritten.removeAll { taken.contains($0.number) }
-        let idle = disk.unwritten.isEmpty
-        self._shared.withLock { shared in
-          shared._pending = shared._pending.compactMap { batch in
+      // What is forgotten is released after both locks: an updater's or a state's
+      // deinitializer is the application's code, and may read `status` (this lock) or anything
+      // else of the store's.
+      let forgotten = self.disk.withLock { disk in
+        let (kept, unwritten) = disk.unwritten.partitioned { !taken.contains($0.number) }
+        disk.unwritten = kept
+        let idle = kept.isEmpty
+        let pending = self._shared.withLock { shared in
+          let pending = shared._pending
+          shared._pending = pending.compactMap { batch in
             let kept = batch.filter { !taken.contains($0._number) }
             return kept.isEmpty ? nil : kept
           }
@@ -156,8 +161,11 @@ extension _JournalWriter {
             shared._status = .saved
             shared._holdsAfterFailure = false
           }
+          return pending
         }
+        return (unwritten, pending)
       }
+      withExtendedLifetime(forgotten) {}
       return .success(())
     }
   }
@@ -343,5 +351,21 @@ extension _JournalWriter {
     let placeholder = #"{"seq":0,"#.utf8.count
     bytes += #"{"seq":\#(sequence),"#.utf8
     bytes += line.dropFirst(placeholder)
+  }
+}
+
+extension Array {
+  /// The elements that satisfy `belongs`, and the others, each in their order.
+  ///
+  /// - Complexity: O(n).
+  fileprivate func partitioned(by belongs: (Element) -> Bool) -> (
+    matching: [Element], others: [Element]
+  ) {
+    var matching: [Element] = []
+    var others: [Element] = []
+    for element in self {
+      if belongs(element) { matching.append(element) } else { others.append(element) }
+    }
+    return (matching, others)
   }
 }

@@ -15,39 +15,40 @@ enum TodoFormatter {
     _ todos: C, today: CalendarDate? = nil, forTerminal: Bool = false
   ) -> String {
     // The widest id by its printed length: a negative id is longer than its magnitude suggests.
-    let width = todos.reduce(0) { max($0, decimalLength($1.id)) }
-    var output = ""
+    let width = todos.reduce(0) { max($0, DecimalText.length($1.id)) }
+    // Built as bytes and made a string once: a `String` append per field cost a listing of
+    // 10,000 todos more than its snapshot took to read.
+    var output: [UInt8] = []
     output.reserveCapacity(todos.count * 32)
     for todo in todos {
-      let id = String(todo.id)
-      output += String(repeating: " ", count: max(0, width - id.utf8.count))
-      output += id
-      output += todo.done ? " [x] " : " [ ] "
-      output += forTerminal ? TerminalSafeText.escaped(todo.title) : todo.title
-      if let priority = todo.priority { output += "  !" + priority.rawValue }
+      DecimalText.append(todo.id, width: width, padding: UInt8(ascii: " "), to: &output)
+      output.append(contentsOf: todo.done ? " [x] ".utf8 : " [ ] ".utf8)
+      appendText(todo.title, forTerminal: forTerminal, to: &output)
+      if let priority = todo.priority {
+        output.append(contentsOf: "  !".utf8)
+        output.append(contentsOf: priority.rawValue.utf8)
+      }
       if let due = todo.due {
-        output += "  due:\(due)"
-        if let today, due < today { output += " (overdue)" }
+        output.append(contentsOf: "  due:".utf8)
+        due.appendDescription(to: &output)
+        if let today, due < today { output.append(contentsOf: " (overdue)".utf8) }
       }
-      if !todo.tags.isEmpty {
-        output += "  "
-        output += todo.tags.map { "#" + (forTerminal ? TerminalSafeText.escaped($0) : $0) }
-          .joined(separator: " ")
+      for (index, tag) in todo.tags.enumerated() {
+        output.append(contentsOf: index == 0 ? "  #".utf8 : " #".utf8)
+        appendText(tag, forTerminal: forTerminal, to: &output)
       }
-      output += "\n"
+      output.append(UInt8(ascii: "\n"))
     }
-    return output
+    return String(decoding: output, as: UTF8.self)
   }
 
-  /// The number of characters `String(value)` has.
-  private static func decimalLength(_ value: Int) -> Int {
-    var length = value < 0 ? 2 : 1
-    var rest = value / 10
-    while rest != 0 {
-      length += 1
-      rest /= 10
+  /// Appends `text`'s UTF-8 bytes, with control characters escaped when `forTerminal`.
+  private static func appendText(_ text: String, forTerminal: Bool, to output: inout [UInt8]) {
+    if forTerminal {
+      output.append(contentsOf: TerminalSafeText.escaped(text).utf8)
+    } else {
+      output.append(contentsOf: text.utf8)
     }
-    return length
   }
 
   /// The todos as one JSON array on one line:
@@ -110,7 +111,7 @@ enum TodoFormatter {
   static func history<C: Collection<JournalEntry>>(_ entries: C, forTerminal: Bool = false)
     -> String
   {
-    let width = entries.reduce(0) { max($0, decimalLength($1.seq)) }
+    let width = entries.reduce(0) { max($0, DecimalText.length($1.seq)) }
     var output = ""
     for entry in entries {
       let seq = String(entry.seq)

@@ -20,13 +20,13 @@ extension AppState: SnapshotDecodable {
     var todos: [Todo]?
     var nextID: Int?
     try scanner.object { scanner, key in
-      if key.elementsEqual("todos".utf8) {
+      if key.spells("todos") {
         var read: [Todo] = []
         // A todo takes at least 30 bytes of JSON: room for all of them at once, no regrowth.
         read.reserveCapacity(scanner.remainingCount / 30)
         try scanner.array { scanner in read.append(try scanner.todo()) }
         todos = read
-      } else if key.elementsEqual("nextID".utf8) {
+      } else if key.spells("nextID") {
         nextID = try scanner.integer()
       } else {
         try scanner.skipValue()
@@ -71,18 +71,18 @@ private struct SnapshotScanner {
     var priority: Priority?
     try object { scanner, key in
       // Keys are compared as bytes: no string is made for them.
-      if key.elementsEqual("id".utf8) {
+      if key.spells("id") {
         id = try scanner.integer()
-      } else if key.elementsEqual("title".utf8) {
+      } else if key.spells("title") {
         title = try scanner.string()
-      } else if key.elementsEqual("done".utf8) {
+      } else if key.spells("done") {
         done = try scanner.bool()
-      } else if key.elementsEqual("tags".utf8) {
+      } else if key.spells("tags") {
         tags = []
         if try !scanner.null() {
           try scanner.array { scanner in tags.append(try scanner.string()) }
         }
-      } else if key.elementsEqual("due".utf8) {
+      } else if key.spells("due") {
         due = nil
         if try !scanner.null() {
           let text = try scanner.string()
@@ -91,7 +91,7 @@ private struct SnapshotScanner {
           }
           due = date
         }
-      } else if key.elementsEqual("priority".utf8) {
+      } else if key.spells("priority") {
         priority = nil
         if try !scanner.null() {
           let text = try scanner.string()
@@ -367,5 +367,16 @@ private struct SnapshotScanner {
 
   func failure(_ reason: String) -> SnapshotShapeError {
     SnapshotShapeError("byte \(index): \(reason)")
+  }
+}
+
+extension ArraySlice<UInt8> {
+  /// Whether these bytes are exactly `word`'s UTF-8: lengths first, so that most keys that
+  /// differ are told apart without reading a byte.
+  fileprivate func spells(_ word: StaticString) -> Bool {
+    guard count == word.utf8CodeUnitCount else { return false }
+    return word.withUTF8Buffer { word in
+      withUnsafeBufferPointer { bytes in bytes.elementsEqual(word) }
+    }
   }
 }

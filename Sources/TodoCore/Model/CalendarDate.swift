@@ -45,7 +45,18 @@ struct CalendarDate: Hashable, Sendable, Comparable, CustomStringConvertible {
 
   /// `YYYY-MM-DD`.
   var description: String {
-    Self.padded(year, 4) + "-" + Self.padded(month, 2) + "-" + Self.padded(day, 2)
+    var bytes: [UInt8] = []
+    appendDescription(to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Appends ``description``'s UTF-8 bytes to `output`, making no string.
+  func appendDescription(to output: inout [UInt8]) {
+    DecimalText.append(year, width: 4, to: &output)
+    output.append(UInt8(ascii: "-"))
+    DecimalText.append(month, width: 2, to: &output)
+    output.append(UInt8(ascii: "-"))
+    DecimalText.append(day, width: 2, to: &output)
   }
 
   static func < (lhs: CalendarDate, rhs: CalendarDate) -> Bool {
@@ -103,10 +114,6 @@ struct CalendarDate: Hashable, Sendable, Comparable, CustomStringConvertible {
     return value
   }
 
-  private static func padded(_ value: Int, _ width: Int) -> String {
-    let digits = String(value)
-    return String(repeating: "0", count: max(0, width - digits.count)) + digits
-  }
 }
 
 /// `"YYYY-MM-DD"`.

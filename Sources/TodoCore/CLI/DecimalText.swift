@@ -19,15 +19,19 @@ enum DecimalText {
   static func append(
     _ value: Int, width: Int = 0, padding: UInt8 = UInt8(ascii: "0"), to output: inout [UInt8]
   ) {
-    for _ in 0..<max(0, width - length(value)) { output.append(padding) }
+    let characters = length(value)
+    for _ in 0..<max(0, width - characters) { output.append(padding) }
     if value < 0 { output.append(UInt8(ascii: "-")) }
+    // The digits are written from the last, dividing by the constant 10 (a multiplication).
+    output.append(
+      contentsOf: repeatElement(UInt8(ascii: "0"), count: characters - (value < 0 ? 1 : 0)))
     // The magnitude as unsigned, so that `Int.min` has one too.
-    let magnitude = value.magnitude
-    var divisor: UInt = 1
-    while magnitude / divisor >= 10 { divisor *= 10 }
-    while divisor > 0 {
-      output.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: (magnitude / divisor) % 10))
-      divisor /= 10
-    }
+    var rest = value.magnitude
+    var position = output.endIndex
+    repeat {
+      position -= 1
+      output[position] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+      rest /= 10
+    } while rest != 0
   }
 }

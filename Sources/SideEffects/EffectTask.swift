@@ -10,51 +10,51 @@ import Synchronization
 /// ```
 public final class EffectTask<Success: Sendable>: Sendable {
   @usableFromInline
-  enum Phase {
+  enum _Phase {
     /// Still in the interceptors (queued behind a running dispatch).
-    case pending([CheckedContinuation<Started, Never>])
-    case started(Started)
+    case pending([CheckedContinuation<_Started, Never>])
+    case started(_Started)
   }
 
   @usableFromInline
-  enum Started: Sendable {
+  enum _Started: Sendable {
     case running(Task<Success, any Error>)
     case notRun(Result<Success, any Error>)
   }
 
-  @usableFromInline let phase: Mutex<Phase>
-  @usableFromInline let cancelled = Atomic<Bool>(false)
+  @usableFromInline let _phase: Mutex<_Phase>
+  @usableFromInline let _cancelled = Atomic<Bool>(false)
   /// The run's token in its store's effect registry, once it has started; 0 before.
-  @usableFromInline let runToken = Atomic<UInt64>(0)
+  @usableFromInline let _runToken = Atomic<UInt64>(0)
   /// A hash of the run's own task, which the task stores as its first step; 0 before.
   private let ownTask = Atomic<Int>(0)
 
   /// The run's entry in its store's `EffectRegistry`: the handle is the registry's record of
   /// the run too, so that a run costs one object besides its task.
-  @usableFromInline @MainActor var entry = EffectRunEntry()
+  @usableFromInline @MainActor var entry = _EffectRunEntry()
 
   /// A handle whose effect is still on its way through the interceptors.
   @inlinable
   init() {
-    phase = Mutex(.pending([]))
+    _phase = Mutex(.pending([]))
   }
 
   /// A handle on an effect that did not run.
   @usableFromInline
   init(notRun result: Result<Success, any Error>) {
-    phase = Mutex(.started(.notRun(result)))
+    _phase = Mutex(.started(.notRun(result)))
   }
 
   /// Whether ``cancel()`` has been called.
   @inlinable
-  public var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+  public var isCancelled: Bool { _cancelled.load(ordering: .acquiring) }
 
   /// Cancels the effect; calling it again does nothing.
   ///
   /// The effect sees `Task.isCancelled`, its sleeps throw and the updaters it dispatches from
   /// now on are ignored.
   public func cancel() {
-    cancelled.store(true, ordering: .releasing)
+    _cancelled.store(true, ordering: .releasing)
     runningTask?.cancel()
   }
 
@@ -92,13 +92,13 @@ public final class EffectTask<Success: Sendable>: Sendable {
   /// The token of the effect's run in its store, once it has started running; test tools match
   /// it against the store's running effects.
   package var token: UInt64? {
-    let token = runToken.load(ordering: .acquiring)
+    let token = _runToken.load(ordering: .acquiring)
     return token == 0 ? nil : token
   }
 
   /// The run's task, once it has started.
   private var runningTask: Task<Success, any Error>? {
-    phase.withLock { phase in
+    _phase.withLock { phase in
       if case .started(.running(let task)) = phase { return task }
       return nil
     }
@@ -107,9 +107,9 @@ public final class EffectTask<Success: Sendable>: Sendable {
   /// Records how the effect started, once its trip through the interceptors is over; `token`
   /// names the run when it runs.
   @inlinable
-  func attach(_ started: Started, token: UInt64? = nil) {
-    if let token { runToken.store(token, ordering: .releasing) }
-    let waiters = phase.withLock { phase -> [CheckedContinuation<Started, Never>] in
+  func attach(_ started: _Started, token: UInt64? = nil) {
+    if let token { _runToken.store(token, ordering: .releasing) }
+    let waiters = _phase.withLock { phase -> [CheckedContinuation<_Started, Never>] in
       guard case .pending(let waiters) = phase else { return [] }
       phase = .started(started)
       return waiters
@@ -120,20 +120,20 @@ public final class EffectTask<Success: Sendable>: Sendable {
 
   /// Records, from the run's own task, which task that is.
   @usableFromInline
-  func recordOwnTask() {
-    ownTask.store(EffectRunID.taskHash, ordering: .releasing)
+  func _recordOwnTask() {
+    ownTask.store(_EffectRunID.taskHash, ordering: .releasing)
   }
 
   @inlinable
-  nonisolated(nonsending) func started() async -> Started {
+  nonisolated(nonsending) func started() async -> _Started {
     // Started already, as a handle almost always is by the time it is awaited: no continuation.
-    let known = phase.withLock { phase -> Started? in
+    let known = _phase.withLock { phase -> _Started? in
       if case .started(let started) = phase { return started }
       return nil
     }
     if let known { return known }
     return await withCheckedContinuation { continuation in
-      let started = phase.withLock { phase -> Started? in
+      let started = _phase.withLock { phase -> _Started? in
         switch phase {
         case .started(let started): return started
         case .pending(var waiters):
@@ -147,7 +147,7 @@ public final class EffectTask<Success: Sendable>: Sendable {
   }
 }
 
-extension EffectTask: EffectRun {
+extension EffectTask: _EffectRun {
   @usableFromInline
   func cancelRun() {
     runningTask?.cancel()

@@ -5,7 +5,7 @@
 /// updaters of one effect apply in the order it dispatched them.
 public struct SideEffectContext<S: State, D: Sendable>: Sendable {
   /// The store the effect runs on, for modules that extend effects (such as navigation).
-  @usableFromInline package let store: Store<S, D>
+  @usableFromInline package let _store: Store<S, D>
 
   /// The dependencies of the store: clients, clocks, file systems.
   ///
@@ -14,7 +14,7 @@ public struct SideEffectContext<S: State, D: Sendable>: Sendable {
 
   /// Creates the context of an effect running on `store`.
   @MainActor @inlinable init(store: Store<S, D>) {
-    self.store = store
+    self._store = store
     self.dependencies = store.dependencies
   }
 
@@ -24,7 +24,7 @@ public struct SideEffectContext<S: State, D: Sendable>: Sendable {
   /// let done = await context.state.todos.filter(\.done).count
   /// ```
   public var state: S {
-    get async { await store.stateForEffect() }
+    get async { await _store.stateForEffect() }
   }
 
   /// The store's current state; use ``state``.
@@ -42,7 +42,7 @@ public struct SideEffectContext<S: State, D: Sendable>: Sendable {
   /// as a `dispatch` made on the main actor does.
   @inlinable
   public func dispatch<U: StateUpdater>(_ updater: U) async where U.StateType == S {
-    await store.dispatchUnlessCancelled(updater)
+    await _store.dispatchUnlessCancelled(updater)
   }
 
   /// Runs `effect` on the store and waits for it, as part of this effect.
@@ -53,7 +53,7 @@ public struct SideEffectContext<S: State, D: Sendable>: Sendable {
   /// - Throws: Whatever `effect` throws.
   public func dispatch<E: SideEffect>(_ effect: E) async throws
   where E.StateType == S, E.Dependencies == D {
-    try await store.dispatch(effect)
+    try await _store.dispatch(effect)
   }
 
   /// Runs `effect` on the store, waits for it and returns its value.
@@ -62,12 +62,12 @@ public struct SideEffectContext<S: State, D: Sendable>: Sendable {
   @discardableResult
   public func dispatch<E: ReturningSideEffect>(_ effect: E) async throws -> E.ReturnValue
   where E.StateType == S, E.Dependencies == D {
-    try await store.dispatch(effect)
+    try await _store.dispatch(effect)
   }
 
   /// Cancels every running effect of the store whose cancellation identifier equals `id`.
   public func cancelEffects(identifiedBy id: some Hashable & Sendable) async {
-    await store.cancelEffects(identifiedBy: id)
+    await _store.cancelEffects(identifiedBy: id)
   }
 }
 

@@ -58,19 +58,19 @@ extension Store {
 
   /// Cancels every running effect whose ``ReturningSideEffect/cancellationID`` equals `id`.
   public func cancelEffects(identifiedBy id: some Hashable & Sendable) {
-    EffectRegistry.of(self).cancel(identifiedBy: AnyHashable(id))
+    _EffectRegistry.of(self)._cancel(identifiedBy: AnyHashable(id))
   }
 
   /// Cancels every running effect of this store.
   ///
   /// - Complexity: O(running effects).
   public func cancelAllEffects() {
-    EffectRegistry.of(self).cancelAll()
+    _EffectRegistry.of(self).cancelAll()
   }
 
   /// The number of effects of this store that are running now; test tools wait on it.
   package var runningEffectCount: Int {
-    EffectRegistry.of(self).count
+    _EffectRegistry.of(self).count
   }
 
   /// What each running (or queued) effect of this store is and what it waits for, oldest
@@ -78,12 +78,12 @@ extension Store {
   ///
   /// - Complexity: O(r log r) for r running effects.
   package var runningEffects: [RunningEffect] {
-    EffectRegistry.of(self).snapshot
+    _EffectRegistry.of(self).snapshot
   }
 
   /// Names this store's effect runs in an ``EffectRunID``.
   package var effectRunsID: ObjectIdentifier {
-    ObjectIdentifier(EffectRegistry.of(self))
+    ObjectIdentifier(_EffectRegistry.of(self))
   }
 
   /// Calls `observer` on the main actor each time an effect of this store changes state.
@@ -94,6 +94,6 @@ extension Store {
   package func observeEffectChanges(
     _ observer: @escaping @MainActor @Sendable () -> Void
   ) -> Subscription {
-    EffectRegistry.of(self).observeChanges(observer)
+    _EffectRegistry.of(self).observeChanges(observer)
   }
 }

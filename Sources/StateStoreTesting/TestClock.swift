@@ -55,7 +55,7 @@ public final class TestClock: Clock, Sendable {
   private struct Sleeper {
     let deadline: Instant
     /// The effect run asleep, when a task of an effect sleeps.
-    let run: EffectRunID?
+    let run: _EffectRunID?
     /// Whether the sleeping task is the effect's own, rather than a child task (`async let`, a
     /// task group) or a task it started.
     let isOwnTask: Bool
@@ -103,8 +103,8 @@ public final class TestClock: Clock, Sendable {
       inner.nextID &+= 1
       return inner.nextID
     }
-    let run = EffectRunID.current
-    let isOwnTask = EffectRunID.currentTaskRun != nil
+    let run = _EffectRunID.current
+    let isOwnTask = _EffectRunID._currentTaskRun != nil
     try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation {
         (continuation: CheckedContinuation<Void, any Error>) in
@@ -206,7 +206,7 @@ public final class TestClock: Clock, Sendable {
       for sleeper in inner.sleepers.values {
         guard let run = sleeper.run, run.registry == registry else { continue }
         guard sleeper.isOwnTask || !ownTasksOnly else { continue }
-        runs[run.token] = min(runs[run.token] ?? sleeper.deadline, sleeper.deadline)
+        runs[run._token] = min(runs[run._token] ?? sleeper.deadline, sleeper.deadline)
       }
       return runs
     }

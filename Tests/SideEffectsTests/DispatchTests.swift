@@ -99,7 +99,7 @@ struct DispatchTests {
       func sideEffect(_ context: SideEffectContext<Counter, Dependencies>) async throws
         -> ObjectIdentifier
       {
-        ObjectIdentifier(context.store)
+        ObjectIdentifier(context._store)
       }
     }
     let store = makeStore()

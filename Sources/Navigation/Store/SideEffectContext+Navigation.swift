@@ -12,7 +12,7 @@ extension SideEffectContext where D: NavigationProvider {
   ///
   /// - Throws: ``NavigationError`` when the navigator cannot carry out the request.
   public func dispatch<Request: NavigationDispatchable>(_ request: Request) async throws {
-    try await store.dispatch(request)
+    try await _store.dispatch(request)
   }
 
   /// Shows a sub-flow through the store's interceptors and awaits its result, or `nil` when it
@@ -26,6 +26,6 @@ extension SideEffectContext where D: NavigationProvider {
   ///   cancelled, which hides the sub-flow.
   @discardableResult
   public func dispatch<Value: Sendable>(_ request: ShowForResult<Value>) async throws -> Value? {
-    try await store.dispatch(request)
+    try await _store.dispatch(request)
   }
 }

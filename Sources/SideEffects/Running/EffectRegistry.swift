@@ -5,9 +5,9 @@ import Synchronization
 /// holds the registry's entry itself, so that the registry needs no table of its own for a run
 /// and a run costs one object besides its task.
 @usableFromInline
-protocol EffectRun: AnyObject, Sendable {
+protocol _EffectRun: AnyObject, Sendable {
   /// The registry's record of the run.
-  @MainActor var entry: EffectRunEntry { get set }
+  @MainActor var entry: _EffectRunEntry { get set }
   /// Cancels the run's task, leaving the handle's own ``EffectTask/isCancelled`` as it is.
   func cancelRun()
   /// The hash of the run's own task, once the task has started; 0 before.
@@ -18,7 +18,7 @@ protocol EffectRun: AnyObject, Sendable {
 /// running effects (a list linked through the runs, oldest first, so that starting and ending
 /// a run costs no hashing).
 @usableFromInline
-struct EffectRunEntry {
+struct _EffectRunEntry {
   /// The run's token; 0 until it starts.
   var token: UInt64 = 0
   var id: AnyHashable?
@@ -31,8 +31,8 @@ struct EffectRunEntry {
   /// The queued run's suspension until its turn.
   var turn: CheckedContinuation<Void, any Error>?
   var isRunning = false
-  var older: (any EffectRun)?
-  var newer: (any EffectRun)?
+  var older: (any _EffectRun)?
+  var newer: (any _EffectRun)?
 }
 
 /// The running effects of one store: what cancels them, which identifier each one holds, whose
@@ -40,15 +40,15 @@ struct EffectRunEntry {
 ///
 /// Kept in the store's extension storage, so it lives and dies with the store.
 @MainActor @usableFromInline
-final class EffectRegistry {
+final class _EffectRegistry {
   private var nextToken: UInt64 = 0
   /// The running effects, oldest first, linked through their entries.
-  private var oldest: (any EffectRun)?
-  private var newest: (any EffectRun)?
+  private var oldest: (any _EffectRun)?
+  private var newest: (any _EffectRun)?
   /// How many effects are running, queued ones included.
   private(set) var count = 0
   /// Per identifier, the runs holding it, in dispatch order: the oldest first.
-  private var lanes: [AnyHashable: [any EffectRun]] = [:]
+  private var lanes: [AnyHashable: [any _EffectRun]] = [:]
   /// Who hears each change of a run: a start, a turn, an end.
   ///
   /// Locked, so that a token
@@ -63,25 +63,25 @@ final class EffectRegistry {
 
   /// The registry of `store`, created on first use.
   @inlinable
-  static func of<S, D>(_ store: Store<S, D>) -> EffectRegistry {
-    let key = ObjectIdentifier(EffectRegistry.self)
-    if let registry = store.extensionStorage[key] as? EffectRegistry { return registry }
-    return make(in: &store.extensionStorage, at: key)
+  static func of<S, D>(_ store: Store<S, D>) -> _EffectRegistry {
+    let key = ObjectIdentifier(_EffectRegistry.self)
+    if let registry = store.extensionStorage[key] as? _EffectRegistry { return registry }
+    return _make(in: &store.extensionStorage, at: key)
   }
 
   /// A new registry, stored in a store's extension storage at `key`.
   @usableFromInline
-  static func make(in storage: inout [ObjectIdentifier: AnyObject], at key: ObjectIdentifier)
-    -> EffectRegistry
+  static func _make(in storage: inout [ObjectIdentifier: AnyObject], at key: ObjectIdentifier)
+    -> _EffectRegistry
   {
-    let registry = EffectRegistry()
+    let registry = _EffectRegistry()
     storage[key] = registry
     return registry
   }
 
   /// The name of the effect type `type`, as its updaters' cause records it.
   @usableFromInline
-  func name(of type: any ReturningSideEffect.Type) -> String {
+  func _name(of type: any ReturningSideEffect.Type) -> String {
     let key = ObjectIdentifier(type)
     if let name = typeNames[key] { return name }
     let name = String(describing: type)
@@ -97,20 +97,20 @@ final class EffectRegistry {
 
   /// Whether any effect with identifier `id` is running or queued.
   @usableFromInline
-  func isHeld(_ id: AnyHashable) -> Bool {
+  func _isHeld(_ id: AnyHashable) -> Bool {
     lanes[id]?.isEmpty == false
   }
 
   /// Records a started effect and returns its token; a queued one (`queued`) waits in
   /// ``waitForTurn(_:)``.
   @usableFromInline
-  func begin(
-    _ run: any EffectRun, id: AnyHashable?, type: Any.Type, awaitedBy: UInt64?,
+  func _begin(
+    _ run: any _EffectRun, id: AnyHashable?, type: Any.Type, awaitedBy: UInt64?,
     queued isQueued: Bool
   ) -> UInt64 {
     let token = makeToken()
     // One write through the run's accessor, not one per field.
-    run.entry = EffectRunEntry(
+    run.entry = _EffectRunEntry(
       token: token, id: id, type: type, awaitedBy: awaitedBy, isQueued: isQueued, turn: nil,
       isRunning: true, older: newest, newer: nil)
     if let newest { newest.entry.newer = run } else { oldest = run }
@@ -128,7 +128,7 @@ final class EffectRegistry {
   /// - Throws: `CancellationError` at once when the run is cancelled before its turn, so that
   ///   whoever awaits it is resumed without waiting for the runs ahead.
   @usableFromInline
-  func waitForTurn(_ run: any EffectRun) async throws {
+  func _waitForTurn(_ run: any _EffectRun) async throws {
     try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation {
         (continuation: CheckedContinuation<Void, any Error>) in
@@ -152,13 +152,13 @@ final class EffectRegistry {
   /// Records a finished effect, gives the next queued run of its lane its turn, and tells the
   /// observers.
   @usableFromInline
-  func end(_ run: any EffectRun) {
+  func _end(_ run: any _EffectRun) {
     // Read once: each read through the run's accessor copies the whole entry.
     let entry = run.entry
     guard entry.isRunning else { return }
     if let older = entry.older { older.entry.newer = entry.newer } else { oldest = entry.newer }
     if let newer = entry.newer { newer.entry.older = entry.older } else { newest = entry.older }
-    run.entry = EffectRunEntry()
+    run.entry = _EffectRunEntry()
     count -= 1
     if let id = entry.id, var lane = lanes[id] {
       lane.removeAll { $0 === run }
@@ -182,7 +182,7 @@ final class EffectRegistry {
   ///
   /// - Complexity: O(effects holding `id`).
   @usableFromInline
-  func cancel(identifiedBy id: AnyHashable) {
+  func _cancel(identifiedBy id: AnyHashable) {
     for run in lanes[id] ?? [] { run.cancelRun() }
   }
 
@@ -196,8 +196,8 @@ final class EffectRegistry {
   /// The running effects, oldest first.
   ///
   /// - Complexity: O(running effects).
-  private var runs: [any EffectRun] {
-    var runs: [any EffectRun] = []
+  private var runs: [any _EffectRun] {
+    var runs: [any _EffectRun] = []
     runs.reserveCapacity(count)
     var next = oldest
     while let run = next {
@@ -245,7 +245,7 @@ final class EffectRegistry {
   }
 
   /// Resumes a queued run cancelled before its turn.
-  private func abandonTurn(_ run: any EffectRun) {
+  private func abandonTurn(_ run: any _EffectRun) {
     guard let turn = run.entry.turn else { return }
     run.entry.turn = nil
     turn.resume(throwing: CancellationError())
@@ -268,29 +268,29 @@ package struct RunningEffect: Sendable, Hashable {
 /// Which effect run the current task belongs to, so that test tools (a test clock) can tell which
 /// effect is asleep, and a nested dispatch which effect awaits it.
 @usableFromInline
-package struct EffectRunID: Sendable, Hashable {
+package struct _EffectRunID: Sendable, Hashable {
   /// The registry (one per store) the run is recorded in.
   package let registry: ObjectIdentifier
   /// The run's token in that registry.
-  @usableFromInline package let token: UInt64
+  @usableFromInline package let _token: UInt64
   /// The run, which knows its own task: a child task (`async let`) inherits the identity but
   /// is another task, and does not block the run by awaiting.
-  let run: any EffectRun
+  let run: any _EffectRun
 
   @usableFromInline
-  init(registry: ObjectIdentifier, token: UInt64, run: any EffectRun) {
+  init(registry: ObjectIdentifier, token: UInt64, run: any _EffectRun) {
     self.registry = registry
-    self.token = token
+    self._token = token
     self.run = run
   }
 
   /// The run the current task executes, if it is an effect's.
-  @TaskLocal package static var current: EffectRunID?
+  @TaskLocal package static var current: _EffectRunID?
 
   /// Runs `body` with `identity` as the current run and `cause` as the current cause: a task
   /// that `body` creates starts with both.
   @usableFromInline
-  static func binding<R>(_ identity: EffectRunID, cause: DispatchCause, _ body: () -> R) -> R {
+  static func _binding<R>(_ identity: _EffectRunID, cause: DispatchCause, _ body: () -> R) -> R {
     $current.withValue(identity) {
       DispatchCause.$current.withValue(cause, operation: body)
     }
@@ -305,7 +305,7 @@ package struct EffectRunID: Sendable, Hashable {
   /// (`async let`, a task group) nor a `Task {}` started inside the effect, which inherit the
   /// identity but whose waits do not stop the effect itself.
   @usableFromInline
-  package static var currentTaskRun: EffectRunID? {
+  package static var _currentTaskRun: _EffectRunID? {
     guard let current, taskHash == current.run.ownTaskHash else {
       return nil
     }
@@ -313,13 +313,13 @@ package struct EffectRunID: Sendable, Hashable {
   }
 
   @usableFromInline
-  package static func == (lhs: EffectRunID, rhs: EffectRunID) -> Bool {
-    lhs.registry == rhs.registry && lhs.token == rhs.token
+  package static func == (lhs: _EffectRunID, rhs: _EffectRunID) -> Bool {
+    lhs.registry == rhs.registry && lhs._token == rhs._token
   }
 
   @usableFromInline
   package func hash(into hasher: inout Hasher) {
     hasher.combine(registry)
-    hasher.combine(token)
+    hasher.combine(_token)
   }
 }

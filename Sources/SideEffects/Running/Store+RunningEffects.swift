@@ -15,7 +15,7 @@
 extension Store {
   /// What a caller gets when an effect did not run: a value (a plain effect just returns) or the
   /// error (a returning effect has no value to give).
-  @usableFromInline typealias NotRunAnswer<Value: Sendable> =
+  @usableFromInline typealias _NotRunAnswer<Value: Sendable> =
     @Sendable (EffectNotRunError) -> Result<Value, any Error>
 
   /// Runs `effect` through the interceptors and awaits it; cancelling the awaiting task cancels
@@ -25,7 +25,7 @@ extension Store {
   /// the main actor is resumed there when the effect ends, without a turn of the main actor.
   @inlinable
   nonisolated(nonsending) func awaitEffect<E: ReturningSideEffect>(
-    _ effect: E, ifNotRun: NotRunAnswer<E.ReturnValue>
+    _ effect: E, ifNotRun: _NotRunAnswer<E.ReturnValue>
   ) async throws -> E.ReturnValue where E.StateType == S, E.Dependencies == Dependencies {
     switch await startAwaitedEffect(effect, ifNotRun: ifNotRun) {
     case .notRun(let answer):
@@ -41,7 +41,7 @@ extension Store {
 
   /// What became of an awaited effect sent to the store.
   @usableFromInline
-  enum AwaitedStart<Value: Sendable>: Sendable {
+  enum _AwaitedStart<Value: Sendable>: Sendable {
     case running(EffectTask<Value>)
     case notRun(Result<Value, any Error>)
   }
@@ -53,8 +53,8 @@ extension Store {
   /// then hops here by itself.
   @inlinable
   func startAwaitedEffect<E: ReturningSideEffect>(
-    _ effect: E, ifNotRun: NotRunAnswer<E.ReturnValue>
-  ) async -> AwaitedStart<E.ReturnValue> where E.StateType == S, E.Dependencies == Dependencies {
+    _ effect: E, ifNotRun: _NotRunAnswer<E.ReturnValue>
+  ) async -> _AwaitedStart<E.ReturnValue> where E.StateType == S, E.Dependencies == Dependencies {
     let final: E
     // As for a launch, an effect that nothing can drop, replace or delay starts at once.
     let outcome =
@@ -67,7 +67,7 @@ extension Store {
     case .replaced(let other):
       return .notRun(ifNotRun(EffectNotRunError(effect, .replacedByInterceptor(with: other))))
     }
-    let awaiter = EffectRunID.currentTaskRun.map(\.token)
+    let awaiter = _EffectRunID._currentTaskRun.map(\._token)
     guard let run = startEffect(final, reportsErrors: false, awaitedBy: awaiter) else {
       return .notRun(ifNotRun(EffectNotRunError(effect, .alreadyInFlight)))
     }
@@ -81,7 +81,7 @@ extension Store {
   /// the application launches it, instead of looking up generic metadata at run time.
   @inlinable
   func launchEffect<E: ReturningSideEffect>(
-    _ effect: E, ifNotRun: @escaping NotRunAnswer<E.ReturnValue>
+    _ effect: E, ifNotRun: @escaping _NotRunAnswer<E.ReturnValue>
   ) -> EffectTask<E.ReturnValue> where E.StateType == S, E.Dependencies == Dependencies {
     // Nothing can drop, replace or delay it (see `sendThroughInterceptors`): start it at once,
     // and let its run be its handle.
@@ -89,14 +89,14 @@ extension Store {
       return startEffect(effect, reportsErrors: true, awaitedBy: nil)
         ?? EffectTask(notRun: ifNotRun(EffectNotRunError(effect, .alreadyInFlight)))
     }
-    return launchThroughInterceptors(effect, ifNotRun: ifNotRun)
+    return _launchThroughInterceptors(effect, ifNotRun: ifNotRun)
   }
 
   /// Launches `effect` through the interceptors: queued behind a dispatch in progress, or
   /// watched by interceptors that may drop or replace it.
   @usableFromInline
-  func launchThroughInterceptors<E: ReturningSideEffect>(
-    _ effect: E, ifNotRun: @escaping NotRunAnswer<E.ReturnValue>
+  func _launchThroughInterceptors<E: ReturningSideEffect>(
+    _ effect: E, ifNotRun: @escaping _NotRunAnswer<E.ReturnValue>
   ) -> EffectTask<E.ReturnValue> where E.StateType == S, E.Dependencies == Dependencies {
     let handle = EffectTask<E.ReturnValue>()
     sendThroughInterceptors(effect, expecting: { $0 as? E }) { [weak self] outcome in
@@ -144,26 +144,26 @@ extension Store {
     as handle: EffectTask<E.ReturnValue>? = nil
   ) -> EffectTask<E.ReturnValue>?
   where E.StateType == S, E.Dependencies == Dependencies {
-    let registry = EffectRegistry.of(self)
+    let registry = _EffectRegistry.of(self)
     let id = effect.cancellationID.map { AnyHashable($0) }
     var waitsForTurn = false
-    if let id, registry.isHeld(id) {
+    if let id, registry._isHeld(id) {
       switch effect.cancellationPolicy {
-      case .cancelInFlight: registry.cancel(identifiedBy: id)
+      case .cancelInFlight: registry._cancel(identifiedBy: id)
       case .keepInFlight: return nil
       case .enqueue: waitsForTurn = true
       }
     }
     let queued = waitsForTurn
     let run = handle ?? EffectTask<E.ReturnValue>()
-    let token = registry.begin(
+    let token = registry._begin(
       run, id: id, type: E.self, awaitedBy: awaitedBy, queued: queued)
-    let cause = DispatchCause(Self.causeName(registry.name(of: E.self)))
-    let identity = EffectRunID(registry: ObjectIdentifier(registry), token: token, run: run)
+    let cause = DispatchCause(Self._causeName(registry._name(of: E.self)))
+    let identity = _EffectRunID(registry: ObjectIdentifier(registry), token: token, run: run)
     let context = SideEffectContext(store: self)
-    let task = EffectRunID.binding(identity, cause: cause) {
+    let task = _EffectRunID._binding(identity, cause: cause) {
       Task { @concurrent in
-        run.recordOwnTask()
+        run._recordOwnTask()
         // An effect whose last step was a dispatch returns on the main actor, and `endEffect`,
         // itself async on the main actor, then ends it there. Nothing may come between the
         // two awaits: any code there (unspecialised generic code calls the runtime) would
@@ -171,7 +171,7 @@ extension Store {
         do {
           return await self.endEffect(
             run, in: registry,
-            returning: try await EffectExecution.run(
+            returning: try await _EffectExecution.run(
               effect, in: context, after: queued ? registry : nil, run: run))
         } catch {
           throw await self.endEffect(
@@ -188,10 +188,10 @@ extension Store {
   /// `async` although it never suspends: its caller, off the main actor, then hops onto the
   /// main actor only if it is not there already.
   @inlinable
-  func endEffect<R>(_ run: any EffectRun, in registry: EffectRegistry, returning value: R) async
+  func endEffect<R>(_ run: any _EffectRun, in registry: _EffectRegistry, returning value: R) async
     -> R
   {
-    registry.end(run)
+    registry._end(run)
     return value
   }
 
@@ -199,10 +199,10 @@ extension Store {
   /// the effect (`effect` is then the effect), and hands the error to its task.
   @usableFromInline
   func endEffect(
-    _ run: any EffectRun, in registry: EffectRegistry, failure error: any Error,
+    _ run: any _EffectRun, in registry: _EffectRegistry, failure error: any Error,
     reportingErrorsOf effect: (any ReturningSideEffect)?
   ) async -> any Error {
-    registry.end(run)
+    registry._end(run)
     if let effect, !(error is CancellationError) {
       onUnhandledError(error, effect)
     }
@@ -212,7 +212,7 @@ extension Store {
   /// The cause recorded with the updaters of an effect named `name`: its name, after the
   /// cause of whatever started it (`"Outer › Inner"`).
   @usableFromInline
-  static func causeName(_ name: String) -> String {
+  static func _causeName(_ name: String) -> String {
     guard let outer = DispatchCause.current else { return name }
     return "\(outer.name) › \(name)"
   }

@@ -57,11 +57,10 @@ public final class NavigationWitness {
 
   /// Creates a mocked witness whose navigator's root is identified `root`.
   public convenience init(
-    root: RouteElementIdentifier = "root", fileID: String = #fileID,
-    filePath: String = #filePath, line: Int = #line, column: Int = #column
+    root: RouteElementIdentifier = "root", sourceLocation: SourceLocation = #_sourceLocation
   ) {
     self.init(
-      mode: .mocked, root: root, fileID: fileID, filePath: filePath, line: line, column: column)
+      mode: .mocked, root: root, sourceLocation: sourceLocation)
   }
 
   /// Creates a witness in `mode` whose navigator's root is identified `root`.
@@ -69,28 +68,24 @@ public final class NavigationWitness {
   /// - Parameters:
   ///   - mode: Whether requests are answered, performed, or fail the test.
   ///   - root: The identifier of the root; in live mode, give the real root with
-  ///     ``init(live:fileID:filePath:line:column:)`` instead.
-  ///   - fileID: Where an unimplemented witness fails the test.
-  ///   - filePath: Where an unimplemented witness fails the test, as for `fileID`.
-  ///   - line: Where an unimplemented witness fails the test, as for `fileID`.
-  ///   - column: Where an unimplemented witness fails the test, as for `fileID`.
+  ///     ``init(live:sourceLocation:)`` instead.
+  ///   - sourceLocation: Where an unimplemented witness fails the test.
   public convenience init(
-    mode: Mode, root: RouteElementIdentifier = "root", fileID: String = #fileID,
-    filePath: String = #filePath, line: Int = #line, column: Int = #column
+    mode: Mode, root: RouteElementIdentifier = "root",
+    sourceLocation: SourceLocation = #_sourceLocation
   ) {
     self.init(
       navigator: Navigator(root: WitnessRoot(routeIdentifier: root)), mode: mode,
-      creation: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+      creation: sourceLocation)
   }
 
   /// Creates a live witness: `navigator` really navigates, and every request is recorded.
   public convenience init(
-    live navigator: Navigator, fileID: String = #fileID, filePath: String = #filePath,
-    line: Int = #line, column: Int = #column
+    live navigator: Navigator, sourceLocation: SourceLocation = #_sourceLocation
   ) {
     self.init(
       navigator: navigator, mode: .live,
-      creation: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+      creation: sourceLocation)
   }
 
   /// A witness that fails the test on any navigation request: for stores whose dependencies
@@ -101,11 +96,10 @@ public final class NavigationWitness {
   ///   initialState: AppState(), dependencies: AppDependencies(navigator: NavigationWitness.unimplemented().navigator))
   /// ```
   public static func unimplemented(
-    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
-    column: Int = #column
+    sourceLocation: SourceLocation = #_sourceLocation
   ) -> NavigationWitness {
     NavigationWitness(
-      mode: .unimplemented, fileID: fileID, filePath: filePath, line: line, column: column)
+      mode: .unimplemented, sourceLocation: sourceLocation)
   }
 
   private init(navigator: Navigator, mode: Mode, creation: SourceLocation) {
@@ -233,7 +227,7 @@ public final class NavigationWitness {
   }
 }
 
-/// A request reached a witness created with ``NavigationWitness/unimplemented(fileID:filePath:line:column:)``.
+/// A request reached a witness created with ``NavigationWitness/unimplemented(sourceLocation:)``.
 public struct UnimplementedNavigationError: Error, Hashable, CustomStringConvertible {
   /// The request, as written in code.
   public let request: String

@@ -12,7 +12,7 @@ import Testing
 /// let witness = NavigationWitness(root: "list")
 /// let store = Store(initialState: AppState(), dependencies: AppDependencies(navigator: witness.navigator))
 /// try await store.dispatch(OpenTodo(id: 3))
-/// #expect(witness.requests == [.show("detail")])
+/// #expect(witness.actions == [.show("detail")])
 /// #expect(witness.actions.last?.context as? Int == 3)
 /// ```
 ///
@@ -41,7 +41,12 @@ public final class NavigationWitness {
   /// What the witness does with a request.
   public let mode: Mode
 
-  /// Every request received, oldest first.
+  /// Every request received, oldest first: compare it in assertions, as equality leaves
+  /// contexts out, and read a request's `context` to check it.
+  ///
+  /// ```swift
+  /// #expect(witness.actions == [.show("detail"), .hide(nil)])
+  /// ```
   public private(set) var actions: [NavigationAction] = []
 
   /// Decides whether a request fails: return an error to throw it to the dispatcher, or `nil`.
@@ -148,53 +153,9 @@ public final class NavigationWitness {
     return mode == .live ? .perform : .answered(nil)
   }
 
-  /// A request as the witness received it, without its context.
-  public enum Request: Hashable, Sendable, CustomStringConvertible {
-    /// `Show(identifier)`.
-    case show(RouteElementIdentifier)
-    /// `Hide(identifier)`; `nil` for `Hide()`.
-    case hide(RouteElementIdentifier?)
-    /// `Navigate(to: route)`.
-    case navigate(Route)
-    /// `Show([...])` with several identifiers.
-    case showAll([RouteElementIdentifier])
-    /// `Finish(identifier, with: ...)`.
-    case finish(RouteElementIdentifier)
-    /// `ChangeRoot(to: identifier)`.
-    case changeRoot(RouteElementIdentifier)
-
-    /// The request as written in code, such as `Show("detail")`.
-    public var description: String {
-      switch self {
-      case .show(let identifier): NavigationAction.show(identifier, context: nil).description
-      case .hide(let identifier): NavigationAction.hide(identifier, context: nil).description
-      case .navigate(let route): NavigationAction.navigate(to: route, contexts: [:]).description
-      case .showAll(let identifiers):
-        NavigationAction.showAll(identifiers, context: nil).description
-      case .finish(let identifier): NavigationAction.finish(identifier, result: ()).description
-      case .changeRoot(let identifier):
-        NavigationAction.changeRoot(identifier, context: nil).description
-      }
-    }
-  }
-
-  /// Every request received, oldest first, without contexts: compare it in assertions.
-  ///
-  /// ```swift
-  /// #expect(witness.requests == [.show("detail"), .hide(nil)])
-  /// ```
-  public var requests: [Request] {
-    actions.map { action in
-      switch action {
-      case .show(let identifier, _): .show(identifier)
-      case .hide(let identifier, _): .hide(identifier)
-      case .navigate(let route, _): .navigate(route)
-      case .showAll(let identifiers, _): .showAll(identifiers)
-      case .finish(let identifier, _): .finish(identifier)
-      case .changeRoot(let identifier, _): .changeRoot(identifier)
-      }
-    }
-  }
+  /// Every request received, oldest first; use ``actions``, which compare the same way.
+  @available(*, deprecated, renamed: "actions")
+  public var requests: [NavigationAction] { actions }
 
   /// The identifiers of every `Show` received, in order; a `Show` of several gives each.
   public var shownIdentifiers: [RouteElementIdentifier] {

@@ -12,7 +12,7 @@ import Testing
 /// let witness = NavigationWitness(root: "list")
 /// let store = Store(initialState: AppState(), dependencies: AppDependencies(navigator: witness.navigator))
 /// try await store.dispatch(OpenTodo(id: 3))
-/// #expect(witness.requests == [.show("detail")])
+/// #expect(witness.actions == [.show("detail")])
 /// #expect(witness.actions.last?.context as? Int == 3)
 /// ```
 ///
@@ -41,7 +41,12 @@ public final class NavigationWitness {
   /// What the witness does with a request.
   public let mode: Mode
 
-  /// Every request received, oldest first.
+  /// Every request received, oldest first: compare it in assertions, as equality leaves
+  /// contexts out, and read a request's `context` to check it.
+  ///
+  /// ```swift
+  /// #expect(witness.actions == [.show("detail"), .hide(nil)])
+  /// ```
   public private(set) var actions: [NavigationAction] = []
 
   /// Decides whether a request fails: return an error to throw it to the dispatcher, or `nil`.
@@ -57,11 +62,10 @@ public final class NavigationWitness {
 
   /// Creates a mocked witness whose navigator's root is identified `root`.
   public convenience init(
-    root: RouteElementIdentifier = "root", fileID: String = #fileID,
-    filePath: String = #filePath, line: Int = #line, column: Int = #column
+    root: RouteElementIdentifier = "root", sourceLocation: SourceLocation = #_sourceLocation
   ) {
     self.init(
-      mode: .mocked, root: root, fileID: fileID, filePath: filePath, line: line, column: column)
+      mode: .mocked, root: root, sourceLocation: sourceLocation)
   }
 
   /// Creates a witness in `mode` whose navigator's root is identified `root`.
@@ -69,28 +73,24 @@ public final class NavigationWitness {
   /// - Parameters:
   ///   - mode: Whether requests are answered, performed, or fail the test.
   ///   - root: The identifier of the root; in live mode, give the real root with
-  ///     ``init(live:fileID:filePath:line:column:)`` instead.
-  ///   - fileID: Where an unimplemented witness fails the test.
-  ///   - filePath: Where an unimplemented witness fails the test, as for `fileID`.
-  ///   - line: Where an unimplemented witness fails the test, as for `fileID`.
-  ///   - column: Where an unimplemented witness fails the test, as for `fileID`.
+  ///     ``init(live:sourceLocation:)`` instead.
+  ///   - sourceLocation: Where an unimplemented witness fails the test.
   public convenience init(
-    mode: Mode, root: RouteElementIdentifier = "root", fileID: String = #fileID,
-    filePath: String = #filePath, line: Int = #line, column: Int = #column
+    mode: Mode, root: RouteElementIdentifier = "root",
+    sourceLocation: SourceLocation = #_sourceLocation
   ) {
     self.init(
       navigator: Navigator(root: WitnessRoot(routeIdentifier: root)), mode: mode,
-      creation: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+      creation: sourceLocation)
   }
 
   /// Creates a live witness: `navigator` really navigates, and every request is recorded.
   public convenience init(
-    live navigator: Navigator, fileID: String = #fileID, filePath: String = #filePath,
-    line: Int = #line, column: Int = #column
+    live navigator: Navigator, sourceLocation: SourceLocation = #_sourceLocation
   ) {
     self.init(
       navigator: navigator, mode: .live,
-      creation: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+      creation: sourceLocation)
   }
 
   /// A witness that fails the test on any navigation request: for stores whose dependencies
@@ -101,11 +101,10 @@ public final class NavigationWitness {
   ///   initialState: AppState(), dependencies: AppDependencies(navigator: NavigationWitness.unimplemented().navigator))
   /// ```
   public static func unimplemented(
-    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
-    column: Int = #column
+    sourceLocation: SourceLocation = #_sourceLocation
   ) -> NavigationWitness {
     NavigationWitness(
-      mode: .unimplemented, fileID: fileID, filePath: filePath, line: line, column: column)
+      mode: .unimplemented, sourceLocation: sourceLocation)
   }
 
   private init(navigator: Navigator, mode: Mode, creation: SourceLocation) {
@@ -154,53 +153,9 @@ public final class NavigationWitness {
     return mode == .live ? .perform : .answered(nil)
   }
 
-  /// A request as the witness received it, without its context.
-  public enum Request: Hashable, Sendable, CustomStringConvertible {
-    /// `Show(identifier)`.
-    case show(RouteElementIdentifier)
-    /// `Hide(identifier)`; `nil` for `Hide()`.
-    case hide(RouteElementIdentifier?)
-    /// `Navigate(to: route)`.
-    case navigate(Route)
-    /// `Show([...])` with several identifiers.
-    case showAll([RouteElementIdentifier])
-    /// `Finish(identifier, with: ...)`.
-    case finish(RouteElementIdentifier)
-    /// `ChangeRoot(to: identifier)`.
-    case changeRoot(RouteElementIdentifier)
-
-    /// The request as written in code, such as `Show("detail")`.
-    public var description: String {
-      switch self {
-      case .show(let identifier): NavigationAction.show(identifier, context: nil).description
-      case .hide(let identifier): NavigationAction.hide(identifier, context: nil).description
-      case .navigate(let route): NavigationAction.navigate(to: route, contexts: [:]).description
-      case .showAll(let identifiers):
-        NavigationAction.showAll(identifiers, context: nil).description
-      case .finish(let identifier): NavigationAction.finish(identifier, result: ()).description
-      case .changeRoot(let identifier):
-        NavigationAction.changeRoot(identifier, context: nil).description
-      }
-    }
-  }
-
-  /// Every request received, oldest first, without contexts: compare it in assertions.
-  ///
-  /// ```swift
-  /// #expect(witness.requests == [.show("detail"), .hide(nil)])
-  /// ```
-  public var requests: [Request] {
-    actions.map { action in
-      switch action {
-      case .show(let identifier, _): .show(identifier)
-      case .hide(let identifier, _): .hide(identifier)
-      case .navigate(let route, _): .navigate(route)
-      case .showAll(let identifiers, _): .showAll(identifiers)
-      case .finish(let identifier, _): .finish(identifier)
-      case .changeRoot(let identifier, _): .changeRoot(identifier)
-      }
-    }
-  }
+  /// Every request received, oldest first; use ``actions``, which compare the same way.
+  @available(*, deprecated, renamed: "actions")
+  public var requests: [NavigationAction] { actions }
 
   /// The identifiers of every `Show` received, in order; a `Show` of several gives each.
   public var shownIdentifiers: [RouteElementIdentifier] {
@@ -233,7 +188,7 @@ public final class NavigationWitness {
   }
 }
 
-/// A request reached a witness created with ``NavigationWitness/unimplemented(fileID:filePath:line:column:)``.
+/// A request reached a witness created with ``NavigationWitness/unimplemented(sourceLocation:)``.
 public struct UnimplementedNavigationError: Error, Hashable, CustomStringConvertible {
   /// The request, as written in code.
   public let request: String

@@ -25,20 +25,17 @@ extension TestStore where S: StateWithDependencies, Dependencies == S.Dependenci
   ///   - initialState: The state to start from.
   ///   - dependencies: What effects receive; pass fakes and a ``TestClock``.
   ///   - interceptors: Interceptors of the underlying store, in order.
-  ///   - fileID: Where the store is created: leftover effects and updaters fail the test there.
-  ///   - filePath: Where the store is created, as for `fileID`.
-  ///   - line: Where the store is created, as for `fileID`.
-  ///   - column: Where the store is created, as for `fileID`.
+  ///   - sourceLocation: Where the store is created: leftover effects and updaters fail the
+  ///     test there.
   public convenience init(
     initialState: S, dependencies: S.Dependencies, interceptors: [StoreInterceptor<S>] = [],
-    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
-    column: Int = #column
+    sourceLocation: SourceLocation = #_sourceLocation
   ) {
     // Through `wrapping:`: the general initialiser with these labels would be this one again.
     let store = Store(
       initialState: initialState, dependencies: dependencies, interceptors: interceptors)
     self.init(
       wrapping: store,
-      at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+      at: sourceLocation)
   }
 }

@@ -26,16 +26,11 @@ extension Store {
   /// - Parameters:
   ///   - timeLimit: The real time to wait without progress before failing; four minutes by
   ///     default, a backstop that a passing test never reaches.
-  ///   - fileID: Where the wait is made, for the failure.
-  ///   - filePath: Where the wait is made, for the failure.
-  ///   - line: Where the wait is made, for the failure.
-  ///   - column: Where the wait is made, for the failure.
+  ///   - sourceLocation: Where the wait is made, for the failure; the caller's line by default.
   public func settled(
-    timeLimit: Duration = .seconds(240), fileID: String = #fileID,
-    filePath: String = #filePath, line: Int = #line, column: Int = #column
+    timeLimit: Duration = .seconds(240), sourceLocation: SourceLocation = #_sourceLocation
   ) async {
     guard runningEffectCount > 0 else { return }
-    let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     let clock = TestStore<S, Dependencies>.findClock(in: dependencies, depth: 3)
     let progress = EffectProgress(store: self, clock: clock)
     let key = clock?.attach(
@@ -47,20 +42,20 @@ extension Store {
       if let blocked = progress.blockedEffects() {
         Issue.record(
           Comment(rawValue: progress.cannotProgress("settled()", blocked)),
-          sourceLocation: location)
+          sourceLocation: sourceLocation)
         return
       }
       let moved = await progress.waitForActivity(
         within: timeLimit,
         report: {
           progress.slowWait("settled()", limit: timeLimit, limitName: "timeLimit", sends: nil)
-        }, at: location)
+        }, at: sourceLocation)
       guard moved else {
         Issue.record(
           Comment(
             rawValue: progress.timedOut(
               "settled()", limit: timeLimit, limitName: "timeLimit", sends: nil)),
-          sourceLocation: location)
+          sourceLocation: sourceLocation)
         return
       }
     }

@@ -3,28 +3,26 @@ import SideEffects
 import Testing
 
 extension TestStore {
-  /// Starts `effect` without waiting for it; assert its updaters with ``receive(_:assert:fileID:filePath:line:column:)-(U.Type,_,_,_,_,_)``.
+  /// Starts `effect` without waiting for it; assert its updaters with ``receive(_:assert:sourceLocation:)-(U.Type,_,_)``.
   ///
   /// - Returns: The effect's handle, to cancel it or await it.
   @discardableResult
   public func send<E: SideEffect>(
-    _ effect: E, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
-    column: Int = #column
+    _ effect: E, sourceLocation: SourceLocation = #_sourceLocation
   ) async -> EffectTask<Void> where E.StateType == S, E.Dependencies == Dependencies {
     start(
-      E.self, at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+      E.self, at: sourceLocation
     ) { store.launch(effect) }
   }
 
   /// Starts a returning `effect` without waiting for it; its value can be awaited on the handle.
   @discardableResult
   public func send<E: ReturningSideEffect>(
-    _ effect: E, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
-    column: Int = #column
+    _ effect: E, sourceLocation: SourceLocation = #_sourceLocation
   ) async -> EffectTask<E.ReturnValue>
   where E.StateType == S, E.Dependencies == Dependencies {
     start(
-      E.self, at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+      E.self, at: sourceLocation
     ) { store.launch(effect) }
   }
 
@@ -54,12 +52,10 @@ extension TestStore {
   public func receive<U: StateUpdater>(
     _ type: U.Type,
     assert updateStateToExpectedResult: ((inout S) throws -> Void)? = nil,
-    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
-    column: Int = #column
+    sourceLocation: SourceLocation = #_sourceLocation
   ) async where U.StateType == S {
-    let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     await receive(
-      "\(U.self)", matching: { $0 is U }, assert: updateStateToExpectedResult, at: location)
+      "\(U.self)", matching: { $0 is U }, assert: updateStateToExpectedResult, at: sourceLocation)
   }
 
   /// Asserts that the next updater an effect dispatched equals `updater`, and how it changed the
@@ -67,13 +63,11 @@ extension TestStore {
   public func receive<U: StateUpdater & Equatable>(
     _ updater: U,
     assert updateStateToExpectedResult: ((inout S) throws -> Void)? = nil,
-    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
-    column: Int = #column
+    sourceLocation: SourceLocation = #_sourceLocation
   ) async where U.StateType == S {
-    let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     await receive(
       "\(updater)", matching: { ($0 as? U) == updater }, assert: updateStateToExpectedResult,
-      at: location,
+      at: sourceLocation,
       describeMismatch: { received in
         guard let received = received as? U else { return nil }
         let lines = StateDiff.lines(from: updater, to: received)
@@ -88,13 +82,11 @@ extension TestStore {
   public func receive(
     where predicate: (any StateUpdater<S>) -> Bool,
     assert updateStateToExpectedResult: ((inout S) throws -> Void)? = nil,
-    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
-    column: Int = #column
+    sourceLocation: SourceLocation = #_sourceLocation
   ) async {
-    let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     await receive(
       "an updater matching the predicate", matching: predicate,
-      assert: updateStateToExpectedResult, at: location)
+      assert: updateStateToExpectedResult, at: sourceLocation)
   }
 
   /// Waits until every running effect has finished.
@@ -103,12 +95,10 @@ extension TestStore {
   /// running effect is asleep on the store's ``clock``, `finish` fails at once, naming each one
   /// and its deadline, and cancels them. A wait on anything else fails after ``timeout``.
   public func finish(
-    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
-    column: Int = #column
+    sourceLocation: SourceLocation = #_sourceLocation
   ) async {
-    let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     while store.runningEffectCount > 0 {
-      guard await awaitProgress("finish()", at: location) else {
+      guard await awaitProgress("finish()", at: sourceLocation) else {
         await abandonRunningEffects()
         return
       }

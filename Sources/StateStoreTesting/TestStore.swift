@@ -117,21 +117,18 @@ public final class TestStore<S: State, Dependencies: Sendable> {
   ///     store's ``clock``.
   ///   - interceptors: Interceptors of the underlying store, in order, as `Store` takes them: a
   ///     recorder, an observer. Updaters they dispatch are received like an effect's.
-  ///   - fileID: Where the store is created: leftover effects and updaters fail the test there.
-  ///     A helper that builds test stores forwards its caller's `fileID`, `filePath`, `line`
-  ///     and `column`, so that failures point at the test, not at the helper.
-  ///   - filePath: Where the store is created, as for `fileID`.
-  ///   - line: Where the store is created, as for `fileID`.
-  ///   - column: Where the store is created, as for `fileID`.
+  ///   - sourceLocation: Where the store is created: leftover effects and updaters fail the
+  ///     test there. A helper that builds test stores takes
+  ///     `sourceLocation: SourceLocation = #_sourceLocation` and forwards it, so that failures
+  ///     point at the test, not at the helper.
   public convenience init(
     initialState: S, dependencies: Dependencies, interceptors: [StoreInterceptor<S>] = [],
-    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
-    column: Int = #column
+    sourceLocation: SourceLocation = #_sourceLocation
   ) {
     self.init(
       wrapping: Store(
         initialState: initialState, dependencies: dependencies, interceptors: interceptors),
-      at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+      at: sourceLocation)
   }
 
   /// Creates a test store over an existing store: typically a scope of the app's store, so that
@@ -152,17 +149,14 @@ public final class TestStore<S: State, Dependencies: Sendable> {
   ///
   /// - Parameters:
   ///   - store: The store to test: a root store, or a scope of one.
-  ///   - fileID: Where the store is created: leftover effects and updaters fail the test there.
-  ///   - filePath: Where the store is created.
-  ///   - line: Where the store is created.
-  ///   - column: Where the store is created.
+  ///   - sourceLocation: Where the store is created: leftover effects and updaters fail the
+  ///     test there.
   public convenience init(
-    wrapping store: Store<S, Dependencies>, fileID: String = #fileID,
-    filePath: String = #filePath, line: Int = #line, column: Int = #column
+    wrapping store: Store<S, Dependencies>, sourceLocation: SourceLocation = #_sourceLocation
   ) {
     self.init(
       wrapping: store,
-      at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+      at: sourceLocation)
   }
 
   /// The one initialiser every other calls: a test store of `store`, created at `creation`.
@@ -231,12 +225,10 @@ public final class TestStore<S: State, Dependencies: Sendable> {
   public func send<U: StateUpdater>(
     _ updater: U,
     assert updateStateToExpectedResult: ((inout S) throws -> Void)? = nil,
-    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
-    column: Int = #column
+    sourceLocation: SourceLocation = #_sourceLocation
   ) async where U.StateType == S {
-    let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     let label = "send(\(type(of: updater)))"
-    checkNothingPending(before: label, at: location)
+    checkNothingPending(before: label, at: sourceLocation)
     let before = store.state
     isSending = true
     sendingType = U.self
@@ -248,7 +240,7 @@ public final class TestStore<S: State, Dependencies: Sendable> {
     sentState = nil
     updateLedger()
     assertChange(
-      label, from: before, to: after, expected: updateStateToExpectedResult, at: location)
+      label, from: before, to: after, expected: updateStateToExpectedResult, at: sourceLocation)
   }
 
   /// Forgets every received updater not yet asserted.
@@ -261,11 +253,10 @@ public final class TestStore<S: State, Dependencies: Sendable> {
   /// and waits for them to end (an effect that ignores its cancellation fails the wait after
   /// ``timeout``, at the caller's line).
   public func cancelInFlightEffects(
-    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
-    column: Int = #column
+    sourceLocation: SourceLocation = #_sourceLocation
   ) async {
     store.cancelAllEffects()
-    await finish(fileID: fileID, filePath: filePath, line: line, column: column)
+    await finish(sourceLocation: sourceLocation)
   }
 
   // MARK: - Internals
@@ -340,11 +331,10 @@ extension TestStore where Dependencies == Void {
   /// Creates a test store whose effects need no dependencies.
   public convenience init(
     initialState: S, interceptors: [StoreInterceptor<S>] = [],
-    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
-    column: Int = #column
+    sourceLocation: SourceLocation = #_sourceLocation
   ) {
     self.init(
-      initialState: initialState, dependencies: (), interceptors: interceptors, fileID: fileID,
-      filePath: filePath, line: line, column: column)
+      initialState: initialState, dependencies: (), interceptors: interceptors,
+      sourceLocation: sourceLocation)
   }
 }

@@ -47,7 +47,11 @@ struct ContextReplayTests {
     try await store.dispatch(Show("detail", context: 42))
     try await store.dispatch(Show("tag", context: "urgent"))
     token.cancel()
-    #expect(store.state.routeContexts.entries.count == 3)
+    let contexts = try store.state.routeContexts.decoded(
+      along: store.state.route, as: [Int.self, String.self])
+    #expect(contexts.count == 2)
+    #expect(contexts["detail"] as? Int == 42)
+    #expect(contexts["tag"] as? String == "urgent")
 
     let data = try JSONEncoder().encode(recorded)
     let replayed = try JSONDecoder().decode([SetRoute<ContextState>].self, from: data)

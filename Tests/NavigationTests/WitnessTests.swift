@@ -16,19 +16,36 @@ struct WitnessTests {
     try await store.dispatch(Navigate(to: ["list", "settings"]))
     try await store.dispatch(OpenDetail(id: 9))
     #expect(
-      witness.requests == [
-        .show("detail"), .hide(nil), .navigate(["list", "settings"]), .show("detail"),
+      witness.actions == [
+        .show("detail"), .hide(nil), .navigate(to: ["list", "settings"]), .show("detail"),
       ])
     #expect(witness.actions.first?.context as? Int == 3)
     #expect(witness.actions.last?.context as? Int == 9)
     #expect(witness.shownIdentifiers == ["detail", "detail"])
     #expect(witness.hiddenIdentifiers == [nil])
     #expect(witness.navigatedRoutes == [["list", "settings"]])
-    #expect(witness.requests.map(\.description).first == #"Show("detail")"#)
+    #expect(witness.actions.map(\.description).first == #"Show("detail")"#)
     #expect(witness.navigator.currentRoute == ["list"])
     #expect(store.state.route == ["list"])
     witness.reset()
     #expect(witness.actions.isEmpty)
+  }
+
+  @Test("requests are equal when they ask for the same thing, whatever their contexts")
+  func requestEquality() {
+    struct Unhashable: Sendable {}
+    #expect(NavigationAction.show("detail", context: 3) == .show("detail", context: Unhashable()))
+    #expect(NavigationAction.show("detail") != .show("settings"))
+    #expect(NavigationAction.show("detail") != .showAll(["detail"]))
+    #expect(NavigationAction.hide(nil) != .hide("detail"))
+    #expect(NavigationAction.finish("date", result: 1) == .finish("date", result: "one"))
+    #expect(NavigationAction.navigate(to: ["a", "b"]) != .navigate(to: ["a"]))
+    #expect(NavigationAction.changeRoot("home") != .show("home"))
+    let hashes = Set([
+      NavigationAction.show("detail", context: 3), .show("detail", context: 4), .hide(nil),
+      .navigate(to: ["a"], contexts: ["a": 1]), .navigate(to: ["a"]),
+    ])
+    #expect(hashes.count == 3)
   }
 
   @Test("can make a request fail, to test the error path")
@@ -42,7 +59,7 @@ struct WitnessTests {
       initialState: AppState(), dependencies: Dependencies(navigator: witness.navigator))
     await #expect(throws: Refused.self) { try await store.dispatch(Show("detail")) }
     try await store.dispatch(Show("settings"))
-    #expect(witness.requests == [.show("detail"), .show("settings")])
+    #expect(witness.actions == [.show("detail"), .show("settings")])
   }
 
   @Test("mocked: a sub-flow's result is answered per identifier, without building screens")
@@ -56,9 +73,9 @@ struct WitnessTests {
     #expect(try await store.dispatch(ShowForResult("confirm", of: Bool.self, context: 3)) == true)
     #expect(try await store.dispatch(AskDueDate()) == 12)
     #expect(try await store.dispatch(ShowForResult("unanswered", of: Int.self)) == nil)
-    #expect(witness.requests == [.show("confirm"), .show("due-date"), .show("unanswered")])
+    #expect(witness.actions == [.show("confirm"), .show("due-date"), .show("unanswered")])
     try await store.dispatch(Show(["a", "b"]))
-    #expect(witness.requests.last == .showAll(["a", "b"]))
+    #expect(witness.actions.last == .showAll(["a", "b"]))
     #expect(witness.shownIdentifiers == ["confirm", "due-date", "unanswered", "a", "b"])
     #expect(witness.navigator.currentRoute == ["list"])
   }
@@ -94,8 +111,8 @@ struct WitnessTests {
     #expect(try await caller.value == 2)
     #expect(witness.mode == .live)
     #expect(
-      witness.requests == [
-        .show("detail"), .show("settings"), .show("due-date"), .finish("due-date"),
+      witness.actions == [
+        .show("detail"), .show("settings"), .show("due-date"), .finish("due-date", result: 2),
       ])
     #expect(store.state.route == ["list", "detail"])
   }
@@ -120,7 +137,7 @@ struct WitnessTests {
     }
     #expect(errors.count == 2)
     #expect(errors.allSatisfy { $0 is UnimplementedNavigationError })
-    #expect(witness.requests == [.show("detail"), .show("due-date")])
+    #expect(witness.actions == [.show("detail"), .show("due-date")])
   }
 
   @Test("a test store whose dependencies need a navigator builds no screen when it never navigates")

@@ -151,6 +151,33 @@ struct TestStoreTests {
     #expect(messages.first?.contains("2 received updater(s) not asserted: Append, Append") == true)
   }
 
+  @Test("a helper that forwards its caller's source location makes leftovers point at the caller")
+  func forwardedCreationLocation() async {
+    let lines = Collected<Int>()
+    var callerLine = 0
+    await withKnownIssue {
+      callerLine = #line + 1
+      let store = makeForwardingTestStore()
+      await store.send(AppendSeveral(tag: "a", count: 1))
+      await store.finish()
+    } matching: { issue in
+      guard isRecordedByTestStore(issue) else { return false }
+      lines.append(issue.sourceLocation?.line ?? -1)
+      return true
+    }
+    #expect(lines.all == [callerLine])
+  }
+
+  /// A test store built the way *Wiring an app* shows: the helper forwards its caller's location.
+  private func makeForwardingTestStore(
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) -> TestStore<Counter, Dependencies> {
+    TestStore(
+      initialState: Counter(),
+      dependencies: Dependencies(service: FakeService(), gate: Gate(), clock: ContinuousClock()),
+      sourceLocation: sourceLocation)
+  }
+
   @Test("effects still running when the store goes away fail the test and are cancelled")
   func runningAtEnd() async {
     let gate = Gate()

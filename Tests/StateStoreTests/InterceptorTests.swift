@@ -92,6 +92,42 @@ struct InterceptorTests {
     #expect(store.state.label == "started")
   }
 
+  @Test("a context kept beyond its store says the state is gone instead of making one up")
+  func contextOutlivingTheStore() {
+    var kept: InterceptorContext<CounterState>?
+    let keep = StoreInterceptor<CounterState>(onStart: { kept = $0 }) { dispatchable, _, next in
+      next(dispatchable)
+    }
+    var store: Store<CounterState, Void>? = Store(
+      initialState: CounterState(value: 3), interceptors: [keep])
+    store?.dispatch(Increment())
+    #expect(kept?.stateIfStoreIsAlive == CounterState(value: 4))
+    #expect(kept?.state == CounterState(value: 4))
+    store = nil
+    #expect(kept != nil)
+    #expect(kept?.stateIfStoreIsAlive == nil)
+  }
+
+  @Test("reading a released store's state through a kept context stops the process, saying why")
+  func stateOfReleasedStoreIsStopped() async {
+    await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      await MainActor.run {
+        var kept: InterceptorContext<CounterState>?
+        let keep = StoreInterceptor<CounterState>(onStart: { kept = $0 }) {
+          dispatchable, _, next in next(dispatchable)
+        }
+        var store: Store<CounterState, Void>? = Store(interceptors: [keep])
+        store = nil
+        _ = (store, kept?.state)
+      }
+    }.map { result in
+      let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+      #expect(
+        message.contains("InterceptorContext<CounterState>.state after its store was released"))
+      #expect(message.contains("read stateIfStoreIsAlive there"))
+    }
+  }
+
   @Test("a dispatchable nobody can run is reported to the error hook, not lost")
   func unhandledDispatchable() {
     let store = Store<CounterState, Void>()

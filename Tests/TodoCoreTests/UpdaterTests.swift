@@ -1,3 +1,4 @@
+import Foundation
 import TerminalKit
 import Testing
 
@@ -84,6 +85,50 @@ struct UpdaterTests {
     #expect(EditTitle(id: 1, title: "Buy oat milk").changes(state))
     #expect(ClearDone().changes(state))
     #expect(!ClearDone().changes(AppState()))
+  }
+
+  @Test("A field change keeps its payload, sets its field, and its inverse sets it back")
+  func fieldChanges() throws {
+    let date = try #require(CalendarDate("2026-03-13"))
+    let cases: [(change: AnyTodoChange, payload: String, same: AnyTodoChange)] = [
+      (
+        SetDone(id: 1, done: true).erased, #"{"done":true,"id":1}"#,
+        SetDone(id: 1, done: false).erased
+      ),
+      (
+        SetDue(id: 1, due: date).erased, #"{"due":"2026-03-13","id":1}"#,
+        SetDue(id: 1, due: nil).erased
+      ),
+      (
+        SetPriority(id: 1, priority: .high).erased, #"{"id":1,"priority":"high"}"#,
+        SetPriority(id: 1, priority: nil).erased
+      ),
+      (
+        EditTitle(id: 1, title: "Buy oat milk").erased, #"{"id":1,"title":"Buy oat milk"}"#,
+        EditTitle(id: 1, title: "Buy milk").erased
+      ),
+    ]
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    for (change, payload, same) in cases {
+      // The journal's payload: the keys of every store written so far.
+      #expect(String(decoding: try encoder.encode(change.change), as: UTF8.self) == payload)
+      let before = Self.sample()
+      #expect(change.change.changes(before), "\(change) would change the todo")
+      #expect(!same.change.changes(before), "\(same) holds the todo's value already")
+      #expect(change.change.inverse(in: before) == same)
+      var state = before
+      change.apply(to: &state)
+      #expect(state.todos[id: 2] == before.todos[id: 2], "\(change) touched another todo")
+      #expect(state != before)
+      try #require(change.change.inverse(in: before)).apply(to: &state)
+      #expect(state == before)
+      #expect(change.change.inverse(in: AppState()) == nil)
+      #expect(throws: TodoError.noSuchTodo(1)) { try change.change.validate(in: AppState()) }
+      var empty = AppState()
+      change.apply(to: &empty)
+      #expect(empty == AppState(), "\(change) of an absent todo does nothing")
+    }
   }
 
   @Test("Ids are never reused after a removal")

@@ -23,20 +23,28 @@ public protocol RouteContextHoldingState: RouteHoldingState {
 
 /// The contexts of the route's elements, encoded as JSON beside `Route`, which stays
 /// `[RouteElementIdentifier]`.
+///
+/// The navigator writes it and ``decoded(along:as:)`` reads it back; its encoded form (each
+/// context's type name and JSON) is recorded in logs, and is not for the app to read or write.
 public struct RouteContexts: Codable, Hashable, Sendable {
   /// One element's context: its type's name and its JSON.
-  public struct Entry: Codable, Hashable, Sendable {
+  struct Entry: Codable, Hashable, Sendable {
     /// The context's type, as `String(reflecting:)` names it.
-    public let type: String
+    let type: String
     /// The context, encoded as JSON.
-    public let json: String
+    let json: String
   }
 
   /// One entry per element of the route; `nil` for an element shown without a context.
-  public var entries: [Entry?]
+  var entries: [Entry?]
 
-  /// No contexts.
-  public init(entries: [Entry?] = []) {
+  /// No contexts: the value a state starts with.
+  public init() {
+    self.init(entries: [])
+  }
+
+  /// The contexts `entries` hold.
+  init(entries: [Entry?]) {
     self.entries = entries
   }
 

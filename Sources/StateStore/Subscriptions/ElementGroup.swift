@@ -1,33 +1,29 @@
 import Synchronization
 
-/// The subscribers of the elements of one ``TrackedArray`` in the state.
+/// A group of the store's element subscribers, kept under its array's key path: an
+/// ``ElementGroup``, built as ``ObserverGroup`` describes.
 @usableFromInline
 @MainActor
-class ElementGroupBase<S: State> {
+class ElementGroupBase<S: State>: ObserverGroup<S> {
+  /// The key path of the array whose elements the group's subscribers watch.
   @usableFromInline let anyKeyPath: AnyKeyPath
 
-  /// Delivers the changes that `state` holds since the last call.
-  ///
-  /// A closure rather than an overridden method: `subscribe(to:id:_:)` is inlined into the
-  /// application and sets it there, so delivery runs as code specialised for the application's
-  /// state and element types; an override would run generic code with metadata look-ups.
-  ///
-  /// Set once, right after the group is made, and read on every dispatch: the read is a copy,
-  /// never open while the closure runs, so it skips the run-time exclusivity check.
-  @exclusivity(unchecked) @usableFromInline var refresh: @MainActor (S) -> Void = { _ in }
-
   @usableFromInline
-  init(anyKeyPath: AnyKeyPath) {
+  init(
+    anyKeyPath: AnyKeyPath, refresh: @escaping @MainActor (ObserverGroup<S>, S, UInt64) -> Void,
+    removeCancelled: @escaping @MainActor (ObserverGroup<S>) -> Bool,
+    isEmpty: @escaping @MainActor (ObserverGroup<S>) -> Bool
+  ) {
     self.anyKeyPath = anyKeyPath
+    super.init(refresh: refresh, removeCancelled: removeCancelled, isEmpty: isEmpty)
   }
 
-  var isEmpty: Bool { true }
-
-  /// Drops cancelled subscribers; returns whether the group is now empty.
-  ///
-  /// A closure set where the group is made, for the same reason as ``refresh``: subscribing and
-  /// cancelling thousands of rows makes the sweep as hot as delivery. Set once, read by copy.
-  @exclusivity(unchecked) @usableFromInline var removeCancelled: @MainActor () -> Bool = { true }
+  /// Tells the subscribers about the elements that changed in `state`: an element group needs
+  /// no version, as its array's stamp tells what changed since the last refresh.
+  @inlinable
+  final func refresh(_ state: S) {
+    refreshBody(self, state, 0)
+  }
 }
 
 /// The subscribers of one element, and the element they were last told about.
@@ -81,6 +77,7 @@ where Element.ID: Sendable {
   }
 }
 
+/// The subscribers of the elements of one ``TrackedArray`` in the state.
 @usableFromInline
 @MainActor
 final class ElementGroup<S: State, Element: Identifiable & Equatable & Sendable>: ElementGroupBase<
@@ -120,12 +117,35 @@ where Element.ID: Sendable {
   // whose deinitializers might reach the store) alive until the write and the lock are over.
   @exclusivity(unchecked) @usableFromInline var late: [LateSubscriber<Element>] = []
 
+  /// A group whose operations are its own methods, specialised where this is called.
+  @inlinable
+  convenience init(
+    keyPath: KeyPath<S, TrackedArray<Element>>, state: S, table: SubscriberTable<Element>
+  ) {
+    // `group` is always an `ElementGroup<S, Element>`: see `ObserverGroup`.
+    self.init(
+      keyPath: keyPath, state: state, table: table,
+      refresh: { group, state, _ in
+        unsafeDowncast(group, to: ElementGroup<S, Element>.self).deliverChanges(in: state)
+      },
+      removeCancelled: {
+        unsafeDowncast($0, to: ElementGroup<S, Element>.self).removeCancelledSlots()
+      },
+      isEmpty: { unsafeDowncast($0, to: ElementGroup<S, Element>.self).hasNoSubscribers })
+  }
+
   @usableFromInline
-  init(keyPath: KeyPath<S, TrackedArray<Element>>, state: S, table: SubscriberTable<Element>) {
+  init(
+    keyPath: KeyPath<S, TrackedArray<Element>>, state: S, table: SubscriberTable<Element>,
+    refresh: @escaping @MainActor (ObserverGroup<S>, S, UInt64) -> Void,
+    removeCancelled: @escaping @MainActor (ObserverGroup<S>) -> Bool,
+    isEmpty: @escaping @MainActor (ObserverGroup<S>) -> Bool
+  ) {
     self.array = StoredProjection(keyPath)
     self.lastStamp = state[keyPath: keyPath].currentStamp
     self.table = table
-    super.init(anyKeyPath: keyPath)
+    super.init(
+      anyKeyPath: keyPath, refresh: refresh, removeCancelled: removeCancelled, isEmpty: isEmpty)
   }
 
   // The tokens hold the table, and may outlive the store: releasing the group (with its store)
@@ -134,8 +154,9 @@ where Element.ID: Sendable {
     table.releaseAll()
   }
 
+  /// Whether no subscriber is filed in a bucket or waiting to be.
   @inlinable
-  override var isEmpty: Bool { buckets.isEmpty && late.isEmpty }
+  var hasNoSubscribers: Bool { buckets.isEmpty && late.isEmpty }
 
   /// Drops cancelled subscribers and frees their indices; returns whether the group is now empty.
   ///
@@ -202,7 +223,7 @@ where Element.ID: Sendable {
       }
       withExtendedLifetime((removed, lateBeforeSweep)) {}
     }
-    return isEmpty
+    return hasNoSubscribers
   }
 
   /// Adds the subscriber at `subscriber` in ``table``, who has just been given `element`, the

@@ -1,31 +1,20 @@
-/// The subscribers of one selection (a view-model type or a key path), sharing one evaluation.
+/// A group of the store's selections, kept under its key: a ``SelectionGroup`` or the
+/// ``StateChangeGroup``, built as ``ObserverGroup`` describes.
 @usableFromInline
 @MainActor
-class SelectionGroupBase<S: State> {
+class SelectionGroupBase<S: State>: ObserverGroup<S> {
+  /// What the group is found under in the store: the view-model type or the key path.
   @usableFromInline let key: AnyHashable
-  /// The group's refresh, as a closure made where the subscription is made (see
-  /// `Store.subscribe(key:select:_:)`), so that it runs as code specialised for the
-  /// application's types: an override would run as generic code, which looks up the runtime
-  /// metadata of the entries' types on every update.
-  @usableFromInline let refreshBody: @MainActor (SelectionGroupBase<S>, S, UInt64) -> Void
 
   @usableFromInline
-  init(key: AnyHashable, refresh: @escaping @MainActor (SelectionGroupBase<S>, S, UInt64) -> Void) {
+  init(
+    key: AnyHashable, refresh: @escaping @MainActor (ObserverGroup<S>, S, UInt64) -> Void,
+    removeCancelled: @escaping @MainActor (ObserverGroup<S>) -> Bool,
+    isEmpty: @escaping @MainActor (ObserverGroup<S>) -> Bool
+  ) {
     self.key = key
-    self.refreshBody = refresh
+    super.init(refresh: refresh, removeCancelled: removeCancelled, isEmpty: isEmpty)
   }
-
-  /// Evaluates the selection on `state` (once per `version`) and tells each subscriber whose
-  /// last value differs.
-  @inlinable
-  final func refresh(_ state: S, version: UInt64) {
-    refreshBody(self, state, version)
-  }
-
-  var isEmpty: Bool { true }
-
-  /// Drops cancelled subscribers; returns whether the group is now empty.
-  func removeCancelled() -> Bool { true }
 }
 
 /// One subscriber of a selection, remembering the last value it received.
@@ -42,6 +31,7 @@ final class SelectionEntry<Value: Equatable> {
   }
 }
 
+/// The subscribers of one selection (a view-model type or a key path), sharing one evaluation.
 @usableFromInline
 @MainActor
 final class SelectionGroup<S: State, Value: Equatable>: SelectionGroupBase<S> {
@@ -50,28 +40,37 @@ final class SelectionGroup<S: State, Value: Equatable>: SelectionGroupBase<S> {
   @usableFromInline var cached: Value
   @usableFromInline var cachedVersion: UInt64
 
-  /// A group whose refresh is ``deliver(_:version:)``, specialised where this is called.
+  /// A group whose operations are its own methods, specialised where this is called.
   @inlinable
   convenience init(key: AnyHashable, select: @escaping (S) -> Value, state: S, version: UInt64) {
-    self.init(key: key, select: select, state: state, version: version) { group, state, version in
-      // The closure is stored only in the group made here, and only that group's `refresh`
-      // calls it, passing itself: `group` is always a `SelectionGroup<S, Value>`.
-      unsafeDowncast(group, to: SelectionGroup<S, Value>.self).deliver(state, version: version)
-    }
+    // `group` is always a `SelectionGroup<S, Value>`: see `ObserverGroup`.
+    self.init(
+      key: key, select: select, state: state, version: version,
+      refresh: { group, state, version in
+        unsafeDowncast(group, to: SelectionGroup<S, Value>.self).deliver(state, version: version)
+      },
+      removeCancelled: {
+        unsafeDowncast($0, to: SelectionGroup<S, Value>.self).removeCancelledEntries()
+      },
+      isEmpty: { unsafeDowncast($0, to: SelectionGroup<S, Value>.self).entries.isEmpty })
   }
 
   @usableFromInline
   init(
     key: AnyHashable, select: @escaping (S) -> Value, state: S, version: UInt64,
-    refresh: @escaping @MainActor (SelectionGroupBase<S>, S, UInt64) -> Void
+    refresh: @escaping @MainActor (ObserverGroup<S>, S, UInt64) -> Void,
+    removeCancelled: @escaping @MainActor (ObserverGroup<S>) -> Bool,
+    isEmpty: @escaping @MainActor (ObserverGroup<S>) -> Bool
   ) {
     self.select = select
     self.cached = select(state)
     self.cachedVersion = version
-    super.init(key: key, refresh: refresh)
+    super.init(key: key, refresh: refresh, removeCancelled: removeCancelled, isEmpty: isEmpty)
   }
 
-  override func removeCancelled() -> Bool {
+  /// Drops cancelled subscribers; returns whether the group is now empty.
+  @usableFromInline
+  func removeCancelledEntries() -> Bool {
     // The entries as they were keep the removed ones alive until the write is over: a removed
     // entry's last value is user code's, whose deinitializer may subscribe to this selection
     // (appending to `entries`) or read it (`cached`).
@@ -83,8 +82,6 @@ final class SelectionGroup<S: State, Value: Equatable>: SelectionGroupBase<S> {
     }
     return entries.isEmpty
   }
-
-  override var isEmpty: Bool { entries.isEmpty }
 
   @inlinable
   func value(for state: S, version: UInt64) -> Value {

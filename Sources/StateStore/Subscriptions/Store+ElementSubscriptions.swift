@@ -82,13 +82,6 @@ extension Store {
       // Made here, in code specialised for the application, so that its tokens' releases are.
       group = ElementGroup(
         keyPath: keyPath, state: liveState, table: SubscriberTable(noting: cancellationLog))
-      // `unowned(unsafe)` spares two atomic reference-count operations a call: each closure
-      // lives only in the group itself, and the store calls it only while iterating a copy of
-      // `elementOrder` (in `notifyObservers` and `sweepCancelledEntries`), which holds the group
-      // for the call, whatever user code the call runs (a subscriber that cancels every token,
-      // a deinitializer that subscribes), so the group outlives every call.
-      group.refresh = { [unowned(unsafe) group] state in group.deliverChanges(in: state) }
-      group.removeCancelled = { [unowned(unsafe) group] in group.removeCancelledSlots() }
       elementGroups[keyPath] = group
       elementOrder.append(group)
       refreshHasObservers()

@@ -10,23 +10,43 @@ final class StateChangeGroup<S: State>: SelectionGroupBase<S> {
   // another and the run-time exclusivity check only costs time.
   @exclusivity(unchecked) @usableFromInline var entries: [CallbackSlot<@MainActor (S) -> Void>] =
     []
-  /// Calls every observer.
-  ///
-  /// A closure rather than a loop in `refresh`: `observeStateChanges(_:)` is inlined into the
-  /// module that observes and sets it there, so delivery runs as code specialised for the
-  /// application's state instead of generic code with a metadata look-up per observer.
-  @usableFromInline var deliver: @MainActor (S) -> Void = { _ in }
 
-  init() {
-    super.init(key: ObjectIdentifier(StateChangeGroup<S>.self)) { group, state, _ in
-      // Stored only in this group, and called only by its `refresh` with itself.
-      unsafeDowncast(group, to: StateChangeGroup<S>.self).deliver(state)
+  /// A group whose operations are its own methods, specialised where this is called.
+  @inlinable
+  convenience init() {
+    // `group` is always a `StateChangeGroup<S>`: see `ObserverGroup`.
+    self.init(
+      refresh: { group, state, _ in
+        unsafeDowncast(group, to: StateChangeGroup<S>.self).deliver(state)
+      },
+      removeCancelled: {
+        unsafeDowncast($0, to: StateChangeGroup<S>.self).removeCancelledEntries()
+      },
+      isEmpty: { unsafeDowncast($0, to: StateChangeGroup<S>.self).entries.isEmpty })
+  }
+
+  @usableFromInline
+  init(
+    refresh: @escaping @MainActor (ObserverGroup<S>, S, UInt64) -> Void,
+    removeCancelled: @escaping @MainActor (ObserverGroup<S>) -> Bool,
+    isEmpty: @escaping @MainActor (ObserverGroup<S>) -> Bool
+  ) {
+    super.init(
+      key: ObjectIdentifier(StateChangeGroup<S>.self), refresh: refresh,
+      removeCancelled: removeCancelled, isEmpty: isEmpty)
+  }
+
+  /// Calls every observer.
+  @inlinable
+  func deliver(_ state: S) {
+    for entry in entries {
+      entry.callback?(state)
     }
   }
 
-  override var isEmpty: Bool { entries.isEmpty }
-
-  override func removeCancelled() -> Bool {
+  /// Drops cancelled observers; returns whether the group is now empty.
+  @usableFromInline
+  func removeCancelledEntries() -> Bool {
     entries.removeAll { !$0.isActive }
     return entries.isEmpty
   }
@@ -48,14 +68,7 @@ extension Store {
   package func observeStateChanges(
     _ onChange: @escaping @MainActor (_ state: S) -> Void
   ) -> Subscription {
-    let (group, isNew) = stateChangeGroup()
-    if isNew {
-      group.deliver = { [unowned group] state in
-        for entry in group.entries {
-          entry.callback?(state)
-        }
-      }
-    }
+    let group = stateChangeGroup()
     let entry = CallbackSlot(onChange)
     group.entries.append(entry)
     let state = liveState
@@ -69,16 +82,17 @@ extension Store {
     }
   }
 
-  /// This store's group of state-change observers, and whether it was just created.
-  @usableFromInline
-  func stateChangeGroup() -> (group: StateChangeGroup<S>, isNew: Bool) {
+  /// This store's group of state-change observers, made on first use; inlinable so that the
+  /// group is made, and delivers, as code specialised for the observing module's state.
+  @inlinable
+  func stateChangeGroup() -> StateChangeGroup<S> {
     checkNotInsideUpdater("subscribe")
     let key = ObjectIdentifier(StateChangeGroup<S>.self)
-    if let existing = selectionGroups[key] as? StateChangeGroup<S> { return (existing, false) }
+    if let existing = selectionGroups[key] as? StateChangeGroup<S> { return existing }
     let group = StateChangeGroup<S>()
     selectionGroups[key] = group
     selectionOrder.append(group)
     refreshHasObservers()
-    return (group, true)
+    return group
   }
 }

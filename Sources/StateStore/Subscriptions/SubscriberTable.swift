@@ -22,10 +22,8 @@ class SubscriberTableBase: @unchecked Sendable {
   @usableFromInline let cancellations: CancellationLog
   /// Releases an entry of the table it is given, which is always `self`.
   ///
-  /// A closure rather than an overridden method: the subclass's initializer is inlined into
-  /// the application, where this closure is formed, so a token's release runs code specialised
-  /// for the element type; an override would run generic code with a metadata look-up per
-  /// release, as much as the rest of the release together.
+  /// A closure formed by the subclass's inlinable initializer, as ``ObserverGroup`` describes
+  /// for the store's groups: a token's release runs code specialised for the element type.
   @usableFromInline let releaseEntry: @Sendable (SubscriberTableBase, SubscriberIndex) -> Void
 
   @usableFromInline

@@ -135,7 +135,7 @@ package enum TodoCommandRunner {
         priority: priority)
       let entry = try await store.dispatch(PerformChange(add))
       var outcome = Outcome(saved: entry != nil)
-      if case .addTodo(let add) = entry?.change, let id = add.id {
+      if let add = entry?.change.change as? AddTodo, let id = add.id {
         outcome.output = "\(id)\n"
       }
       return outcome

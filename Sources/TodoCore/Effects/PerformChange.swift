@@ -32,10 +32,10 @@ struct PerformChange: ReturningSideEffect {
     let change = self.change
     let stored = try await context.dependencies.storage.store { stored in
       var change = change
-      if case .addTodo(var add) = change, add.id == nil {
+      if var add = change.change as? AddTodo, add.id == nil {
         // The journal records the id, so that replaying reproduces it.
         add.id = stored.nextID
-        change = .addTodo(add)
+        change = add.erased
       }
       try change.change.validate(in: stored)
       return change.change.changes(stored) ? change : nil
@@ -59,17 +59,7 @@ extension SideEffectContext where S == AppState {
 
   /// Dispatches the wrapped change with its static type.
   func dispatch(_ change: AnyTodoChange) async {
-    switch change {
-    case .addTodo(let change): await dispatch(change)
-    case .setDone(let change): await dispatch(change)
-    case .editTitle(let change): await dispatch(change)
-    case .removeTodo(let change): await dispatch(change)
-    case .clearDone(let change): await dispatch(change)
-    case .restoreTodos(let change): await dispatch(change)
-    case .tagTodo(let change): await dispatch(change)
-    case .untagTodo(let change): await dispatch(change)
-    case .setDue(let change): await dispatch(change)
-    case .setPriority(let change): await dispatch(change)
-    }
+    func open(_ change: some TodoChange) async { await dispatch(change) }
+    await open(change.change)
   }
 }

@@ -49,7 +49,7 @@ struct AddTodo: TodoChange {
 
   /// Removing the added todo.
   func inverse(in state: AppState) -> AnyTodoChange? {
-    .removeTodo(RemoveTodo(id: id ?? state.nextID))
+    RemoveTodo(id: id ?? state.nextID).erased
   }
 
   /// `add #id "title"`, followed by what else the todo was given:
@@ -65,8 +65,6 @@ struct AddTodo: TodoChange {
   func changes(_ state: AppState) -> Bool {
     true
   }
-
-  var erased: AnyTodoChange { .addTodo(self) }
 }
 
 /// `{"id":3,"title":"…"}` as before tags, due dates and priorities, which are written only when

@@ -19,7 +19,7 @@ struct ClearDone: TodoChange {
     let placed = state.todos.enumerated().compactMap { index, todo in
       todo.done ? PlacedTodo(index: index, todo: todo) : nil
     }
-    return .restoreTodos(RestoreTodos(placed))
+    return RestoreTodos(placed).erased
   }
 
   /// `clear`.
@@ -31,6 +31,4 @@ struct ClearDone: TodoChange {
   func changes(_ state: AppState) -> Bool {
     state.todos.contains { $0.done }
   }
-
-  var erased: AnyTodoChange { .clearDone(self) }
 }

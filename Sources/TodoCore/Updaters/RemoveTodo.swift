@@ -25,7 +25,7 @@ struct RemoveTodo: TodoChange {
   /// Putting the todo back where it was.
   func inverse(in state: AppState) -> AnyTodoChange? {
     guard let index = state.todos.index(id: id) else { return nil }
-    return .restoreTodos(RestoreTodos([PlacedTodo(index: index, todo: state.todos[index])]))
+    return RestoreTodos([PlacedTodo(index: index, todo: state.todos[index])]).erased
   }
 
   /// `remove #id`.
@@ -34,6 +34,4 @@ struct RemoveTodo: TodoChange {
   func changes(_ state: AppState) -> Bool {
     state.todos.contains(id: id)
   }
-
-  var erased: AnyTodoChange { .removeTodo(self) }
 }

@@ -50,6 +50,4 @@ struct RestoreTodos: TodoChange {
   func changes(_ state: AppState) -> Bool {
     !todos.isEmpty
   }
-
-  var erased: AnyTodoChange { .restoreTodos(self) }
 }

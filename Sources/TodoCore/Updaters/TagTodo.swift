@@ -32,7 +32,7 @@ struct TagTodo: TodoChange {
   func inverse(in state: AppState) -> AnyTodoChange? {
     guard let todo = state.todos[id: id] else { return nil }
     let added = Tags.removing(todo.tags, from: tags)
-    return .untagTodo(UntagTodo(id: id, tags: added))
+    return UntagTodo(id: id, tags: added).erased
   }
 
   /// `tag #id a, b`.
@@ -43,6 +43,4 @@ struct TagTodo: TodoChange {
     guard let todo = state.todos[id: id] else { return false }
     return tags.contains { !Tags.contains(todo.tags, $0) }
   }
-
-  var erased: AnyTodoChange { .tagTodo(self) }
 }

@@ -25,9 +25,6 @@ protocol TodoChange: InvertibleUpdater, Codable, Hashable where StateType == App
 
   /// A short description for `history`, such as `add #3 "Buy milk"`.
   var summary: String { get }
-
-  /// Wraps this change in the type-erased form the journal stores.
-  var erased: AnyTodoChange { get }
 }
 
 extension AppState {
@@ -39,6 +36,9 @@ extension AppState {
 }
 
 extension TodoChange {
+  /// This change in the type-erased form the storage and the history hand around.
+  var erased: AnyTodoChange { AnyTodoChange(self) }
+
   /// The change ``inverse(in:)`` gives, for the journaled store's `undo()`.
   func inverse(of oldState: AppState) -> (any StateUpdater<AppState>)? {
     guard let inverse = inverse(in: oldState) else { return nil }

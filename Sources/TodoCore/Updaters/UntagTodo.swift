@@ -32,7 +32,7 @@ struct UntagTodo: TodoChange {
   func inverse(in state: AppState) -> AnyTodoChange? {
     guard let todo = state.todos[id: id] else { return nil }
     let removed = todo.tags.filter { Tags.contains(tags, $0) }
-    return .tagTodo(TagTodo(id: id, tags: removed))
+    return TagTodo(id: id, tags: removed).erased
   }
 
   /// `untag #id a, b`.
@@ -43,6 +43,4 @@ struct UntagTodo: TodoChange {
     guard let todo = state.todos[id: id] else { return false }
     return tags.contains { Tags.contains(todo.tags, $0) }
   }
-
-  var erased: AnyTodoChange { .untagTodo(self) }
 }

@@ -153,7 +153,7 @@ struct SubFlowResultTests {
       app.listScreen.appear()
       await app.listScreen.handle(.character("d"))
       await app.stores.callers.settle()
-      #expect(witness.requests == [.show("confirm")])
+      #expect(witness.actions == [.show("confirm")])
       #expect(witness.navigator.currentRoute == ["list"], "no screen was built or shown")
       #expect(try storage.load().todos.count == (answer ? 2 : 3))
       app.listScreen.disappear()

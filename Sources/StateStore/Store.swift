@@ -28,12 +28,13 @@ public final class Store<S: State, Dependencies: Sendable> {
   // The state skips the run-time exclusivity check, which would otherwise cost more than the
   // whole dispatch. Why no two accesses can overlap:
   // - It is only accessed on the main actor, so never from two threads at once.
-  // - The only modifying access is the updater's `inout` in `runUpdater(_:)`. A row
+  // - The only modifying access is the updater's `inout` in `runChange(_:)` (in
+  //   `Store+Root.swift`, with the root's whole dispatch path). A row
   //   subscription also reads the state in place, through an `inout` pointer, after the check
   //   below, and only at a stored key path's offset, where it copies two references and runs no
   //   user code (a computed key path's getter is applied to a copy instead; see
   //   `lookupTable(of:)`). Another modify cannot nest
-  //   inside it: every path to `runUpdater` goes through `dispatch`/`drainQueue`,
+  //   inside it: every path to `runChange` goes through `dispatch`/`applyInPlace`/`drainQueue`,
   //   which queue instead of applying while `isDispatching` is set, and it is set for the whole
   //   updater.
   // - A read cannot nest inside it either, even from hostile code (an updater that captured
@@ -199,8 +200,7 @@ public final class Store<S: State, Dependencies: Sendable> {
     guard !starts.isEmpty else { return }
     isDispatching = true
     for start in starts { start(interceptorContext) }
-    isDispatching = false
-    drainQueue()
+    endDispatch()
   }
 
   /// Creates a scope's store; see `init(scope:dependencies:)`.
@@ -240,193 +240,6 @@ public final class Store<S: State, Dependencies: Sendable> {
     return scopeLink.read() ?? S()
   }
 
-  /// Applies `updater` to the state and notifies listeners and subscribers.
-  ///
-  /// Called while the store is notifying, the updater is queued and applied right after the
-  /// current round; otherwise it is applied before this method returns.
-  ///
-  /// - Complexity: The updater's own cost, plus O(listeners + view-model types + changed
-  ///   elements' subscribers) when anything observes the store.
-  @inlinable
-  public func dispatch<U: StateUpdater>(_ updater: U) where U.StateType == S {
-    if isDispatching || queuesEveryDispatch {
-      dispatchLater(updater)
-      return
-    }
-    isDispatching = true
-    apply(updater, cause: observedCause())
-    isDispatching = false
-    if queueHead < queue.count { drainQueue() }
-  }
-
-  // Disfavored so that `dispatch(SomeUpdater())` picks the typed overload: Swift otherwise
-  // prefers this non-generic one, whose dynamic `as? any StateUpdater<S>` cast costs microseconds.
-
-  /// Dispatches a dispatchable whose type is known only at run time.
-  ///
-  /// An updater of this store's state is applied; an ``ExecutableDispatchable`` such as a side
-  /// effect is started without being awaited. A dispatchable that the store cannot run is
-  /// reported to ``onUnhandledError``. Prefer the typed `dispatch` overloads: they are checked at
-  /// compile time (a navigation request, for example, compiles only when the store's
-  /// dependencies provide a navigator). The argument label keeps this method from silently
-  /// catching calls that no typed overload accepts.
-  public func dispatch(any dispatchable: any Dispatchable) {
-    if let scopeLink {
-      dispatchThroughScope(any: dispatchable, link: scopeLink)
-      return
-    }
-    queue.append(QueuedDispatch(dispatchable, cause: observedCause()))
-    if !isDispatching { drainQueue() }
-  }
-
-  /// Whether a dispatchable sent now would reach the end of the chain at once, unchanged: the
-  /// store has no interceptor, is no scope, and is not dispatching (so its queue is empty).
-  @usableFromInline package var reachesEndAtOnce: Bool {
-    !queuesEveryDispatch && !isDispatching
-  }
-
-  /// Sends `dispatchable` through the interceptors and hands what reaches the end to `perform`.
-  ///
-  /// This is the hook that awaited dispatches (side effects, navigation) use: the store applies
-  /// an updater itself; any other dispatchable that comes out of the chain is passed to
-  /// `perform`, which returns `false` if it does not handle it (the store then starts it as an
-  /// ``ExecutableDispatchable``). If an interceptor drops the dispatchable, `perform` is not
-  /// called. Queued like any dispatch when the store is busy.
-  package func intercept(
-    _ dispatchable: any Dispatchable,
-    then perform: @escaping @MainActor (_ final: any Dispatchable) -> Bool
-  ) {
-    if let scopeLink {
-      interceptThroughScope(dispatchable, link: scopeLink, then: perform)
-      return
-    }
-    queue.append(QueuedDispatch(dispatchable, cause: observedCause(), perform: perform))
-    if !isDispatching { drainQueue() }
-  }
-
-  // MARK: - Applying
-
-  /// The slow path of `dispatch`: a scope forwards to its root, a busy or intercepted store
-  /// queues.
-  ///
-  /// Kept out of line so that the root's fast path stays a few instructions where it is inlined
-  /// (inlining the scope's path into every dispatch made W0 three times slower); still
-  /// `@inlinable`, so that it is specialised for the application's types.
-  @inlinable @inline(never)
-  func dispatchLater<U: StateUpdater>(_ updater: U) where U.StateType == S {
-    if let scopeLink {
-      dispatchThroughScope(updater, link: scopeLink)
-    } else {
-      enqueue(updater)
-    }
-  }
-
-  /// Queues `updater` behind the dispatch in progress, or runs it through the interceptors.
-  @usableFromInline
-  func enqueue<U: StateUpdater>(_ updater: U) where U.StateType == S {
-    queue.append(QueuedDispatch(updater: updater, cause: observedCause()))
-    if !isDispatching { drainQueue() }
-  }
-
-  @inlinable
-  func observedCause() -> DispatchCause? {
-    updateObservers.isEmpty ? nil : DispatchCause.current
-  }
-
-  @usableFromInline
-  func drainQueue() {
-    guard !isDispatching else { return }
-    isDispatching = true
-    defer { isDispatching = false }
-    while queueHead < queue.count {
-      // Moved out: released at the end of this turn, with no access to `queue` open.
-      let taken = queue[queueHead].take()
-      queueHead += 1
-      if queueHead == queue.count {
-        queue.removeAll(keepingCapacity: true)
-        queueHead = 0
-      }
-      guard let next = taken else { continue }
-      if interceptors.isEmpty {
-        if let apply = next.apply {
-          apply(self)
-        } else {
-          finish(next.dispatchable, cause: next.cause, perform: next.perform)
-        }
-      } else {
-        runInterceptor(at: 0, next.dispatchable, cause: next.cause, perform: next.perform)
-      }
-    }
-  }
-
-  private func runInterceptor(
-    at index: Int, _ dispatchable: any Dispatchable, cause: DispatchCause?,
-    perform: (@MainActor (any Dispatchable) -> Bool)?
-  ) {
-    guard index < interceptors.count else {
-      finish(dispatchable, cause: cause, perform: perform)
-      return
-    }
-    interceptors[index].body(dispatchable, interceptorContext) { [weak self] forwarded in
-      self?.runInterceptor(at: index + 1, forwarded, cause: cause, perform: perform)
-    }
-  }
-
-  /// The end of the chain: apply an updater, or hand anything else to whoever runs it.
-  private func finish(
-    _ dispatchable: any Dispatchable, cause: DispatchCause?,
-    perform: (@MainActor (any Dispatchable) -> Bool)?
-  ) {
-    // The plain conformance check first: casting to the constrained existential checks the
-    // same-type requirement through the runtime's demangler, microseconds that every side
-    // effect and navigation request ending here would pay for the answer "no".
-    if dispatchable is any StateUpdater, let updater = dispatchable as? any StateUpdater<S> {
-      apply(updater, cause: cause)
-    } else if let perform, perform(dispatchable) {
-      return
-    } else if let executable = dispatchable as? any ExecutableDispatchable {
-      executable._start(in: self)
-    } else {
-      onUnhandledError(
-        UnhandledDispatchableError(typeName: String(reflecting: type(of: dispatchable))),
-        dispatchable)
-    }
-  }
-
-  @inlinable
-  func apply<U: StateUpdater>(_ updater: U, cause: DispatchCause?) where U.StateType == S {
-    // Only a store with observers has entries to sweep, so a store without pays nothing.
-    guard hasObservers else {
-      runUpdater(updater)
-      return
-    }
-    if cancellationLog.count.load(ordering: .relaxed) != 0 {
-      sweepCancelledEntries()
-      guard hasObservers else {
-        runUpdater(updater)
-        return
-      }
-    }
-    if !keepsOldState {
-      runUpdater(updater)
-      notify(updater, cause: cause)
-    } else {
-      let old: S? = listeners.isEmpty ? nil : currentState
-      captureScopeSlices()
-      runUpdater(updater)
-      notify(updater, cause: cause, old: old)
-    }
-  }
-
-  /// The one place where the state is modified: the updater's `inout` access.
-  @inlinable
-  func runUpdater<U: StateUpdater>(_ updater: U) where U.StateType == S {
-    isApplyingUpdater = true
-    updater.updateState(&currentState)
-    isApplyingUpdater = false
-    version &+= 1
-  }
-
   /// Stops the process if an updater is running: `operation` would read the state while the
   /// updater holds it `inout`, which Swift's exclusivity rule forbids.
   @inlinable
@@ -452,26 +265,7 @@ public final class Store<S: State, Dependencies: Sendable> {
         + "effect or a listener.")
   }
 
-  /// Runs `callback`, a call the store makes into user code outside a dispatch (a subscriber's
-  /// first value), with the store marked busy: a dispatch it makes is queued and applied after
-  /// it returns, as every re-entrant dispatch is.
-  @inlinable
-  func runAsStoreCallback(_ callback: () -> Void) {
-    if let scopeLink {
-      scopeLink.runAsRootCallback(callback)
-      return
-    }
-    if isDispatching {
-      callback()
-      return
-    }
-    isDispatching = true
-    callback()
-    isDispatching = false
-    if queueHead < queue.count { drainQueue() }
-  }
-
-  private var interceptorContext: InterceptorContext<S> {
+  var interceptorContext: InterceptorContext<S> {
     InterceptorContext(
       getState: { [weak self] in self?.state },
       enqueue: { [weak self] dispatchable in self?.dispatch(any: dispatchable) },
@@ -523,11 +317,11 @@ public final class Store<S: State, Dependencies: Sendable> {
 /// A dispatch waiting for its turn.
 @usableFromInline
 struct QueuedDispatch<S: State, D: Sendable> {
-  let dispatchable: any Dispatchable
-  let cause: DispatchCause?
+  @usableFromInline let dispatchable: any Dispatchable
+  @usableFromInline let cause: DispatchCause?
   /// For updaters dispatched with their static type: applies them without a dynamic cast.
-  let apply: (@MainActor (Store<S, D>) -> Void)?
-  let perform: (@MainActor (any Dispatchable) -> Bool)?
+  @usableFromInline let apply: (@MainActor (Store<S, D>) -> Void)?
+  @usableFromInline let perform: (@MainActor (any Dispatchable) -> Bool)?
 
   init(
     _ dispatchable: any Dispatchable, cause: DispatchCause?,
@@ -539,6 +333,7 @@ struct QueuedDispatch<S: State, D: Sendable> {
     self.perform = perform
   }
 
+  @inlinable
   init<U: StateUpdater>(updater: U, cause: DispatchCause?) where U.StateType == S {
     self.dispatchable = updater
     self.cause = cause

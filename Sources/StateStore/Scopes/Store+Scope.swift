@@ -170,34 +170,6 @@ extension Store {
 
   // MARK: - The root's side
 
-  /// Applies `body` to the state at once, as `dispatch` applies an updater.
-  ///
-  /// Only when nothing needs the updater as a value: the root is idle and has no interceptors
-  /// nor update observers. Otherwise answers `.busy`, and the scope queues a ``ScopedUpdater``.
-  @inlinable
-  func applyInPlace(origin: SliceOrigin, _ body: (inout S) -> Void) -> ScopeDispatchOutcome {
-    if isDispatching || queuesEveryDispatch || !updateObservers.isEmpty { return .busy }
-    isDispatching = true
-    if cancellationLog.count.load(ordering: .relaxed) != 0 { sweepCancelledEntries() }
-    if !hasObservers {
-      runBody(body)
-    } else if !keepsOldState {
-      if scopesKeepSlices { forgetSlices(changedBy: origin) }
-      runBody(body)
-      notifyObservers(origin: origin)
-    } else {
-      let old: S? = listeners.isEmpty ? nil : currentState
-      captureScopeSlices()
-      if scopesKeepSlices { forgetSlices(changedBy: origin) }
-      runBody(body)
-      if let old { notifyListeners(old: old) }
-      notifyObservers(origin: origin)
-    }
-    isDispatching = false
-    if queueHead < queue.count { drainQueue() }
-    return .applied
-  }
-
   /// Drops the slices kept for `==` that a scoped dispatch from `origin` may change.
   ///
   /// The dispatch then changes the root's collections in place instead of copying them for a
@@ -209,33 +181,6 @@ extension Store {
     for node in scopeNodes where node.keepsLastSlice && origin.mayChange(node.origin) {
       node.forgetSlice()
     }
-  }
-
-  /// Calls `body` with the state's address, so that a scope copies its slice alone.
-  ///
-  /// An access to `currentState` beside the updater's (see the proof there): scopes read after
-  /// the updater returned or before it starts (`state` checks; notifying and queueing come
-  /// after), and `body` copies bytes out, calling no code of the application's, so no dispatch
-  /// can begin inside the access. A method rather than a closure, as in `lookupTable(of:)`.
-  @inlinable
-  func peekState(_ body: (UnsafeRawPointer) -> Void) {
-    ScopeLink<S>.withAddress(of: &currentState, body)
-  }
-
-  /// The in-place counterpart of `runUpdater(_:)`.
-  @inlinable
-  func runBody(_ body: (inout S) -> Void) {
-    isApplyingUpdater = true
-    body(&currentState)
-    isApplyingUpdater = false
-    version &+= 1
-  }
-
-  /// Queues an updater that a scope wrapped, like any dispatch.
-  @usableFromInline
-  func enqueueFromScope(_ updater: any StateUpdater<S>) {
-    queue.append(QueuedDispatch(updater, cause: observedCause()))
-    if !isDispatching { drainQueue() }
   }
 
   /// Registers the node of a scope that has observers, to be notified after every update.

@@ -50,29 +50,6 @@ extension Store {
     }
   }
 
-  /// Tells every observer about the updater just applied, in order: update observers, then
-  /// listeners (given the state from before it, when they want it), then view-model and key-path
-  /// subscribers, then element subscribers, then scopes.
-  @inlinable
-  func notify<U: StateUpdater>(_ updater: U, cause: DispatchCause?, old: S?)
-  where U.StateType == S {
-    if !updateObservers.isEmpty {
-      notifyUpdateObservers(updater, cause: cause)
-    }
-    if let old { notifyListeners(old: old) }
-    notifyObservers(origin: Self.origin(of: updater))
-  }
-
-  /// ``notify(_:cause:old:)`` with no state from before: passing no `S?` at all, since making
-  /// an empty optional of a large state writes all its bytes.
-  @inlinable
-  func notify<U: StateUpdater>(_ updater: U, cause: DispatchCause?) where U.StateType == S {
-    if !updateObservers.isEmpty {
-      notifyUpdateObservers(updater, cause: cause)
-    }
-    notifyObservers(origin: Self.origin(of: updater))
-  }
-
   /// Tells the `(old, new)` listeners about the change just made.
   @inlinable
   func notifyListeners(old: S) {

@@ -47,39 +47,39 @@ public final class Store<S: State, Dependencies: Sendable> {
   // - User code that runs inside the updater's access besides the updater itself (the
   //   deinitializers of values it replaces) meets the same checks: a read or subscription stops
   //   the process with the message, a dispatch is queued.
-  @exclusivity(unchecked) @usableFromInline var currentState: S
+  @exclusivity(unchecked) @usableFromInline var _currentState: S
   // The flags below, set on every dispatch, are plain values: main-actor state read by copy and
   // written by assignment, never passed `inout`, so no access to one spans any call.
   /// The number of updates applied so far.
-  @exclusivity(unchecked) @usableFromInline var version: UInt64 = 0
+  @exclusivity(unchecked) @usableFromInline var _version: UInt64 = 0
   /// True while the store is applying a dispatch or notifying about it.
-  @exclusivity(unchecked) @usableFromInline var isDispatching = false
+  @exclusivity(unchecked) @usableFromInline var _isDispatching = false
   /// True only while an updater holds the state `inout`; see `currentState`.
-  @exclusivity(unchecked) @usableFromInline var isApplyingUpdater = false
+  @exclusivity(unchecked) @usableFromInline var _isApplyingUpdater = false
   /// Whether anything at all must run after an updater is applied.
-  @exclusivity(unchecked) @usableFromInline var hasObservers = false
+  @exclusivity(unchecked) @usableFromInline var _hasObservers = false
   /// Whether an update must keep the state from before it: a listener of this store, or of a
   /// scope, wants `(old, new)`.
-  @exclusivity(unchecked) @usableFromInline var keepsOldState = false
+  @exclusivity(unchecked) @usableFromInline var _keepsOldState = false
   /// Whether a scope keeps its slice for `==` (see `lastSlice`), which a scope's in-place
   /// dispatch that may change it drops first, so that the dispatch mutates without copying.
-  @usableFromInline var scopesKeepSlices = false
+  @usableFromInline var _scopesKeepSlices = false
   // The queue is read and changed only in short accesses (an append, taking one element out, a
   // reset) that never span a call into user code, so no two accesses can overlap. A queued
   // dispatchable is user code whose deinitializer may dispatch (appending to the queue): each
   // is moved out of its slot before it runs, so that the queue never holds the last reference
   // to one, and the reset destroys nothing but empty slots.
-  @exclusivity(unchecked) @usableFromInline var queue: [QueuedDispatch<S, Dependencies>?] = []
-  @exclusivity(unchecked) @usableFromInline var queueHead = 0
+  @exclusivity(unchecked) @usableFromInline var _queue: [_QueuedDispatch<S, Dependencies>?] = []
+  @exclusivity(unchecked) @usableFromInline var _queueHead = 0
 
-  @usableFromInline let interceptors: [StoreInterceptor<S>]
+  @usableFromInline let _interceptors: [StoreInterceptor<S>]
   /// True when this store's fast path can never apply a dispatch on the spot.
   ///
   /// It has interceptors, or it is a scope (whose dispatches go to the root). One flag, so the
   /// root's hot path pays one load whether or not scopes exist.
-  @usableFromInline let queuesEveryDispatch: Bool
+  @usableFromInline let _queuesEveryDispatch: Bool
   /// The root this store is a window on; `nil` for a root store.
-  @usableFromInline let scopeLink: ScopeLink<S>?
+  @usableFromInline let _scopeLink: _ScopeLink<S>?
 
   // The observer lists below are read on every dispatch that has observers. They skip the
   // run-time exclusivity check (a begin and an end access per read, five reads a dispatch, as
@@ -93,51 +93,51 @@ public final class Store<S: State, Dependencies: Sendable> {
   // listener, a subscriber or any other user code runs, even one that subscribes or cancels
   // from inside a callback. All of it is main-actor state.
   /// The scopes of this root that have listeners or subscribers, notified after every update.
-  @exclusivity(unchecked) @usableFromInline var scopeNodes: [ScopeNode] = []
+  @exclusivity(unchecked) @usableFromInline var _scopeNodes: [_ScopeNode] = []
   /// The root's mirror of its scopes' kept slices, made with its first scope; see
   /// ``ScopeMirror``.
   // Read on every update that has scopes; written once, when the root's link is made, by an
   // assignment that releases nothing (it was `nil`), so no access to it can overlap another.
-  @exclusivity(unchecked) @usableFromInline var scopeMirror: ScopeMirror?
+  @exclusivity(unchecked) @usableFromInline var _scopeMirror: _ScopeMirror?
   /// The scope nodes outside the mirror, in `scopeNodes`' order: all an update visits when the
   /// mirror matches.
   // An observer list: unchecked, as proved above `scopeNodes`, in this file.
-  @exclusivity(unchecked) @usableFromInline var unmirroredScopeNodes: [ScopeNode] = []
+  @exclusivity(unchecked) @usableFromInline var _unmirroredScopeNodes: [_ScopeNode] = []
   /// A scope's registration with its root, while the scope has observers.
-  weak var ownScopeNode: ScopeNode?
+  weak var ownScopeNode: _ScopeNode?
   /// A scope's slice from before the update being applied, for its `(old, new)` listeners.
-  @usableFromInline var capturedSlice: S?
+  @usableFromInline var _capturedSlice: S?
   /// A scope's slice as its view-model and key-path subscribers were last evaluated on, kept
   /// while it has some and its slice is `Equatable`, so that an update that leaves the slice
   /// `==` evaluates none of them.
-  @usableFromInline var lastSlice: S? {
-    didSet { ownScopeNode?.keptSliceReplaced(isHeld: lastSlice != nil) }
+  @usableFromInline var _lastSlice: S? {
+    didSet { ownScopeNode?.keptSliceReplaced(isHeld: _lastSlice != nil) }
   }
   /// Whether `lastSlice` was dropped before an in-place scoped dispatch (see
   /// `forgetSlices(changedBy:)`) and not yet taken again.
-  @usableFromInline var hasForgottenSlice = false
+  @usableFromInline var _hasForgottenSlice = false
   /// `==` on the slice, for a scope whose slice is `Equatable`; `nil` otherwise and at the root.
-  @usableFromInline var sliceEquality: (@MainActor (S, S) -> Bool)?
+  @usableFromInline var _sliceEquality: (@MainActor (S, S) -> Bool)?
   /// Makes a scope's node; set where the scope is made, so that its notification runs as code
   /// specialised for the application's types.
-  @usableFromInline var makeScopeNode: (@MainActor (Store) -> ScopeNode)?
+  @usableFromInline var _makeScopeNode: (@MainActor (Store) -> _ScopeNode)?
   /// The scopes made from this store, so that one slice and dependencies give one scope.
-  @usableFromInline var scopeCache: [ScopeKey: WeakScope] = [:]
+  @usableFromInline var _scopeCache: [_ScopeKey: _WeakScope] = [:]
   /// The root's link to itself, which its scopes compose; made with the first scope.
-  @usableFromInline var rootLink: ScopeLink<S>?
+  @usableFromInline var _rootLink: _ScopeLink<S>?
   /// How the root's scopes reach it, made with its first scope; cleared as the root's
   /// deinitializer begins (see ``RootHandle``).
-  @usableFromInline var rootReference: RootHandle?
+  @usableFromInline var _rootReference: _RootHandle?
   /// What interceptors registered for this store alone; released with the store.
   private var interceptorResources: [AnyObject] = []
   // An observer list: unchecked, as proved above `scopeNodes`, in this file.
-  @exclusivity(unchecked) @usableFromInline var listeners: [ListenerEntry<S>] = []
-  @usableFromInline var selectionGroups: [AnyHashable: SelectionGroupBase<S>] = [:]
+  @exclusivity(unchecked) @usableFromInline var _listeners: [_ListenerEntry<S>] = []
+  @usableFromInline var _selectionGroups: [AnyHashable: _SelectionGroupBase<S>] = [:]
   // An observer list: unchecked, as proved above `scopeNodes`, in this file.
-  @exclusivity(unchecked) @usableFromInline var selectionOrder: [SelectionGroupBase<S>] = []
-  @usableFromInline var elementGroups: [AnyKeyPath: ElementGroupBase<S>] = [:]
+  @exclusivity(unchecked) @usableFromInline var _selectionOrder: [_SelectionGroupBase<S>] = []
+  @usableFromInline var _elementGroups: [AnyKeyPath: _ElementGroupBase<S>] = [:]
   // An observer list: unchecked, as proved above `scopeNodes`, in this file.
-  @exclusivity(unchecked) @usableFromInline var elementOrder: [ElementGroupBase<S>] = []
+  @exclusivity(unchecked) @usableFromInline var _elementOrder: [_ElementGroupBase<S>] = []
   /// The element group a subscriber joined last, checked first by the next subscriber.
   ///
   /// Not on the dispatch path. Held strongly and forgotten by the sweep that drops the group: a
@@ -148,12 +148,12 @@ public final class Store<S: State, Dependencies: Sendable> {
   // written by assignment, and an assignment never releases the last reference to a group (the
   // group it replaces is still in `elementOrder`, and the sweep that clears it keeps the old
   // `elementOrder` alive until after the write), so no deinitializer runs inside an access.
-  @exclusivity(unchecked) @usableFromInline var recentElementGroup: ElementGroupBase<S>?
+  @exclusivity(unchecked) @usableFromInline var _recentElementGroup: _ElementGroupBase<S>?
   // An observer list: unchecked, as proved above `scopeNodes`, in this file.
-  @exclusivity(unchecked) @usableFromInline var updateObservers: [UpdateObserverEntry<S>] = []
+  @exclusivity(unchecked) @usableFromInline var _updateObservers: [_UpdateObserverEntry<S>] = []
 
   /// Tokens cancelled since the last sweep; tokens may be cancelled on any thread.
-  @usableFromInline nonisolated let cancellationLog: CancellationLog
+  @usableFromInline nonisolated let _cancellationLog: _CancellationLog
 
   /// The dependencies every side effect of this store receives.
   public let dependencies: Dependencies
@@ -178,7 +178,7 @@ public final class Store<S: State, Dependencies: Sendable> {
   /// Storage for modules that extend the store (side-effect cancellation, navigation).
   ///
   /// Keyed by the extending type; not meant for application code.
-  @usableFromInline package var extensionStorage: [ObjectIdentifier: AnyObject] = [:]
+  @usableFromInline package var _extensionStorage: [ObjectIdentifier: AnyObject] = [:]
 
   /// Creates a store.
   ///
@@ -190,36 +190,36 @@ public final class Store<S: State, Dependencies: Sendable> {
   public init(
     initialState: S = S(), dependencies: Dependencies, interceptors: [StoreInterceptor<S>] = []
   ) {
-    self.currentState = initialState
+    self._currentState = initialState
     self.dependencies = dependencies
-    self.interceptors = interceptors
-    self.queuesEveryDispatch = !interceptors.isEmpty
-    self.scopeLink = nil
-    self.cancellationLog = CancellationLog()
+    self._interceptors = interceptors
+    self._queuesEveryDispatch = !interceptors.isEmpty
+    self._scopeLink = nil
+    self._cancellationLog = _CancellationLog()
     let starts = interceptors.compactMap(\.onStart)
     guard !starts.isEmpty else { return }
-    isDispatching = true
+    _isDispatching = true
     for start in starts { start(interceptorContext) }
     endDispatch()
   }
 
   /// Creates a scope's store; see `init(scope:dependencies:)`.
-  init(link: ScopeLink<S>, placeholder: S, dependencies: Dependencies) {
-    self.currentState = placeholder
+  init(link: _ScopeLink<S>, placeholder: S, dependencies: Dependencies) {
+    self._currentState = placeholder
     self.dependencies = dependencies
-    self.interceptors = []
-    self.queuesEveryDispatch = true
-    self.scopeLink = link
-    self.cancellationLog = CancellationLog(relayingTo: link.relay)
+    self._interceptors = []
+    self._queuesEveryDispatch = true
+    self._scopeLink = link
+    self._cancellationLog = _CancellationLog(relayingTo: link._relay)
   }
 
   // Isolated, so that it clears the scopes' reference to the root on the main actor, before
   // anything of the root is destroyed (see `RootHandle`); released on another thread, a store
   // is deinitialised on the main actor.
   isolated deinit {
-    rootReference?.isAlive = false
+    _rootReference?._isAlive = false
     // Their tokens hold the entries: release the observers, and what they captured, now.
-    for entry in updateObservers { entry.clear() }
+    for entry in _updateObservers { entry.clear() }
   }
 
   /// The current state.
@@ -236,16 +236,16 @@ public final class Store<S: State, Dependencies: Sendable> {
   /// `S()` once the root is released or the scoped element removed).
   @inlinable
   var liveState: S {
-    guard let scopeLink else { return currentState }
-    return scopeLink.read() ?? S()
+    guard let _scopeLink else { return _currentState }
+    return _scopeLink.read() ?? S()
   }
 
   /// Stops the process if an updater is running: `operation` would read the state while the
   /// updater holds it `inout`, which Swift's exclusivity rule forbids.
   @inlinable
   func checkNotInsideUpdater(_ operation: @autoclosure () -> String) {
-    if isApplyingUpdater || scopeLink?.rootIsApplyingUpdater() == true {
-      updaterReachedStore(operation())
+    if _isApplyingUpdater || _scopeLink?.rootIsApplyingUpdater() == true {
+      _updaterReachedStore(operation())
     }
   }
 
@@ -256,7 +256,7 @@ public final class Store<S: State, Dependencies: Sendable> {
   /// that would otherwise be an overlapping access to the state (undefined behaviour); it is
   /// diagnosed in every build, like Swift's own exclusivity violations.
   @usableFromInline
-  func updaterReachedStore(_ operation: String) -> Never {
+  func _updaterReachedStore(_ operation: String) -> Never {
     fatalError(
       "StateStore: \(operation) while an updater of \(S.self) was running. An updater must not "
         + "reach the store: it gets the state inout, and nothing else may read or subscribe to "
@@ -274,51 +274,51 @@ public final class Store<S: State, Dependencies: Sendable> {
 
   /// Records that a token was cancelled, so the next update sweeps the emptied entry.
   @usableFromInline
-  nonisolated func noteCancellation() {
-    cancellationLog.note()
+  nonisolated func _noteCancellation() {
+    _cancellationLog.note()
   }
 
   /// Removes the entries whose tokens were cancelled, and groups left without subscribers.
   ///
   /// - Complexity: O(listeners + subscriptions).
   @usableFromInline
-  func sweepCancelledEntries() {
-    cancellationLog.count.store(0, ordering: .relaxed)
+  func _sweepCancelledEntries() {
+    _cancellationLog.count.store(0, ordering: .relaxed)
     // The lists as they were keep every removed entry and group alive until the writes below
     // are over, so that a deinitializer (a selector's captures, say) runs with no access to
     // these lists open: it may subscribe, which appends to them. See the proof at `scopeNodes`.
-    let before = (listeners, updateObservers, selectionOrder, elementOrder)
+    let before = (_listeners, _updateObservers, _selectionOrder, _elementOrder)
     defer { withExtendedLifetime(before) {} }
-    listeners.removeAll { !$0.isActive }
-    updateObservers.removeAll { !$0.isActive }
-    for group in selectionOrder where group.removeCancelled() {
-      selectionGroups[group.key] = nil
+    _listeners.removeAll { !$0._isActive }
+    _updateObservers.removeAll { !$0._isActive }
+    for group in _selectionOrder where group.removeCancelled() {
+      _selectionGroups[group.key] = nil
     }
-    selectionOrder.removeAll { $0.isEmpty }
-    for group in elementOrder where group.removeCancelled() {
-      elementGroups[group.anyKeyPath] = nil
-      if recentElementGroup === group { recentElementGroup = nil }
+    _selectionOrder.removeAll { $0.isEmpty }
+    for group in _elementOrder where group.removeCancelled() {
+      _elementGroups[group._anyKeyPath] = nil
+      if _recentElementGroup === group { _recentElementGroup = nil }
     }
-    elementOrder.removeAll { $0.isEmpty }
-    refreshHasObservers()
+    _elementOrder.removeAll { $0.isEmpty }
+    _refreshHasObservers()
   }
 
   @usableFromInline
-  func refreshHasObservers() {
-    hasObservers =
-      !listeners.isEmpty || !selectionOrder.isEmpty || !elementOrder.isEmpty
-      || !updateObservers.isEmpty || !scopeNodes.isEmpty
-    keepsOldState = !listeners.isEmpty || scopeNodes.contains { $0.keepsOldSlice }
-    scopesKeepSlices = scopeNodes.contains { $0.keepsLastSlice }
-    if scopeLink != nil { scopeObserversChanged() }
+  func _refreshHasObservers() {
+    _hasObservers =
+      !_listeners.isEmpty || !_selectionOrder.isEmpty || !_elementOrder.isEmpty
+      || !_updateObservers.isEmpty || !_scopeNodes.isEmpty
+    _keepsOldState = !_listeners.isEmpty || _scopeNodes.contains { $0._keepsOldSlice }
+    _scopesKeepSlices = _scopeNodes.contains { $0._keepsLastSlice }
+    if _scopeLink != nil { scopeObserversChanged() }
   }
 }
 
 /// A dispatch waiting for its turn.
 @usableFromInline
-struct QueuedDispatch<S: State, D: Sendable> {
-  @usableFromInline let dispatchable: any Dispatchable
-  @usableFromInline let cause: DispatchCause?
+struct _QueuedDispatch<S: State, D: Sendable> {
+  @usableFromInline let _dispatchable: any Dispatchable
+  @usableFromInline let _cause: DispatchCause?
   /// For updaters dispatched with their static type: applies them without a dynamic cast.
   @usableFromInline let apply: (@MainActor (Store<S, D>) -> Void)?
   @usableFromInline let perform: (@MainActor (any Dispatchable) -> Bool)?
@@ -327,16 +327,16 @@ struct QueuedDispatch<S: State, D: Sendable> {
     _ dispatchable: any Dispatchable, cause: DispatchCause?,
     perform: (@MainActor (any Dispatchable) -> Bool)? = nil
   ) {
-    self.dispatchable = dispatchable
-    self.cause = cause
+    self._dispatchable = dispatchable
+    self._cause = cause
     self.apply = nil
     self.perform = perform
   }
 
   @inlinable
   init<U: StateUpdater>(updater: U, cause: DispatchCause?) where U.StateType == S {
-    self.dispatchable = updater
-    self.cause = cause
+    self._dispatchable = updater
+    self._cause = cause
     self.apply = { store in store.apply(updater, cause: cause) }
     self.perform = nil
   }

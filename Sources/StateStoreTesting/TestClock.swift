@@ -81,7 +81,7 @@ public final class TestClock: Clock, Sendable {
 
   /// Not a `Mutex`: effects' threads and the main actor contend for it, and ThreadSanitizer does
   /// not see a contended `Mutex` handed over in the kernel on Linux.
-  private let inner = SpinLocked(Inner())
+  private let inner = _SpinLocked(Inner())
 
   /// Creates a clock at offset zero.
   public init() {}

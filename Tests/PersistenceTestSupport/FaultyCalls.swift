@@ -43,11 +43,11 @@ package final class FaultyCalls: SystemCalls, CustomStringConvertible {
   }
 
   package let base: any SystemCalls
-  private let counters: SpinLocked<Counters>
+  private let counters: _SpinLocked<Counters>
 
   package init(_ base: any SystemCalls, fault: Fault? = nil) {
     self.base = base
-    counters = SpinLocked(Counters(fault: fault))
+    counters = _SpinLocked(Counters(fault: fault))
   }
 
   /// How many calls of each kind were made.

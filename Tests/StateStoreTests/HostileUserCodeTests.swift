@@ -314,7 +314,7 @@ struct HostileUserCodeTests {
     HostileHooks.onRelease = []
     subscribe("later", to: 3)
     #expect(
-      store.elementOrder.count == 1, "the group that gained a subscriber was kept, not made again")
+      store._elementOrder.count == 1, "the group that gained a subscriber was kept, not made again")
     heard = [:]
     store.dispatch(RetitleTodo(id: 2, title: "two"))
     store.dispatch(RetitleTodo(id: 3, title: "three"))

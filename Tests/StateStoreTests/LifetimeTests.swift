@@ -53,8 +53,8 @@ struct LifetimeTests {
     store.dispatch(Increment())
     #expect(calls == 1)
     #expect(weakCaptured == nil, "the store must not keep a cancelled listener's closure")
-    #expect(store.listeners.isEmpty)
-    #expect(!store.hasObservers)
+    #expect(store._listeners.isEmpty)
+    #expect(!store._hasObservers)
   }
 
   @Test("releasing tokens of every kind releases their closures")
@@ -74,8 +74,8 @@ struct LifetimeTests {
     }
     #expect(weakCaptured == nil)
     store.dispatch(Toggle(id: 2))  // The next update sweeps the emptied entries.
-    #expect(store.selectionOrder.isEmpty && store.elementOrder.isEmpty)
-    #expect(store.updateObservers.isEmpty)
+    #expect(store._selectionOrder.isEmpty && store._elementOrder.isEmpty)
+    #expect(store._updateObservers.isEmpty)
   }
 
   @Test("an update observer that holds its own token is released with the store")
@@ -116,8 +116,8 @@ struct LifetimeTests {
     await Task.detached { token.cancel() }.value
     store.dispatch(Increment())
     #expect(calls == 0)
-    #expect(store.listeners.isEmpty)
-    #expect(!store.hasObservers)
+    #expect(store._listeners.isEmpty)
+    #expect(!store._hasObservers)
   }
 
   @Test("releasing the store releases everything it holds; tokens outliving it are harmless")

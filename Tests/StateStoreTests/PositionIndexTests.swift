@@ -19,7 +19,7 @@ struct PositionIndexTests {
     for id in absent where array.contains(id: id) {
       Issue.record("\(id) was removed but is still found")
     }
-    #expect(array.positions.indexedCount == array.count)
+    #expect(array._positions.indexedCount == array.count)
   }
 
   @Test("growth, removals from the middle, insertions and moves keep every position exact")
@@ -63,6 +63,6 @@ struct PositionIndexTests {
       expectExact(array, absent: [last.id])
     }
     #expect(array.isEmpty)
-    #expect(array.positions.indexedCount == 0)
+    #expect(array._positions.indexedCount == 0)
   }
 }

@@ -38,7 +38,7 @@ struct RowSubscriberLifetimeTests {
     #expect(weakCaptured == nil, "the closure is released with the token, not at the next sweep")
     store.dispatch(Toggle(id: 1))
     #expect(calls == 1)
-    #expect(store.elementOrder.isEmpty, "the sweep dropped the emptied group")
+    #expect(store._elementOrder.isEmpty, "the sweep dropped the emptied group")
     _ = token
   }
 
@@ -159,7 +159,7 @@ struct RowSubscriberLifetimeTests {
     for id in 0..<100 { store.dispatch(Toggle(id: id)) }
     #expect(log.calls.load(ordering: .relaxed) == callsWhileReleasing)
     #expect(weakCaptured == nil)
-    #expect(store.elementOrder.isEmpty)
+    #expect(store._elementOrder.isEmpty)
   }
 
   @Test("a token released on another thread while its callback runs frees it after the call")

@@ -47,19 +47,19 @@ struct StoredProjectionTests {
   @Test("a nested stored list is read at its offset; computed and class paths are applied")
   func projectionKinds() {
     let state = DeepListState(todos: makeTodos(5))
-    let nested = StoredProjection(\DeepListState.page.todos)
-    let computed = StoredProjection(\DeepListState.visibleTodos)
-    let archived = StoredProjection(\DeepListState.archive.todos)
-    #expect(nested.offset != nil)
-    #expect(computed.offset == nil)
-    #expect(archived.offset == nil)
+    let nested = _StoredProjection(\DeepListState.page.todos)
+    let computed = _StoredProjection(\DeepListState.visibleTodos)
+    let archived = _StoredProjection(\DeepListState.archive.todos)
+    #expect(nested._offset != nil)
+    #expect(computed._offset == nil)
+    #expect(archived._offset == nil)
     for projection in [nested, computed, archived] {
       #expect(projection.value(in: state).elements == state.page.todos.elements)
       var copy = state
       let atOffset = withUnsafePointer(to: &copy, projection.value(at:))
       // A key path without an offset is never applied through the pointer: its getter may be
       // the application's code, which must not run while the state is being read in place.
-      #expect(atOffset?.ids == (projection.offset == nil ? nil : [0, 1, 2, 3, 4]))
+      #expect(atOffset?.ids == (projection._offset == nil ? nil : [0, 1, 2, 3, 4]))
     }
   }
 

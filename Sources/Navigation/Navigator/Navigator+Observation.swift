@@ -66,7 +66,7 @@ extension Navigator {
     if old != new {
       mirror.send(new, contexts: routeContexts)
     }
-    observers.removeAll { !$0.isActive }
+    observers.removeAll { !$0._isActive }
     for entry in observers {
       entry.callback?(old, new)
     }
@@ -74,7 +74,7 @@ extension Navigator {
 }
 
 /// A route observer, releasable from any thread.
-typealias RouteObserverEntry = CallbackSlot<@MainActor (Route, Route) -> Void>
+typealias RouteObserverEntry = _CallbackSlot<@MainActor (Route, Route) -> Void>
 
 /// A store whose route mirroring a navigator can register without knowing its types: how a
 /// scope's navigation request reaches its root store.

@@ -53,7 +53,7 @@ final class _EffectRegistry {
   ///
   /// Locked, so that a token
   /// cancelled on any thread removes its observer at once, without asking which executor runs.
-  private nonisolated let changeObservers = SpinLocked<[UInt64: @MainActor @Sendable () -> Void]>(
+  private nonisolated let changeObservers = _SpinLocked<[UInt64: @MainActor @Sendable () -> Void]>(
     [:])
   /// Whether `changeObservers` may be non-empty: read on each start and end instead of the lock.
   private nonisolated let isObserved = Atomic<Bool>(false)
@@ -65,8 +65,8 @@ final class _EffectRegistry {
   @inlinable
   static func of<S, D>(_ store: Store<S, D>) -> _EffectRegistry {
     let key = ObjectIdentifier(_EffectRegistry.self)
-    if let registry = store.extensionStorage[key] as? _EffectRegistry { return registry }
-    return _make(in: &store.extensionStorage, at: key)
+    if let registry = store._extensionStorage[key] as? _EffectRegistry { return registry }
+    return _make(in: &store._extensionStorage, at: key)
   }
 
   /// A new registry, stored in a store's extension storage at `key`.

@@ -1,6 +1,6 @@
 /// What became of a dispatchable sent through the interceptors.
 @usableFromInline
-package enum InterceptOutcome<Final: Sendable>: Sendable {
+package enum _InterceptOutcome<Final: Sendable>: Sendable {
   /// It reached the end of the chain as this value (possibly replaced by one of the kind the
   /// sender expects).
   case reached(Final)
@@ -21,18 +21,18 @@ extension Store {
   package func sendThroughInterceptors<Final: Sendable>(
     _ dispatchable: any Dispatchable,
     expecting recognise: @escaping @MainActor (any Dispatchable) -> Final?,
-    deliver: @escaping @MainActor @Sendable (InterceptOutcome<Final>) -> Void
+    deliver: @escaping @MainActor @Sendable (_InterceptOutcome<Final>) -> Void
   ) {
     // Nothing can drop, replace or delay it: deliver it without a queued dispatch and a
     // resolver, which cost a launched effect more than its task does. (An updater, even one
     // that is also an effect, is applied by the store, as the end of the chain does.)
-    if reachesEndAtOnce, !(dispatchable is any StateUpdater),
+    if _reachesEndAtOnce, !(dispatchable is any StateUpdater),
       let recognised = recognise(dispatchable)
     {
       deliver(.reached(recognised))
       return
     }
-    let resolver = ResolveOnce<InterceptOutcome<Final>>(whenReleased: .dropped, deliver)
+    let resolver = ResolveOnce<_InterceptOutcome<Final>>(whenReleased: .dropped, deliver)
     intercept(dispatchable) { final in
       if let recognised = recognise(final) {
         resolver.resolve(.reached(recognised))
@@ -45,7 +45,7 @@ extension Store {
 
   /// Awaits the trip of `effect` through the interceptors.
   @usableFromInline
-  func passThroughInterceptors<E: ReturningSideEffect>(_ effect: E) async -> InterceptOutcome<E> {
+  func _passThroughInterceptors<E: ReturningSideEffect>(_ effect: E) async -> _InterceptOutcome<E> {
     await withCheckedContinuation { continuation in
       sendThroughInterceptors(effect, expecting: { $0 as? E }) { outcome in
         continuation.resume(returning: outcome)

@@ -1,7 +1,7 @@
 /// The one path every side effect takes, whichever of the two protocols it conforms to and
 /// however it was dispatched. Read top to bottom:
 ///
-/// 1. `Store.sendThroughInterceptors` (InterceptOutcome.swift) takes the effect through the
+/// 1. `Store.sendThroughInterceptors` (_InterceptOutcome.swift) takes the effect through the
 ///    store's interceptor chain, queued behind any dispatch in progress.
 /// 2. `awaitEffect` or `launchEffect` below turns the outcome into a started task or a
 ///    "did not run" answer.
@@ -58,8 +58,8 @@ extension Store {
     let final: E
     // As for a launch, an effect that nothing can drop, replace or delay starts at once.
     let outcome =
-      reachesEndAtOnce && !(effect is any StateUpdater)
-      ? .reached(effect) : await passThroughInterceptors(effect)
+      _reachesEndAtOnce && !(effect is any StateUpdater)
+      ? .reached(effect) : await _passThroughInterceptors(effect)
     switch outcome {
     case .reached(let reached): final = reached
     case .dropped:
@@ -85,7 +85,7 @@ extension Store {
   ) -> EffectTask<E.ReturnValue> where E.StateType == S, E.Dependencies == Dependencies {
     // Nothing can drop, replace or delay it (see `sendThroughInterceptors`): start it at once,
     // and let its run be its handle.
-    if reachesEndAtOnce, !(effect is any StateUpdater) {
+    if _reachesEndAtOnce, !(effect is any StateUpdater) {
       return startEffect(effect, reportsErrors: true, awaitedBy: nil)
         ?? EffectTask(notRun: ifNotRun(EffectNotRunError(effect, .alreadyInFlight)))
     }

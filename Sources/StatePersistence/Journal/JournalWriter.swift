@@ -178,7 +178,7 @@ final class _JournalWriter<S: State & Codable>: Sendable {
   @usableFromInline let _wantsSnapshot = Atomic<Bool>(false)
   /// Not a `Mutex`: the store's actor and the queue contend for it, and ThreadSanitizer cannot
   /// see a contended `Mutex` hand over on Linux (see `SpinLocked`).
-  @usableFromInline let _shared: SpinLocked<_Shared>
+  @usableFromInline let _shared: _SpinLocked<_Shared>
   let disk: Mutex<Disk>
   @usableFromInline let _queue: DispatchQueue
   let report: @Sendable (PersistenceError) -> Void
@@ -231,7 +231,7 @@ final class _JournalWriter<S: State & Codable>: Sendable {
       }
       rollsOver = true
     }
-    _shared = SpinLocked(_Shared(durableSequence: recovered.lastSequence))
+    _shared = _SpinLocked(_Shared(durableSequence: recovered.lastSequence))
     let needsReload = segment.map { $0.knownSize > $0.committedLength } ?? false
     do {
       try lock.lock(LOCK_UN)

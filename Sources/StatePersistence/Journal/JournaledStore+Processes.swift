@@ -211,7 +211,7 @@ public struct RebasedState<S: State>: StateUpdater {
 /// Carries what the writer read of other processes' entries to the store's actor, in order.
 @usableFromInline
 final class _HeardInbox<S: State & Codable, Dependencies: Sendable>: Sendable {
-  private let pending = SpinLocked<(heard: [Heard<S>], isScheduled: Bool)>(([], false))
+  private let pending = _SpinLocked<(heard: [Heard<S>], isScheduled: Bool)>(([], false))
   @MainActor weak var target: JournaledStore<S, Dependencies>?
 
   init() {}

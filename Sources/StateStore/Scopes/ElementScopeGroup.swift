@@ -7,13 +7,13 @@ import Synchronization
 /// strong reference would make a cycle through the members' links, which hold their parent.
 @usableFromInline
 @MainActor
-package final class ElementScopeEntry {
-  @usableFromInline let relay: CancellationLog
-  @usableFromInline weak var group: ElementScopeGroupBase?
+package final class _ElementScopeEntry {
+  @usableFromInline let _relay: _CancellationLog
+  @usableFromInline weak var _group: _ElementScopeGroupBase?
 
   @usableFromInline
-  init(relay: CancellationLog) {
-    self.relay = relay
+  init(relay: _CancellationLog) {
+    self._relay = relay
   }
 
   /// Files `node`, the node of a scope of the element `id` or of a scope under it, in the group,
@@ -23,16 +23,16 @@ package final class ElementScopeEntry {
   /// that touches its array, is specialised for the application's element type.
   @inlinable
   func register<Element: Identifiable & Sendable>(
-    _ node: ScopeNode, id: Element.ID, origin: SliceOrigin,
+    _ node: _ScopeNode, id: Element.ID, origin: _SliceOrigin,
     read: @escaping @MainActor () -> TrackedArray<Element>?,
-    registerGroup: @MainActor (ScopeNode) -> Void
+    registerGroup: @MainActor (_ScopeNode) -> Void
   ) where Element.ID: Sendable {
-    let group: ElementScopeGroup<Element>
-    if let existing = self.group as? ElementScopeGroup<Element> {
+    let group: _ElementScopeGroup<Element>
+    if let existing = self._group as? _ElementScopeGroup<Element> {
       group = existing
     } else {
-      group = ElementScopeGroup(origin: origin, relay: relay, read: read)
-      self.group = group
+      group = _ElementScopeGroup(origin: origin, relay: _relay, read: read)
+      self._group = group
       registerGroup(group.makeNode())
     }
     group.add(node, id: id)
@@ -42,20 +42,20 @@ package final class ElementScopeEntry {
 /// What an ``ElementScopeGroup`` is, whatever its element type.
 @usableFromInline
 @MainActor
-package class ElementScopeGroupBase {
+package class _ElementScopeGroupBase {
   /// How many members have `(old, new)` listeners.
   private var listening = 0
   /// The group's own node; it holds the group.
-  @usableFromInline weak var node: ScopeNode?
+  @usableFromInline weak var _node: _ScopeNode?
 
   @usableFromInline
   init() {}
 
   /// Counts a member that starts or stops listening, and says whether the group does.
   @usableFromInline
-  func listeningChanged(_ isListening: Bool) {
+  func _listeningChanged(_ isListening: Bool) {
     listening += isListening ? 1 : -1
-    node?.keepsOldSlice = listening > 0
+    _node?._keepsOldSlice = listening > 0
   }
 }
 
@@ -73,63 +73,63 @@ package class ElementScopeGroupBase {
 /// inside them (or from any callback) waits in ``pending`` until the next refresh.
 @usableFromInline
 @MainActor
-final class ElementScopeGroup<Element: Identifiable & Sendable>: ElementScopeGroupBase
+final class _ElementScopeGroup<Element: Identifiable & Sendable>: _ElementScopeGroupBase
 where Element.ID: Sendable {
   /// Where the array lies in the root.
-  @usableFromInline let origin: SliceOrigin
+  @usableFromInline let _origin: _SliceOrigin
   /// Set by every member's cancellations: the members of unchanged elements are not visited,
   /// so they are swept when this says one was cancelled.
-  @usableFromInline let relay: CancellationLog
+  @usableFromInline let _relay: _CancellationLog
   /// The array as it is now, or `nil` once its parent is gone.
   @usableFromInline let read: @MainActor () -> TrackedArray<Element>?
-  @usableFromInline var members: [Element.ID: [ScopeNode]] = [:]
+  @usableFromInline var _members: [Element.ID: [_ScopeNode]] = [:]
   /// Members that joined since the last refresh.
-  @usableFromInline var pending: [PendingMember] = []
-  @usableFromInline var lastStamp: UInt64
+  @usableFromInline var _pending: [_PendingMember] = []
+  @usableFromInline var _lastStamp: UInt64
   @usableFromInline var round: UInt64 = 0
 
   /// A member that joined since the last refresh.
   @usableFromInline
-  struct PendingMember {
+  struct _PendingMember {
     @usableFromInline let id: Element.ID
-    @usableFromInline let node: ScopeNode
+    @usableFromInline let _node: _ScopeNode
 
     @inlinable
-    init(id: Element.ID, node: ScopeNode) {
+    init(id: Element.ID, node: _ScopeNode) {
       self.id = id
-      self.node = node
+      self._node = node
     }
   }
 
   @inlinable
   init(
-    origin: SliceOrigin, relay: CancellationLog,
+    origin: _SliceOrigin, relay: _CancellationLog,
     read: @escaping @MainActor () -> TrackedArray<Element>?
   ) {
-    self.origin = origin
-    self.relay = relay
+    self._origin = origin
+    self._relay = relay
     self.read = read
-    self.lastStamp = read()?.currentStamp ?? 0
+    self._lastStamp = read()?.currentStamp ?? 0
     super.init()
   }
 
   /// The node the group's holder notifies; it keeps the group alive.
   @inlinable
-  func makeNode() -> ScopeNode {
-    let node = ScopeNode(
+  func makeNode() -> _ScopeNode {
+    let node = _ScopeNode(
       capture: { [self] in captureMembers() },
-      refresh: { [self] origin in refresh(origin) },
+      refresh: { [self] _origin in refresh(_origin) },
       sweep: { [self] in sweepMembers() })
-    self.node = node
+    self._node = node
     return node
   }
 
   /// Adds the node of a scope of the element `id`, or of a scope under it.
   @inlinable
-  func add(_ node: ScopeNode, id: Element.ID) {
-    node.container = self
-    if node.keepsOldSlice { listeningChanged(true) }
-    pending.append(PendingMember(id: id, node: node))
+  func add(_ node: _ScopeNode, id: Element.ID) {
+    node._container = self
+    if node._keepsOldSlice { _listeningChanged(true) }
+    _pending.append(_PendingMember(id: id, node: node))
   }
 
   /// Lets the members with `(old, new)` listeners keep their slice from before the update.
@@ -137,11 +137,11 @@ where Element.ID: Sendable {
   /// - Complexity: O(members), only while one of them listens.
   @inlinable
   func captureMembers() {
-    let table = members
+    let table = _members
     for nodes in table.values {
-      for node in nodes where node.keepsOldSlice { node.capture() }
+      for node in nodes where node._keepsOldSlice { node.capture() }
     }
-    for member in pending where member.node.keepsOldSlice { member.node.capture() }
+    for member in _pending where member._node._keepsOldSlice { member._node.capture() }
   }
 
   /// Notifies the members of the elements the update changed; returns false once none is left.
@@ -149,34 +149,34 @@ where Element.ID: Sendable {
   /// - Complexity: O(journal capacity + changed elements' members); O(members) when more
   ///   elements changed than the journal holds, or after a member's token was cancelled.
   @inlinable
-  func refresh(_ update: SliceOrigin) -> Bool {
+  func refresh(_ update: _SliceOrigin) -> Bool {
     var table = takeMembers()
-    defer { members = table }
-    if relay.count.load(ordering: .relaxed) != 0 { sweep(&table) }
-    guard update.mayChange(origin), let array = read(), array.currentStamp != lastStamp else {
-      return !table.isEmpty || !pending.isEmpty
+    defer { _members = table }
+    if _relay.count.load(ordering: .relaxed) != 0 { _sweep(&table) }
+    guard update.mayChange(_origin), let array = read(), array.currentStamp != _lastStamp else {
+      return !table.isEmpty || !_pending.isEmpty
     }
     round &+= 1
     var emptied: [Element.ID] = []
-    let known = array.visitChanges(since: lastStamp) { id in
+    let known = array.visitChanges(since: _lastStamp) { id in
       if let nodes = table[id] { refresh(nodes, of: id, update, emptied: &emptied) }
     }
     if !known {
       for (id, nodes) in table { refresh(nodes, of: id, update, emptied: &emptied) }
     }
-    lastStamp = array.currentStamp
+    _lastStamp = array.currentStamp
     if !emptied.isEmpty { remove(emptied, from: &table) }
-    return !table.isEmpty || !pending.isEmpty
+    return !table.isEmpty || !_pending.isEmpty
   }
 
   @inlinable
   func refresh(
-    _ nodes: [ScopeNode], of id: Element.ID, _ update: SliceOrigin, emptied: inout [Element.ID]
+    _ nodes: [_ScopeNode], of id: Element.ID, _ update: _SliceOrigin, emptied: inout [Element.ID]
   ) {
-    for node in nodes where node.isActive && node.round != round {
+    for node in nodes where node._isActive && node.round != round {
       node.round = round
       if !node.refresh(update) {
-        node.isActive = false
+        node._isActive = false
         emptied.append(id)
       }
     }
@@ -186,9 +186,9 @@ where Element.ID: Sendable {
   @inlinable
   func sweepMembers() -> Bool {
     var table = takeMembers()
-    defer { members = table }
-    if relay.count.load(ordering: .relaxed) != 0 { sweep(&table) }
-    return !table.isEmpty || !pending.isEmpty
+    defer { _members = table }
+    if _relay.count.load(ordering: .relaxed) != 0 { _sweep(&table) }
+    return !table.isEmpty || !_pending.isEmpty
   }
 
   /// Takes the table out, with the members that joined since the last call filed in it.
@@ -196,24 +196,24 @@ where Element.ID: Sendable {
   /// While it is out, `members` is empty: nothing reads it until it is put back, because only
   /// the group's node reads it, and the root never notifies inside a notification.
   @inlinable
-  func takeMembers() -> [Element.ID: [ScopeNode]] {
-    var table = members
-    members = [:]
-    while !pending.isEmpty {
-      let joined = pending
-      pending = []
-      for member in joined { table[member.id, default: []].append(member.node) }
+  func takeMembers() -> [Element.ID: [_ScopeNode]] {
+    var table = _members
+    _members = [:]
+    while !_pending.isEmpty {
+      let joined = _pending
+      _pending = []
+      for member in joined { table[member.id, default: []].append(member._node) }
     }
     return table
   }
 
   @usableFromInline
-  func sweep(_ table: inout [Element.ID: [ScopeNode]]) {
-    relay.count.store(0, ordering: .relaxed)
+  func _sweep(_ table: inout [Element.ID: [_ScopeNode]]) {
+    _relay.count.store(0, ordering: .relaxed)
     var emptied: [Element.ID] = []
     for (id, nodes) in table {
-      for node in nodes where node.isActive && !node.sweep() {
-        node.isActive = false
+      for node in nodes where node._isActive && !node._sweep() {
+        node._isActive = false
         emptied.append(id)
       }
     }
@@ -222,18 +222,18 @@ where Element.ID: Sendable {
 
   /// Drops the inactive members of `ids`, after the loops that found them.
   @usableFromInline
-  func remove(_ ids: [Element.ID], from table: inout [Element.ID: [ScopeNode]]) {
+  func remove(_ ids: [Element.ID], from table: inout [Element.ID: [_ScopeNode]]) {
     guard !ids.isEmpty else { return }
     // Kept until the writes are over: a dropped member's store may be released with its node,
     // and its deinitializers run after them.
-    var dropped: [ScopeNode] = []
+    var dropped: [_ScopeNode] = []
     defer { withExtendedLifetime(dropped) {} }
     for id in ids {
       guard let nodes = table[id] else { continue }
-      let kept = nodes.filter(\.isActive)
-      for node in nodes where !node.isActive {
-        if node.keepsOldSlice { listeningChanged(false) }
-        node.container = nil
+      let kept = nodes.filter(\._isActive)
+      for node in nodes where !node._isActive {
+        if node._keepsOldSlice { _listeningChanged(false) }
+        node._container = nil
         dropped.append(node)
       }
       table[id] = kept.isEmpty ? nil : kept

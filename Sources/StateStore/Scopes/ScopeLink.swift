@@ -10,20 +10,20 @@
 /// released every operation answers "released" instead of trapping.
 @usableFromInline
 @MainActor
-package final class ScopeLink<Sub: State> {
+package final class _ScopeLink<Sub: State> {
   /// The scope's path from the root, its levels joined by `/`: what an action log writes.
-  @usableFromInline package let path: String
+  @usableFromInline package let _path: String
   /// This level's name, such as `profile`.
-  @usableFromInline package let name: String
+  @usableFromInline package let _name: String
   /// Where the slice lies in the root's state, for skipping notifications it cannot need.
-  @usableFromInline package let origin: SliceOrigin
+  @usableFromInline package let _origin: _SliceOrigin
   /// Identifies this scope in the updaters it wraps.
-  @usableFromInline package let identity: ScopeIdentity
+  @usableFromInline package let _identity: _ScopeIdentity
   /// The root, referred to without a weak reference (see ``RootHandle``).
-  @usableFromInline let rootHandle: RootHandle?
+  @usableFromInline let _rootHandle: _RootHandle?
   /// The root, or `nil` once it is released.
   @inlinable
-  var root: (any ScopeRoot)? { rootHandle?.root }
+  var root: (any _ScopeRoot)? { _rootHandle?.root }
   /// The slice, or `nil` when the root is released or the scoped element removed.
   @usableFromInline let read: @MainActor () -> Sub?
   /// Calls `body` with the address of the slice where the root keeps it (of a copy, for a slice
@@ -32,64 +32,64 @@ package final class ScopeLink<Sub: State> {
   /// At the root `body` runs inside an access to the state, so it must copy bytes out and run
   /// no code of the application's: no `==`, no hashing, no key-path getter (see `peekState`).
   /// It lets a scope copy its slice alone instead of the whole state.
-  @usableFromInline let peek: @MainActor (_ body: (UnsafeRawPointer) -> Void) -> Bool
+  @usableFromInline let _peek: @MainActor (_ body: (UnsafeRawPointer) -> Void) -> Bool
   /// Applies `body` to the slice at once, when the root can do so without queueing.
-  @usableFromInline let withSlice:
-    @MainActor (_ origin: SliceOrigin, _ body: (inout Sub) -> Void) -> ScopeDispatchOutcome
+  @usableFromInline let _withSlice:
+    @MainActor (_ origin: _SliceOrigin, _ body: (inout Sub) -> Void) -> _ScopeDispatchOutcome
   /// Queues a wrapped updater on the root, for when it cannot be applied at once.
-  @usableFromInline let forward: @MainActor (any StateUpdater<Sub>) -> ScopeDispatchOutcome
+  @usableFromInline let _forward: @MainActor (any StateUpdater<Sub>) -> _ScopeDispatchOutcome
   /// Why dispatches are dropped now, or `nil` while the scope is live.
-  @usableFromInline let dropReason: @MainActor () -> ScopeDispatchDroppedError.Reason?
+  @usableFromInline let _dropReason: @MainActor () -> ScopeDispatchDroppedError.Reason?
   /// Where a scope's node goes once the scope has observers: the root's list, or, for a scope
   /// at or under an element scope, the element's bucket in its array's ``ElementScopeGroup``.
-  @usableFromInline let register: @MainActor (ScopeNode) -> Void
+  @usableFromInline let _register: @MainActor (_ScopeNode) -> Void
   /// Tells the root that a scope's observers changed, so that it knows what to keep.
-  @usableFromInline let observersChanged: @MainActor () -> Void
+  @usableFromInline let _observersChanged: @MainActor () -> Void
   /// The log its cancellations are also noted in: for a scope at or under an element scope, its
   /// group's, which visits only changed elements and must still sweep; elsewhere the root's
   /// ``ScopeMirror``'s, whose check skips unchanged scopes and must still sweep them.
-  @usableFromInline let relay: CancellationLog?
+  @usableFromInline let _relay: _CancellationLog?
   /// Whether this scope is an element scope or lies under one: its node is then notified by
   /// its element's group, through the array's change journal, rather than by the root.
-  @usableFromInline let isUnderElement: Bool
+  @usableFromInline let _isUnderElement: Bool
   /// The element scopes made from this link, by the key path of their array.
-  @usableFromInline var elementScopes: [AnyKeyPath: ElementScopeEntry] = [:]
+  @usableFromInline var _elementScopes: [AnyKeyPath: _ElementScopeEntry] = [:]
 
   @usableFromInline
   init(
-    rootHandle: RootHandle?, path: String, name: String, origin: SliceOrigin,
-    identity: ScopeIdentity,
+    rootHandle: _RootHandle?, path: String, name: String, origin: _SliceOrigin,
+    identity: _ScopeIdentity,
     read: @escaping @MainActor () -> Sub?,
     peek: @escaping @MainActor ((UnsafeRawPointer) -> Void) -> Bool,
-    withSlice: @escaping @MainActor (SliceOrigin, (inout Sub) -> Void) -> ScopeDispatchOutcome,
-    forward: @escaping @MainActor (any StateUpdater<Sub>) -> ScopeDispatchOutcome,
+    withSlice: @escaping @MainActor (_SliceOrigin, (inout Sub) -> Void) -> _ScopeDispatchOutcome,
+    forward: @escaping @MainActor (any StateUpdater<Sub>) -> _ScopeDispatchOutcome,
     dropReason: @escaping @MainActor () -> ScopeDispatchDroppedError.Reason?,
-    register: @escaping @MainActor (ScopeNode) -> Void,
+    register: @escaping @MainActor (_ScopeNode) -> Void,
     observersChanged: @escaping @MainActor () -> Void,
-    relay: CancellationLog?, isUnderElement: Bool
+    relay: _CancellationLog?, isUnderElement: Bool
   ) {
-    self.rootHandle = rootHandle
-    self.path = path
-    self.name = name
-    self.origin = origin
-    self.identity = identity
+    self._rootHandle = rootHandle
+    self._path = path
+    self._name = name
+    self._origin = origin
+    self._identity = identity
     self.read = read
-    self.peek = peek
-    self.withSlice = withSlice
-    self.forward = forward
-    self.dropReason = dropReason
-    self.register = register
-    self.observersChanged = observersChanged
-    self.relay = relay
-    self.isUnderElement = isUnderElement
+    self._peek = peek
+    self._withSlice = withSlice
+    self._forward = forward
+    self._dropReason = dropReason
+    self._register = register
+    self._observersChanged = observersChanged
+    self._relay = relay
+    self._isUnderElement = isUnderElement
   }
 
   /// The entry of the element scopes of the array at `keyPath`, made on first use.
   @usableFromInline
-  func elementScopeEntry(for keyPath: AnyKeyPath) -> ElementScopeEntry {
-    if let entry = elementScopes[keyPath] { return entry }
-    let entry = ElementScopeEntry(relay: CancellationLog(relayingTo: relay))
-    elementScopes[keyPath] = entry
+  func _elementScopeEntry(for keyPath: AnyKeyPath) -> _ElementScopeEntry {
+    if let entry = _elementScopes[keyPath] { return entry }
+    let entry = _ElementScopeEntry(relay: _CancellationLog(relayingTo: _relay))
+    _elementScopes[keyPath] = entry
     return entry
   }
 
@@ -107,13 +107,13 @@ package final class ScopeLink<Sub: State> {
 
   /// The path of a child named `name`.
   @usableFromInline
-  func childPath(_ name: String) -> String {
-    path.isEmpty ? name : path + "/" + name
+  func _childPath(_ name: String) -> String {
+    _path.isEmpty ? name : _path + "/" + name
   }
 
   /// The scope's name for a key path: `\AppState.profile` gives `profile`.
   @usableFromInline
-  static func name(of keyPath: AnyKeyPath) -> String {
+  static func _name(of keyPath: AnyKeyPath) -> String {
     let text = String(describing: keyPath)
     guard text.hasPrefix("\\"), let dot = text.firstIndex(of: ".") else { return text }
     return String(text[text.index(after: dot)...])
@@ -123,43 +123,43 @@ package final class ScopeLink<Sub: State> {
   @inlinable
   func child<Child: State>(
     _ keyPath: any (WritableKeyPath<Sub, Child> & Sendable), name: String
-  ) -> ScopeLink<Child> {
+  ) -> _ScopeLink<Child> {
     let parent = self
-    let identity = ScopeIdentity()
+    let identity = _ScopeIdentity()
     let offset = MemoryLayout<Sub>.offset(of: keyPath)
-    let origin = parent.origin.narrowed(offset: offset, size: MemoryLayout<Child>.size)
-    let withSlice: @MainActor (SliceOrigin, (inout Child) -> Void) -> ScopeDispatchOutcome
+    let origin = parent._origin.narrowed(offset: offset, size: MemoryLayout<Child>.size)
+    let withSlice: @MainActor (_SliceOrigin, (inout Child) -> Void) -> _ScopeDispatchOutcome
     let read: @MainActor () -> Child?
     let peek: @MainActor ((UnsafeRawPointer) -> Void) -> Bool
     if let offset {
-      read = { Self.copy(Child.self, at: offset, through: parent.peek) }
-      peek = { body in parent.peek { body($0 + offset) } }
+      read = { Self.copy(Child.self, at: offset, through: parent._peek) }
+      peek = { body in parent._peek { body($0 + offset) } }
       // A stored property at a fixed offset: `MemoryLayout.offset(of:)` documents that writing
       // through the offset pointer is the same as writing through the key path, which would
       // instead walk the key path's components in the runtime on every dispatch.
-      withSlice = { origin, body in
-        parent.withSlice(origin) { Self.project(&$0, offset: offset, body) }
+      withSlice = { _origin, body in
+        parent._withSlice(origin) { Self.project(&$0, offset: offset, body) }
       }
     } else {
-      withSlice = { origin, body in parent.withSlice(origin) { body(&$0[keyPath: keyPath]) } }
+      withSlice = { _origin, body in parent._withSlice(origin) { body(&$0[keyPath: keyPath]) } }
       // A getter of the application's may run: on a copy, outside any access to the state.
       read = { parent.read()?[keyPath: keyPath] }
       peek = { body in Self.withAddress(of: read(), body) }
     }
-    return ScopeLink<Child>(
-      rootHandle: rootHandle, path: childPath(name), name: name, origin: origin,
+    return _ScopeLink<Child>(
+      rootHandle: _rootHandle, path: _childPath(name), name: name, origin: origin,
       identity: identity,
       read: read, peek: peek, withSlice: withSlice,
       forward: { updater in
-        parent.forward(
+        parent._forward(
           ScopedUpdater<Sub, Child>(
             scope: name, updater: updater, elementID: nil, identity: identity,
-            origin: ScopedUpdater<Sub, Child>.origin(of: updater, else: origin),
+            origin: ScopedUpdater<Sub, Child>._origin(of: updater, else: origin),
             lens: { state, body in body(&state[keyPath: keyPath]) }))
       },
-      dropReason: parent.dropReason, register: parent.register,
-      observersChanged: parent.observersChanged, relay: parent.relay,
-      isUnderElement: parent.isUnderElement)
+      dropReason: parent._dropReason, register: parent._register,
+      observersChanged: parent._observersChanged, relay: parent._relay,
+      isUnderElement: parent._isUnderElement)
   }
 
   /// Runs `body` on the stored property at `offset` bytes into `slice`.
@@ -213,35 +213,35 @@ package final class ScopeLink<Sub: State> {
   func element<Element: State & Identifiable>(
     _ keyPath: any (WritableKeyPath<Sub, TrackedArray<Element>> & Sendable), id: Element.ID,
     name: String
-  ) -> ScopeLink<Element> where Element.ID: Sendable {
+  ) -> _ScopeLink<Element> where Element.ID: Sendable {
     let parent = self
-    let identity = ScopeIdentity()
+    let identity = _ScopeIdentity()
     // The element lives in the array's buffer, not at any offset of the root: the element
     // scope and every scope under it carry the array's bytes, which scopes of its children
     // never narrow (see `SliceOrigin.elements`).
-    let origin = parent.origin.narrowed(
+    let origin = parent._origin.narrowed(
       offset: MemoryLayout<Sub>.offset(of: keyPath),
       size: MemoryLayout<TrackedArray<Element>>.size
     ).enclosingElements
-    let entry = parent.elementScopeEntry(for: keyPath)
+    let entry = parent._elementScopeEntry(for: keyPath)
     // The array is copied out (its buffers retained, nothing else); the look-up by id, which
     // hashes with the application's code, runs on the copy.
     let readArray: @MainActor () -> TrackedArray<Element>?
     // Where the element was last found; while the array keeps that layout, the element is read
     // there in place, by position, with no copy of the array and no code of the application's.
-    let place = ElementPlace()
+    let place = _ElementPlace()
     let peekAtPlace:
       @MainActor (_ body: (UnsafePointer<TrackedArray<Element>>, Int) -> Void) -> Void
     if let offset = MemoryLayout<Sub>.offset(of: keyPath) {
-      readArray = { Self.copy(TrackedArray<Element>.self, at: offset, through: parent.peek) }
+      readArray = { Self.copy(TrackedArray<Element>.self, at: offset, through: parent._peek) }
       peekAtPlace = { body in
-        guard let known = place.known else { return }
-        _ = parent.peek { address in
+        guard let known = place._known else { return }
+        _ = parent._peek { address in
           let array = (address + offset).assumingMemoryBound(to: TrackedArray<Element>.self)
-          guard array.pointee.layoutStamp == known.layout,
-            known.position < array.pointee.storage.count
+          guard array.pointee._layoutStamp == known._layout,
+            known._position < array.pointee.storage.count
           else { return }
-          body(array, known.position)
+          body(array, known._position)
         }
       }
     } else {
@@ -251,10 +251,10 @@ package final class ScopeLink<Sub: State> {
     // The slow way: a copy of the array, looked up by id; remembers where the element is.
     let find: @MainActor () -> Element? = {
       guard let array = readArray(), let position = array.index(id: id) else {
-        place.known = nil
+        place._known = nil
         return nil
       }
-      place.known = ElementPlace.Known(layout: array.layoutStamp, position: position)
+      place._known = _ElementPlace._Known(layout: array._layoutStamp, position: position)
       return array.storage[position]
     }
     let read: @MainActor () -> Element? = {
@@ -263,7 +263,7 @@ package final class ScopeLink<Sub: State> {
       return element ?? find()
     }
     let dropReason: @MainActor () -> ScopeDispatchDroppedError.Reason? = {
-      if let reason = parent.dropReason() { return reason }
+      if let reason = parent._dropReason() { return reason }
       var isThere = false
       peekAtPlace { _, _ in isThere = true }
       if isThere || find() != nil { return nil }
@@ -285,27 +285,27 @@ package final class ScopeLink<Sub: State> {
         }
       }
     }
-    return ScopeLink<Element>(
-      rootHandle: rootHandle, path: childPath(name), name: name, origin: origin,
+    return _ScopeLink<Element>(
+      rootHandle: _rootHandle, path: _childPath(name), name: name, origin: origin,
       identity: identity,
       read: read, peek: { body in Self.withAddress(of: read(), body) },
       withSlice: { origin, body in
         if let reason = dropReason() { return .dropped(reason) }
-        return parent.withSlice(origin) { lens(&$0, body) }
+        return parent._withSlice(origin) { lens(&$0, body) }
       },
       forward: { updater in
         if let reason = dropReason() { return .dropped(reason) }
-        return parent.forward(
+        return parent._forward(
           ScopedUpdater<Sub, Element>(
             scope: name, updater: updater, elementID: id, identity: identity,
-            origin: ScopedUpdater<Sub, Element>.origin(of: updater, else: origin), lens: lens))
+            origin: ScopedUpdater<Sub, Element>._origin(of: updater, else: origin), lens: lens))
       },
       dropReason: dropReason,
       register: { node in
         entry.register(
-          node, id: id, origin: origin, read: readArray, registerGroup: parent.register)
+          node, id: id, origin: origin, read: readArray, registerGroup: parent._register)
       },
-      observersChanged: parent.observersChanged, relay: entry.relay, isUnderElement: true)
+      observersChanged: parent._observersChanged, relay: entry._relay, isUnderElement: true)
   }
 }
 
@@ -318,22 +318,22 @@ package final class ScopeLink<Sub: State> {
 /// so it can be done in place, inside the root's access to its state.
 @usableFromInline
 @MainActor
-final class ElementPlace {
+final class _ElementPlace {
   /// A position and the layout it holds in.
   @usableFromInline
-  struct Known {
-    @usableFromInline let layout: UInt64
-    @usableFromInline let position: Int
+  struct _Known {
+    @usableFromInline let _layout: UInt64
+    @usableFromInline let _position: Int
 
     @inlinable
     init(layout: UInt64, position: Int) {
-      self.layout = layout
-      self.position = position
+      self._layout = layout
+      self._position = position
     }
   }
 
   /// Where the element was last found; `nil` before the first look-up and once it is gone.
-  @usableFromInline var known: Known?
+  @usableFromInline var _known: _Known?
 
   @inlinable
   init() {}
@@ -341,14 +341,14 @@ final class ElementPlace {
 
 /// The identity of one scope, carried by the updaters it wraps.
 @usableFromInline
-package final class ScopeIdentity: Sendable {
+package final class _ScopeIdentity: Sendable {
   @usableFromInline
   init() {}
 }
 
 /// What became of an updater a scope tried to apply at once.
 @usableFromInline
-package enum ScopeDispatchOutcome {
+package enum _ScopeDispatchOutcome {
   /// Applied and notified.
   case applied
   /// The root is busy, has interceptors or update observers: the updater must be queued.
@@ -364,7 +364,7 @@ package enum ScopeDispatchOutcome {
 /// that dispatched cannot have changed, and its subscribers are skipped. Anything else
 /// (a computed property on the way, a root updater) is `everything`.
 @usableFromInline
-package enum SliceOrigin: Sendable {
+package enum _SliceOrigin: Sendable {
   case everything
   case bytes(Range<Int>)
   /// Somewhere in the elements of the `TrackedArray` whose own bytes in the root are these:
@@ -377,7 +377,7 @@ package enum SliceOrigin: Sendable {
 
   /// The origin of a child at `offset` (nil when not a stored property) of `size` bytes.
   @inlinable
-  func narrowed(offset: Int?, size: Int) -> SliceOrigin {
+  func narrowed(offset: Int?, size: Int) -> _SliceOrigin {
     switch self {
     case .everything, .elements: return self
     case .bytes(let range):
@@ -389,7 +389,7 @@ package enum SliceOrigin: Sendable {
 
   /// The origin of the elements of the array whose origin this is.
   @inlinable
-  var enclosingElements: SliceOrigin {
+  var enclosingElements: _SliceOrigin {
     guard case .bytes(let range) = self else { return self }
     return .elements(of: range)
   }
@@ -405,7 +405,7 @@ package enum SliceOrigin: Sendable {
 
   /// Whether an update from `self` may have changed the slice at `other`.
   @inlinable
-  func mayChange(_ other: SliceOrigin) -> Bool {
+  func mayChange(_ other: _SliceOrigin) -> Bool {
     guard let mine = range, let theirs = other.range else { return true }
     return mine.overlaps(theirs)
   }
@@ -414,7 +414,7 @@ package enum SliceOrigin: Sendable {
 /// What a scope asks of its root, whatever the root's state type.
 @usableFromInline
 @MainActor
-package protocol ScopeRoot: AnyObject {
+package protocol _ScopeRoot: AnyObject {
   var rootIsApplyingUpdater: Bool { get }
   func runAsRootCallback(_ callback: () -> Void)
   func interceptFromScope(
@@ -428,7 +428,7 @@ package protocol ScopeRoot: AnyObject {
 
 /// Where a store keeps the scopes made from it, so one slice gives one scope.
 @usableFromInline
-struct ScopeKey: Hashable {
+struct _ScopeKey: Hashable {
   let state: AnyKeyPath
   let dependencies: AnyKeyPath?
   let element: AnyHashable?
@@ -467,50 +467,50 @@ struct ScopeKey: Hashable {
 ///   dropped, as `ScopeLifetimeTests` checks with such a hostile deinitializer.
 @usableFromInline
 @MainActor
-class RootHandle {
+class _RootHandle {
   /// Whether the root has not begun its deinitializer.
   // Unchecked: read on every scoped dispatch. It is written once, by the root's deinitializer,
   // and read by plain loads; every access is on the main actor and runs no code, so no two
   // can overlap.
-  @exclusivity(unchecked) @usableFromInline final var isAlive = true
+  @exclusivity(unchecked) @usableFromInline final var _isAlive = true
   // Unchecked lifetime: see the type's comment.
-  @usableFromInline final unowned(unsafe) let unownedScopeRoot: any ScopeRoot
+  @usableFromInline final unowned(unsafe) let _unownedScopeRoot: any _ScopeRoot
 
   @usableFromInline
-  init(_ root: any ScopeRoot) {
-    unownedScopeRoot = root
+  init(_ root: any _ScopeRoot) {
+    _unownedScopeRoot = root
   }
 
   /// The root, or `nil` once it has begun its deinitializer.
   @inlinable
-  final var root: (any ScopeRoot)? { isAlive ? unownedScopeRoot : nil }
+  final var root: (any _ScopeRoot)? { _isAlive ? _unownedScopeRoot : nil }
 }
 
 /// A ``RootHandle`` that knows the root's types, for the closures of the root's own link.
 @usableFromInline
 @MainActor
-final class RootReference<S: State, Dependencies: Sendable>: RootHandle {
+final class _RootReference<S: State, Dependencies: Sendable>: _RootHandle {
   // Unchecked lifetime: see ``RootHandle``'s comment.
-  @usableFromInline unowned(unsafe) let unownedRoot: Store<S, Dependencies>
+  @usableFromInline unowned(unsafe) let _unownedRoot: Store<S, Dependencies>
 
   @usableFromInline
   init(_ store: Store<S, Dependencies>) {
-    unownedRoot = store
+    _unownedRoot = store
     super.init(store)
   }
 
   /// The root store, or `nil` once it has begun its deinitializer.
   @inlinable
-  var store: Store<S, Dependencies>? { isAlive ? unownedRoot : nil }
+  var store: Store<S, Dependencies>? { _isAlive ? _unownedRoot : nil }
 }
 
 /// A scope remembered without being kept alive.
 @usableFromInline
-final class WeakScope {
-  @usableFromInline weak var store: AnyObject?
+final class _WeakScope {
+  @usableFromInline weak var _store: AnyObject?
 
   @usableFromInline
   init(_ store: AnyObject) {
-    self.store = store
+    self._store = store
   }
 }

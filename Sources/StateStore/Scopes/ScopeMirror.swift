@@ -30,46 +30,46 @@
 /// a short read or write by the root, which calls no code of the application's (nor anything
 /// that could reach this object) while it is open.
 @usableFromInline
-package final class ScopeMirror {
+package final class _ScopeMirror {
   /// The mirrored bytes, as many as the root's state has.
-  @usableFromInline let bytes: UnsafeMutableRawPointer
+  @usableFromInline let _bytes: UnsafeMutableRawPointer
   /// The size of the root's state.
-  @usableFromInline let size: Int
+  @usableFromInline let _size: Int
   /// The byte ranges of the member scopes' slices, sorted and merged: the first, kept apart so
   /// that the usual single span is read without touching an array, and the rest.
   // Unchecked: written only by the root between notifications, read by copy; no user code
   // runs while an access is open (see the type's comment and `ScopeMirrorTests`).
-  @exclusivity(unchecked) @usableFromInline var firstSpan: Range<Int> = 0..<0
+  @exclusivity(unchecked) @usableFromInline var _firstSpan: Range<Int> = 0..<0
   // Unchecked: written only by the root between notifications, read by copy; no user code
   // runs while an access is open (see the type's comment and `ScopeMirrorTests`).
-  @exclusivity(unchecked) @usableFromInline var otherSpans: [Range<Int>] = []
+  @exclusivity(unchecked) @usableFromInline var _otherSpans: [Range<Int>] = []
   /// How many member scopes' slices the mirror does not hold now.
   // Unchecked: written only by the root between notifications, read by copy; no user code
   // runs while an access is open (see the type's comment and `ScopeMirrorTests`).
-  @exclusivity(unchecked) @usableFromInline var unmirrored = 0
+  @exclusivity(unchecked) @usableFromInline var _unmirrored = 0
   /// Whether the scopes' memberships changed since the lists were built.
   // Unchecked: written only by the root between notifications, read by copy; no user code
   // runs while an access is open (see the type's comment and `ScopeMirrorTests`).
-  @exclusivity(unchecked) @usableFromInline var needsRebuild = true
+  @exclusivity(unchecked) @usableFromInline var _needsRebuild = true
   /// Where the root's scopes note their cancellations: their sweep runs when notified, so an
   /// update after a cancellation notifies every scope.
-  @usableFromInline let cancellations = CancellationLog()
+  @usableFromInline let _cancellations = _CancellationLog()
 
   @usableFromInline
   init(size: Int) {
-    self.size = size
-    bytes = UnsafeMutableRawPointer.allocate(byteCount: max(size, 1), alignment: 16)
-    bytes.initializeMemory(as: UInt8.self, repeating: 0, count: max(size, 1))
+    self._size = size
+    _bytes = UnsafeMutableRawPointer.allocate(byteCount: max(size, 1), alignment: 16)
+    _bytes.initializeMemory(as: UInt8.self, repeating: 0, count: max(size, 1))
   }
 
   deinit {
-    bytes.deallocate()
+    _bytes.deallocate()
   }
 
   /// Whether the root's bytes at `range` equal the mirror's.
   @inlinable
   func matches(_ root: UnsafeRawPointer, in range: Range<Int>) -> Bool {
-    memcmp(root + range.lowerBound, bytes + range.lowerBound, range.count) == 0
+    memcmp(root + range.lowerBound, _bytes + range.lowerBound, range.count) == 0
   }
 
   /// Whether the root's bytes equal the mirror's over every member's slice.
@@ -77,9 +77,9 @@ package final class ScopeMirror {
   /// - Complexity: O(the members' bytes).
   @inlinable
   func matchesEverySpan(_ root: UnsafeRawPointer) -> Bool {
-    guard matches(root, in: firstSpan) else { return false }
-    if otherSpans.isEmpty { return true }
-    for span in otherSpans where !matches(root, in: span) { return false }
+    guard matches(root, in: _firstSpan) else { return false }
+    if _otherSpans.isEmpty { return true }
+    for span in _otherSpans where !matches(root, in: span) { return false }
     return true
   }
 
@@ -88,15 +88,15 @@ package final class ScopeMirror {
   /// - Complexity: O(*n* log *n*) for *n* ranges.
   func setSpans(covering ranges: [Range<Int>]) {
     var spans = Self.merged(ranges)
-    firstSpan = spans.first ?? 0..<0
+    _firstSpan = spans.first ?? 0..<0
     if !spans.isEmpty { spans.removeFirst() }
-    otherSpans = spans
+    _otherSpans = spans
   }
 
   /// Copies the root's bytes at `range` into the mirror.
   @inlinable
   func take(_ root: UnsafeRawPointer, in range: Range<Int>) {
-    (bytes + range.lowerBound).copyMemory(from: root + range.lowerBound, byteCount: range.count)
+    (_bytes + range.lowerBound).copyMemory(from: root + range.lowerBound, byteCount: range.count)
   }
 
   /// The sorted, merged union of `ranges`.

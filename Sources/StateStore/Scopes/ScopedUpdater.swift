@@ -18,7 +18,7 @@
 /// the wrapped updater to the slice in place; for an element scope whose element is gone it
 /// changes nothing.
 public struct ScopedUpdater<Parent: State, Slice: State>: StateUpdater, ScopedUpdaterProtocol,
-  ScopedUpdaterPlumbing
+  _ScopedUpdaterPlumbing
 {
   /// The scope's name at this level, such as `profile` (for an element scope, the array's).
   public let scope: String
@@ -26,14 +26,14 @@ public struct ScopedUpdater<Parent: State, Slice: State>: StateUpdater, ScopedUp
   public let updater: any StateUpdater<Slice>
   /// For an element scope, the id of the element.
   public let elementID: (any Hashable & Sendable)?
-  package let identity: ScopeIdentity?
-  package let origin: SliceOrigin
+  package let identity: _ScopeIdentity?
+  package let origin: _SliceOrigin
   package let lens: @Sendable (inout Parent, (inout Slice) -> Void) -> Void
 
   @usableFromInline
   package init(
     scope: String, updater: any StateUpdater<Slice>, elementID: (any Hashable & Sendable)?,
-    identity: ScopeIdentity?, origin: SliceOrigin,
+    identity: _ScopeIdentity?, origin: _SliceOrigin,
     lens: @escaping @Sendable (inout Parent, (inout Slice) -> Void) -> Void
   ) {
     self.scope = scope
@@ -65,17 +65,17 @@ public struct ScopedUpdater<Parent: State, Slice: State>: StateUpdater, ScopedUp
 
   /// The origin of the innermost wrapper in `updater`, or `fallback`.
   @usableFromInline
-  static func origin(of updater: any StateUpdater<Slice>, else fallback: SliceOrigin)
-    -> SliceOrigin
+  static func _origin(of updater: any StateUpdater<Slice>, else fallback: _SliceOrigin)
+    -> _SliceOrigin
   {
-    guard let scoped = updater as? any ScopedUpdaterPlumbing, fallback.range != nil else {
+    guard let scoped = updater as? any _ScopedUpdaterPlumbing, fallback.range != nil else {
       return fallback
     }
     return scoped.scopedOrigin
   }
 
-  @usableFromInline package var scopedOrigin: SliceOrigin { origin }
-  @usableFromInline package var scopeIdentity: ScopeIdentity? { identity }
+  @usableFromInline package var scopedOrigin: _SliceOrigin { origin }
+  @usableFromInline package var scopeIdentity: _ScopeIdentity? { identity }
 }
 
 /// What every ``ScopedUpdater`` offers, whatever its types: for interceptors and tools that look
@@ -94,11 +94,11 @@ public protocol ScopedUpdaterProtocol: Dispatchable {
 
 /// What the store reads from a ``ScopedUpdater`` to notify and to find the scope it came from.
 @usableFromInline
-package protocol ScopedUpdaterPlumbing: ScopedUpdaterProtocol {
+package protocol _ScopedUpdaterPlumbing: ScopedUpdaterProtocol {
   /// Where the slice lies in the root's state.
-  var scopedOrigin: SliceOrigin { get }
+  var scopedOrigin: _SliceOrigin { get }
   /// The scope that dispatched it, if a live scope did.
-  var scopeIdentity: ScopeIdentity? { get }
+  var scopeIdentity: _ScopeIdentity? { get }
 }
 
 extension ScopedUpdaterProtocol {

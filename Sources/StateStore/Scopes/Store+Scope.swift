@@ -28,9 +28,9 @@ extension Store {
     state keyPath: any (WritableKeyPath<S, Slice> & Sendable),
     dependencies: KeyPath<Dependencies, SliceDependencies>, name: String? = nil
   ) -> Store<Slice, SliceDependencies> {
-    let name = name ?? ScopeLink<S>.name(of: keyPath)
+    let name = name ?? _ScopeLink<S>._name(of: keyPath)
     return scope(
-      under: ScopeKey(state: keyPath, dependencies: dependencies, element: nil, name: name)
+      under: _ScopeKey(state: keyPath, dependencies: dependencies, element: nil, name: name)
     ) {
       Store<Slice, SliceDependencies>(
         scope: linkForScopes.child(keyPath, name: name),
@@ -65,9 +65,9 @@ extension Store {
     state keyPath: any (WritableKeyPath<S, TrackedArray<Element>> & Sendable), id: Element.ID,
     dependencies: KeyPath<Dependencies, ElementDependencies>, name: String? = nil
   ) -> Store<Element, ElementDependencies> where Element.ID: Sendable {
-    let name = name ?? ScopeLink<S>.name(of: keyPath)
+    let name = name ?? _ScopeLink<S>._name(of: keyPath)
     return scope(
-      under: ScopeKey(
+      under: _ScopeKey(
         state: keyPath, dependencies: dependencies, element: AnyHashable(id), name: name)
     ) {
       Store<Element, ElementDependencies>(
@@ -93,9 +93,9 @@ extension Store {
   /// - Complexity: O(1).
   @inlinable
   func scope<Slice: State, SliceDependencies: Sendable>(
-    under key: ScopeKey, make: () -> Store<Slice, SliceDependencies>
+    under key: _ScopeKey, make: () -> Store<Slice, SliceDependencies>
   ) -> Store<Slice, SliceDependencies> {
-    if let cached = scopeCache[key]?.store as? Store<Slice, SliceDependencies> { return cached }
+    if let cached = _scopeCache[key]?._store as? Store<Slice, SliceDependencies> { return cached }
     let scope = make()
     remember(scope, under: key)
     return scope
@@ -103,28 +103,28 @@ extension Store {
 
   /// The scope's path from the root, its levels joined by `/` (`profile`, `profile/avatar`);
   /// `nil` for a root store.
-  public var scopePath: String? { scopeLink?.path }
+  public var scopePath: String? { _scopeLink?._path }
 
   /// The root store this store is a window on.
   ///
   /// Itself at the root; `nil` once a scope's root is released. Navigation mirrors the route
   /// into it when a scope navigates.
-  package var rootStore: AnyObject? { scopeLink == nil ? self : scopeLink?.root }
+  package var rootStore: AnyObject? { _scopeLink == nil ? self : _scopeLink?.root }
 
   /// The link scopes of this store compose: its own as a scope, or one to itself as the root.
   @inlinable
-  var linkForScopes: ScopeLink<S> {
-    if let scopeLink { return scopeLink }
-    if let rootLink { return rootLink }
+  var linkForScopes: _ScopeLink<S> {
+    if let _scopeLink { return _scopeLink }
+    if let _rootLink { return _rootLink }
     // Not a weak reference: see `RootHandle`. The root clears it as its deinitializer begins.
-    let root = RootReference(self)
-    rootReference = root
-    let mirror = ScopeMirror(size: MemoryLayout<S>.size)
-    scopeMirror = mirror
-    let link = ScopeLink<S>(
+    let root = _RootReference(self)
+    _rootReference = root
+    let mirror = _ScopeMirror(size: MemoryLayout<S>.size)
+    _scopeMirror = mirror
+    let link = _ScopeLink<S>(
       rootHandle: root, path: "", name: "", origin: .bytes(0..<MemoryLayout<S>.size),
-      identity: ScopeIdentity(),
-      read: { root.store?.currentState },
+      identity: _ScopeIdentity(),
+      read: { root.store?._currentState },
       peek: { body in
         guard let store = root.store else { return false }
         store.peekState(body)
@@ -136,36 +136,37 @@ extension Store {
       },
       forward: { updater in
         guard let store = root.store else { return .dropped(.rootReleased) }
-        store.enqueueFromScope(updater)
+        store._enqueueFromScope(updater)
         return .applied
       },
       dropReason: { root.store == nil ? .rootReleased : nil },
-      register: { node in root.store?.addScopeNode(node) },
-      observersChanged: { root.store?.refreshHasObservers() }, relay: mirror.cancellations,
+      register: { node in root.store?._addScopeNode(node) },
+      observersChanged: { root.store?._refreshHasObservers() }, relay: mirror._cancellations,
       isUnderElement: false)
-    rootLink = link
+    _rootLink = link
     return link
   }
 
   /// Keeps `scope` under `key`, and gives it its node maker, specialised here.
   @inlinable
   func remember<Slice: State, SliceDependencies: Sendable>(
-    _ scope: Store<Slice, SliceDependencies>, under key: ScopeKey
+    _ scope: Store<Slice, SliceDependencies>, under key: _ScopeKey
   ) {
-    scope.makeScopeNode = { store in
-      ScopeNode(
-        capture: { [store] in store.capturedSlice = store.scopeLink?.read() },
-        refresh: { [store] origin in store.refreshAsScope(origin: origin) },
-        sweep: { [store] in store.sweepAsScope() }, origin: store.scopeLink?.origin ?? .everything,
-        forgetSlice: { [store] in store.forgetLastSlice() })
+    scope._makeScopeNode = { _store in
+      _ScopeNode(
+        capture: { [_store] in _store._capturedSlice = _store._scopeLink?.read() },
+        refresh: { [_store] _origin in _store.refreshAsScope(origin: _origin) },
+        sweep: { [_store] in _store.sweepAsScope() },
+        origin: _store._scopeLink?._origin ?? .everything,
+        forgetSlice: { [_store] in _store.forgetLastSlice() })
     }
-    rememberScope(scope, under: key)
+    _rememberScope(scope, under: key)
   }
 
   @usableFromInline
-  func rememberScope(_ scope: AnyObject, under key: ScopeKey) {
-    scopeCache = scopeCache.filter { $0.value.store != nil }
-    scopeCache[key] = WeakScope(scope)
+  func _rememberScope(_ scope: AnyObject, under key: _ScopeKey) {
+    _scopeCache = _scopeCache.filter { $0.value._store != nil }
+    _scopeCache[key] = _WeakScope(scope)
   }
 
   // MARK: - The root's side
@@ -177,25 +178,25 @@ extension Store {
   ///
   /// - Complexity: O(scopes with observers).
   @usableFromInline
-  func forgetSlices(changedBy origin: SliceOrigin) {
-    for node in scopeNodes where node.keepsLastSlice && origin.mayChange(node.origin) {
-      node.forgetSlice()
+  func _forgetSlices(changedBy origin: _SliceOrigin) {
+    for node in _scopeNodes where node._keepsLastSlice && origin.mayChange(node._origin) {
+      node._forgetSlice()
     }
   }
 
   /// Registers the node of a scope that has observers, to be notified after every update.
   @usableFromInline
-  func addScopeNode(_ node: ScopeNode) {
-    node.mirror = scopeMirror
-    scopeMirror?.needsRebuild = true
-    scopeNodes.append(node)
-    refreshHasObservers()
+  func _addScopeNode(_ node: _ScopeNode) {
+    node._mirror = _scopeMirror
+    _scopeMirror?._needsRebuild = true
+    _scopeNodes.append(node)
+    _refreshHasObservers()
   }
 
   /// Lets scopes with `(old, new)` listeners keep their slice from before the update.
   @usableFromInline
-  func captureScopeSlices() {
-    for node in scopeNodes where node.keepsOldSlice { node.capture() }
+  func _captureScopeSlices() {
+    for node in _scopeNodes where node._keepsOldSlice { node.capture() }
   }
 
   /// Notifies the scopes with observers; drops those left without any.
@@ -212,21 +213,21 @@ extension Store {
   ///   may have changed; a group costs the journal's length plus the scopes of the elements
   ///   that changed.
   @inlinable
-  func notifyScopes(origin: () -> SliceOrigin) {
-    guard let mirror = scopeMirror else {
-      refreshScopes(scopeNodes, origin: origin(), skippingMirrored: nil)
+  func notifyScopes(origin: () -> _SliceOrigin) {
+    guard let mirror = _scopeMirror else {
+      _refreshScopes(_scopeNodes, origin: origin(), skippingMirrored: nil)
       return
     }
-    if mirror.needsRebuild { rebuildMirror(mirror) }
-    if mirror.cancellations.count.load(ordering: .relaxed) != 0 {
-      mirror.cancellations.count.store(0, ordering: .relaxed)
-      refreshScopes(scopeNodes, origin: origin(), skippingMirrored: nil)
-    } else if mirror.unmirrored == 0, mirroredBytesMatch(mirror, in: nil) {
-      if !unmirroredScopeNodes.isEmpty {
-        refreshScopes(unmirroredScopeNodes, origin: origin(), skippingMirrored: nil)
+    if mirror._needsRebuild { _rebuildMirror(mirror) }
+    if mirror._cancellations.count.load(ordering: .relaxed) != 0 {
+      mirror._cancellations.count.store(0, ordering: .relaxed)
+      _refreshScopes(_scopeNodes, origin: origin(), skippingMirrored: nil)
+    } else if mirror._unmirrored == 0, mirroredBytesMatch(mirror, in: nil) {
+      if !_unmirroredScopeNodes.isEmpty {
+        _refreshScopes(_unmirroredScopeNodes, origin: origin(), skippingMirrored: nil)
       }
     } else {
-      refreshScopes(scopeNodes, origin: origin(), skippingMirrored: mirror)
+      _refreshScopes(_scopeNodes, origin: origin(), skippingMirrored: mirror)
     }
   }
 
@@ -234,34 +235,36 @@ extension Store {
   /// bytes of each member's newly kept slice into the mirror; drops the nodes left without
   /// observers.
   @usableFromInline
-  func refreshScopes(_ nodes: [ScopeNode], origin: SliceOrigin, skippingMirrored: ScopeMirror?) {
+  func _refreshScopes(_ nodes: [_ScopeNode], origin: _SliceOrigin, skippingMirrored: _ScopeMirror?)
+  {
     var emptied = false
     for node in nodes {
-      if let mirror = skippingMirrored, node.isMirrorMember, node.isMirrored,
+      if let mirror = skippingMirrored, node._isMirrorMember, node._isMirrored,
         mirroredBytesMatch(mirror, in: node.mirrorRange)
       {
         continue
       }
       if !node.refresh(origin) {
-        node.isActive = false
+        node._isActive = false
         emptied = true
-      } else if node.isMirrorMember, node.holdsSlice, !node.isMirrored, let mirror = scopeMirror,
+      } else if node._isMirrorMember, node._holdsSlice, !node._isMirrored,
+        let mirror = _scopeMirror,
         let range = node.mirrorRange
       {
         // The scope took its slice from the root during this refresh, and the root cannot
         // change while it notifies (a dispatch from a subscriber is queued), so these bytes
         // are the kept slice's.
-        ScopeLink<S>.withAddress(of: &currentState) { mirror.take($0, in: range) }
-        node.isMirrored = true
+        _ScopeLink<S>.withAddress(of: &_currentState) { mirror.take($0, in: range) }
+        node._isMirrored = true
       }
     }
     guard emptied else { return }
     // Released only after the write: see the proof at `scopeNodes`.
-    let before = scopeNodes
+    let before = _scopeNodes
     defer { withExtendedLifetime(before) {} }
-    scopeNodes.removeAll { !$0.isActive }
-    if let scopeMirror { rebuildMirror(scopeMirror) }
-    refreshHasObservers()
+    _scopeNodes.removeAll { !$0._isActive }
+    if let _scopeMirror { _rebuildMirror(_scopeMirror) }
+    _refreshHasObservers()
   }
 
   /// Whether the root's bytes equal the mirror's at `range`, or over every member's slice.
@@ -271,9 +274,9 @@ extension Store {
   ///
   /// - Complexity: O(the bytes compared).
   @inlinable
-  func mirroredBytesMatch(_ mirror: ScopeMirror, in range: Range<Int>?) -> Bool {
+  func mirroredBytesMatch(_ mirror: _ScopeMirror, in range: Range<Int>?) -> Bool {
     var matches = false
-    ScopeLink<S>.withAddress(of: &currentState) { root in
+    _ScopeLink<S>.withAddress(of: &_currentState) { root in
       matches = range.map { mirror.matches(root, in: $0) } ?? mirror.matchesEverySpan(root)
     }
     return matches
@@ -285,44 +288,44 @@ extension Store {
   ///
   /// - Complexity: O(*n* log *n*) for *n* scopes with observers.
   @usableFromInline
-  func rebuildMirror(_ mirror: ScopeMirror) {
-    mirror.needsRebuild = false
+  func _rebuildMirror(_ mirror: _ScopeMirror) {
+    mirror._needsRebuild = false
     var ranges: [Range<Int>] = []
-    var others: [ScopeNode] = []
+    var others: [_ScopeNode] = []
     var unmirrored = 0
-    for node in scopeNodes {
-      let wasMember = node.isMirrorMember
-      node.isMirrorMember = false
-      guard let range = node.mirrorRange, node.keepsLastSlice, !node.keepsOldSlice,
-        range.upperBound <= mirror.size
+    for node in _scopeNodes {
+      let wasMember = node._isMirrorMember
+      node._isMirrorMember = false
+      guard let range = node.mirrorRange, node._keepsLastSlice, !node._keepsOldSlice,
+        range.upperBound <= mirror._size
       else {
-        node.isMirrored = false
+        node._isMirrored = false
         others.append(node)
         continue
       }
-      if !wasMember { node.isMirrored = false }
-      node.isMirrorMember = true
+      if !wasMember { node._isMirrored = false }
+      node._isMirrorMember = true
       ranges.append(range)
-      if !node.isMirrored { unmirrored += 1 }
+      if !node._isMirrored { unmirrored += 1 }
     }
     mirror.setSpans(covering: ranges)
-    mirror.unmirrored = unmirrored
+    mirror._unmirrored = unmirrored
     // Released only after the write: a node dropped from `scopeNodes` may be the last
     // reference, and its scope's release runs the application's deinitializers.
-    let before = unmirroredScopeNodes
+    let before = _unmirroredScopeNodes
     defer { withExtendedLifetime(before) {} }
-    unmirroredScopeNodes = others
+    _unmirroredScopeNodes = others
   }
 
   /// The part of the state `updater` could have changed: its scope's slice, if it is scoped.
   @usableFromInline
-  static func origin(of updater: some StateUpdater<S>) -> SliceOrigin {
-    (updater as? any ScopedUpdaterPlumbing)?.scopedOrigin ?? .everything
+  static func _origin(of updater: some StateUpdater<S>) -> _SliceOrigin {
+    (updater as? any _ScopedUpdaterPlumbing)?.scopedOrigin ?? .everything
   }
 }
 
-extension Store: ScopeRoot {
-  @usableFromInline package var rootIsApplyingUpdater: Bool { isApplyingUpdater }
+extension Store: _ScopeRoot {
+  @usableFromInline package var rootIsApplyingUpdater: Bool { _isApplyingUpdater }
 
   @usableFromInline package func runAsRootCallback(_ callback: () -> Void) {
     runAsStoreCallback(callback)

@@ -5,12 +5,12 @@ import Synchronization
 extension Store {
   /// Creates a scope: a store with no state of its own, reading and dispatching through `link`.
   @usableFromInline
-  convenience init(scope link: ScopeLink<S>, dependencies: Dependencies) {
+  convenience init(scope link: _ScopeLink<S>, dependencies: Dependencies) {
     // The placeholder is never read: `liveState` reads through the link.
     self.init(link: link, placeholder: S(), dependencies: dependencies)
     // Element scopes and the scopes under them are notified only for their changed element,
     // through the array's journal, so they keep no slice to compare.
-    if !link.isUnderElement { sliceEquality = Self.makeSliceEquality() }
+    if !link._isUnderElement { _sliceEquality = Self.makeSliceEquality() }
     // The link is captured strongly: it refers to neither this store nor anything that holds
     // it, so there is no cycle, and a weak reference would give the link a side table that
     // makes every retain and release of it on the dispatch path slow.
@@ -25,25 +25,25 @@ extension Store {
 
   /// Applies `updater` to the slice at once when the root is idle, or queues it on the root.
   @inlinable
-  func dispatchThroughScope<U: StateUpdater>(_ updater: U, link: ScopeLink<S>)
+  func dispatchThroughScope<U: StateUpdater>(_ updater: U, link: _ScopeLink<S>)
   where U.StateType == S {
-    let outcome = link.withSlice(link.origin) { updater.updateState(&$0) }
+    let outcome = link._withSlice(link._origin) { updater.updateState(&$0) }
     if case .applied = outcome { return }
-    forwardThroughScope(updater, outcome: outcome, link: link)
+    _forwardThroughScope(updater, outcome: outcome, link: link)
   }
 
   @usableFromInline
-  func forwardThroughScope(
-    _ updater: any StateUpdater<S>, outcome: ScopeDispatchOutcome, link: ScopeLink<S>
+  func _forwardThroughScope(
+    _ updater: any StateUpdater<S>, outcome: _ScopeDispatchOutcome, link: _ScopeLink<S>
   ) {
     var outcome = outcome
-    if case .busy = outcome { outcome = link.forward(updater) }
+    if case .busy = outcome { outcome = link._forward(updater) }
     if case .dropped(let reason) = outcome { reportDropped(updater, reason: reason, link: link) }
   }
 
-  func dispatchThroughScope(any dispatchable: any Dispatchable, link: ScopeLink<S>) {
+  func dispatchThroughScope(any dispatchable: any Dispatchable, link: _ScopeLink<S>) {
     if let updater = dispatchable as? any StateUpdater<S> {
-      forwardThroughScope(updater, outcome: .busy, link: link)
+      _forwardThroughScope(updater, outcome: .busy, link: link)
     } else {
       interceptThroughScope(dispatchable, link: link) { _ in false }
     }
@@ -52,10 +52,10 @@ extension Store {
   /// Sends `dispatchable` through the root's interceptors; what reaches the end runs on this
   /// scope, so an effect gets the feature's context and dependencies.
   func interceptThroughScope(
-    _ dispatchable: any Dispatchable, link: ScopeLink<S>,
+    _ dispatchable: any Dispatchable, link: _ScopeLink<S>,
     then perform: @escaping @MainActor (any Dispatchable) -> Bool
   ) {
-    if let reason = link.dropReason() {
+    if let reason = link._dropReason() {
       reportDropped(dispatchable, reason: reason, link: link)
       return
     }
@@ -67,7 +67,7 @@ extension Store {
       if perform(final) { return true }
       guard let self else { return false }
       if let updater = final as? any StateUpdater<S> {
-        self.forwardThroughScope(updater, outcome: .busy, link: link)
+        self._forwardThroughScope(updater, outcome: .busy, link: link)
         return true
       }
       if let executable = final as? any ExecutableDispatchable {
@@ -80,24 +80,24 @@ extension Store {
 
   func reportDropped(
     _ dispatchable: any Dispatchable, reason: ScopeDispatchDroppedError.Reason,
-    link: ScopeLink<S>
+    link: _ScopeLink<S>
   ) {
     onUnhandledError(
       ScopeDispatchDroppedError(
-        scope: link.path, dispatchableType: String(reflecting: type(of: dispatchable)),
+        scope: link._path, dispatchableType: String(reflecting: type(of: dispatchable)),
         reason: reason),
       dispatchable)
   }
 
   /// Observes the updaters dispatched through this scope, as the root applies them.
   func observeScopedUpdates(
-    link: ScopeLink<S>, _ observer: @escaping @MainActor (AppliedUpdate<S>) -> Void
+    link: _ScopeLink<S>, _ observer: @escaping @MainActor (AppliedUpdate<S>) -> Void
   ) -> Subscription {
     guard let root = link.root else { return Subscription {} }
-    let identity = link.identity
+    let identity = link._identity
     return root.observeUpdatesFromScope { updater, cause, sequence in
       var current: any Dispatchable = updater
-      while let scoped = current as? any ScopedUpdaterPlumbing {
+      while let scoped = current as? any _ScopedUpdaterPlumbing {
         if scoped.scopeIdentity === identity, let inner = scoped.wrapped as? any StateUpdater<S> {
           observer(AppliedUpdate(updater: inner, cause: cause, sequence: sequence))
           return
@@ -110,40 +110,40 @@ extension Store {
   /// Registers this scope with its root once it has observers, and keeps the root's view of
   /// whether it listens up to date.
   func scopeObserversChanged() {
-    guard let link = scopeLink, link.root != nil else { return }
-    if selectionOrder.isEmpty {
-      lastSlice = nil
-      hasForgottenSlice = false
-    } else if lastSlice == nil, !hasForgottenSlice, sliceEquality != nil {
+    guard let link = _scopeLink, link.root != nil else { return }
+    if _selectionOrder.isEmpty {
+      _lastSlice = nil
+      _hasForgottenSlice = false
+    } else if _lastSlice == nil, !_hasForgottenSlice, _sliceEquality != nil {
       // The first view-model or key-path subscriber, evaluated on the slice as it is now (not
       // after a drop: the others were evaluated on the slice before the update in progress).
-      lastSlice = link.read()
+      _lastSlice = link.read()
     }
-    if hasObservers, ownScopeNode == nil {
+    if _hasObservers, ownScopeNode == nil {
       let node =
-        makeScopeNode?(self)
-        ?? ScopeNode(
-          capture: { [self] in self.capturedSlice = link.read() },
-          refresh: { [self] origin in self.refreshAsScope(origin: origin) },
+        _makeScopeNode?(self)
+        ?? _ScopeNode(
+          capture: { [self] in self._capturedSlice = link.read() },
+          refresh: { [self] _origin in self.refreshAsScope(origin: _origin) },
           sweep: { [self] in self.sweepAsScope() })
       ownScopeNode = node
-      node.holdsSlice = lastSlice != nil
-      node.keepsOldSlice = !listeners.isEmpty
-      node.keepsLastSlice = lastSlice != nil || hasForgottenSlice
-      link.register(node)
-      link.observersChanged()
+      node._holdsSlice = _lastSlice != nil
+      node._keepsOldSlice = !_listeners.isEmpty
+      node._keepsLastSlice = _lastSlice != nil || _hasForgottenSlice
+      link._register(node)
+      link._observersChanged()
       return
     }
-    ownScopeNode?.keepsOldSlice = !listeners.isEmpty
-    ownScopeNode?.keepsLastSlice = lastSlice != nil || hasForgottenSlice
-    link.observersChanged()
+    ownScopeNode?._keepsOldSlice = !_listeners.isEmpty
+    ownScopeNode?._keepsLastSlice = _lastSlice != nil || _hasForgottenSlice
+    link._observersChanged()
   }
 
   /// Sweeps this scope's cancelled subscriptions; returns whether it still has observers.
   @inlinable
   func sweepAsScope() -> Bool {
-    if cancellationLog.count.load(ordering: .relaxed) != 0 { sweepCancelledEntries() }
-    return hasObservers
+    if _cancellationLog.count.load(ordering: .relaxed) != 0 { _sweepCancelledEntries() }
+    return _hasObservers
   }
 
   /// Notifies this scope's observers after an update of the root; returns false once it has
@@ -153,20 +153,20 @@ extension Store {
   /// the update's bytes overlap the slice's, and, for an `Equatable` slice, the slice is not
   /// `==` to the one they were last evaluated on (compared once per update, not per subscriber).
   @inlinable
-  func refreshAsScope(origin: SliceOrigin) -> Bool {
-    if cancellationLog.count.load(ordering: .relaxed) != 0 { sweepCancelledEntries() }
-    let old = capturedSlice
-    capturedSlice = nil
-    guard hasObservers, let link = scopeLink else { return false }
-    guard origin.mayChange(link.origin), let slice = link.read() else { return true }
-    if let old, !listeners.isEmpty, !Self.isSame(old, slice) {
-      for entry in listeners { entry.callback?(old, slice) }
+  func refreshAsScope(origin: _SliceOrigin) -> Bool {
+    if _cancellationLog.count.load(ordering: .relaxed) != 0 { _sweepCancelledEntries() }
+    let old = _capturedSlice
+    _capturedSlice = nil
+    guard _hasObservers, let link = _scopeLink else { return false }
+    guard origin.mayChange(link._origin), let slice = link.read() else { return true }
+    if let old, !_listeners.isEmpty, !Self._isSame(old, slice) {
+      for entry in _listeners { entry.callback?(old, slice) }
     }
-    if !selectionOrder.isEmpty, !isUnchangedSinceEvaluated(slice) {
-      version &+= 1
-      for group in selectionOrder { group.refresh(slice, version: version) }
+    if !_selectionOrder.isEmpty, !isUnchangedSinceEvaluated(slice) {
+      _version &+= 1
+      for group in _selectionOrder { group.refresh(slice, version: _version) }
     }
-    for group in elementOrder { group.refresh(slice) }
+    for group in _elementOrder { group.refresh(slice) }
     return true
   }
 
@@ -178,22 +178,22 @@ extension Store {
   /// lists for the next update.
   @inlinable
   func isUnchangedSinceEvaluated(_ slice: S) -> Bool {
-    hasForgottenSlice = false
-    guard let sliceEquality else { return false }
-    let last = lastSlice
-    lastSlice = slice
+    _hasForgottenSlice = false
+    guard let _sliceEquality else { return false }
+    let last = _lastSlice
+    _lastSlice = slice
     guard let last else { return false }
-    return sliceEquality(last, slice)
+    return _sliceEquality(last, slice)
   }
 
   /// Drops the slice kept for `==` before a scoped dispatch that may change it in place.
   @inlinable
   func forgetLastSlice() {
-    guard lastSlice != nil else { return }
+    guard _lastSlice != nil else { return }
     // Released after the write: the slice's deinitializers are the application's.
-    let forgotten = lastSlice
-    lastSlice = nil
-    hasForgottenSlice = true
+    let forgotten = _lastSlice
+    _lastSlice = nil
+    _hasForgottenSlice = true
     withExtendedLifetime(forgotten) {}
   }
 
@@ -211,14 +211,14 @@ extension Store {
     // comparison would cost more than most `==`. The `==` it calls is the application's, and
     // runs on copies outside any unchecked access (see `isUnchangedSinceEvaluated(_:)`).
     guard ObjectIdentifier(T.self) == ObjectIdentifier(S.self) else {
-      return { lhs, rhs in isSame(lhs, rhs) }
+      return { lhs, rhs in _isSame(lhs, rhs) }
     }
     return { lhs, rhs in unsafeBitCast(lhs, to: T.self) == unsafeBitCast(rhs, to: T.self) }
   }
 
   /// Whether two slices are equal, when the state is `Equatable`; otherwise assumed different.
   @usableFromInline
-  static func isSame(_ lhs: S, _ rhs: S) -> Bool {
+  static func _isSame(_ lhs: S, _ rhs: S) -> Bool {
     guard let lhs = lhs as? any Equatable else { return false }
     return isEqual(lhs, rhs)
   }

@@ -35,11 +35,11 @@ extension Store {
   ///   elements' subscribers) when anything observes the store.
   @inlinable
   public func dispatch<U: StateUpdater>(_ updater: U) where U.StateType == S {
-    if isDispatching || queuesEveryDispatch {
+    if _isDispatching || _queuesEveryDispatch {
       dispatchLater(updater)
       return
     }
-    isDispatching = true
+    _isDispatching = true
     apply(updater, cause: observedCause())
     endDispatch()
   }
@@ -56,17 +56,17 @@ extension Store {
   /// dependencies provide a navigator). The argument label keeps this method from silently
   /// catching calls that no typed overload accepts.
   public func dispatch(any dispatchable: any Dispatchable) {
-    if let scopeLink {
-      dispatchThroughScope(any: dispatchable, link: scopeLink)
+    if let _scopeLink {
+      dispatchThroughScope(any: dispatchable, link: _scopeLink)
       return
     }
-    enqueue(QueuedDispatch(dispatchable, cause: observedCause()))
+    _enqueue(_QueuedDispatch(dispatchable, cause: observedCause()))
   }
 
   /// Whether a dispatchable sent now would reach the end of the chain at once, unchanged: the
   /// store has no interceptor, is no scope, and is not dispatching (so its queue is empty).
-  @usableFromInline package var reachesEndAtOnce: Bool {
-    !queuesEveryDispatch && !isDispatching
+  @usableFromInline package var _reachesEndAtOnce: Bool {
+    !_queuesEveryDispatch && !_isDispatching
   }
 
   /// Sends `dispatchable` through the interceptors and hands what reaches the end to `perform`.
@@ -80,11 +80,11 @@ extension Store {
     _ dispatchable: any Dispatchable,
     then perform: @escaping @MainActor (_ final: any Dispatchable) -> Bool
   ) {
-    if let scopeLink {
-      interceptThroughScope(dispatchable, link: scopeLink, then: perform)
+    if let _scopeLink {
+      interceptThroughScope(dispatchable, link: _scopeLink, then: perform)
       return
     }
-    enqueue(QueuedDispatch(dispatchable, cause: observedCause(), perform: perform))
+    _enqueue(_QueuedDispatch(dispatchable, cause: observedCause(), perform: perform))
   }
 
   /// The slow path of `dispatch`: a scope forwards to its root, a busy or intercepted store
@@ -95,58 +95,58 @@ extension Store {
   /// `@inlinable`, so that it is specialised for the application's types.
   @inlinable @inline(never)
   func dispatchLater<U: StateUpdater>(_ updater: U) where U.StateType == S {
-    if let scopeLink {
-      dispatchThroughScope(updater, link: scopeLink)
+    if let _scopeLink {
+      dispatchThroughScope(updater, link: _scopeLink)
     } else {
-      enqueue(QueuedDispatch(updater: updater, cause: observedCause()))
+      _enqueue(_QueuedDispatch(updater: updater, cause: observedCause()))
     }
   }
 
   /// The one way into the queue: appends `queued` behind the dispatch in progress, or, when
   /// the store is idle, runs it through the interceptors at once.
   @usableFromInline
-  func enqueue(_ queued: QueuedDispatch<S, Dependencies>) {
-    queue.append(queued)
-    if !isDispatching { drainQueue() }
+  func _enqueue(_ queued: _QueuedDispatch<S, Dependencies>) {
+    _queue.append(queued)
+    if !_isDispatching { _drainQueue() }
   }
 
   /// Ends a dispatch applied at once: the store is idle again, and what the dispatch queued
   /// runs now.
   @inlinable
   func endDispatch() {
-    isDispatching = false
-    if queueHead < queue.count { drainQueue() }
+    _isDispatching = false
+    if _queueHead < _queue.count { _drainQueue() }
   }
 
   /// The cause to record with a dispatch: read only when an update observer will see it.
   @inlinable
   func observedCause() -> DispatchCause? {
-    updateObservers.isEmpty ? nil : DispatchCause.current
+    _updateObservers.isEmpty ? nil : DispatchCause.current
   }
 
   /// Runs the queue until it is empty, each dispatchable through the interceptors.
   @usableFromInline
-  func drainQueue() {
-    guard !isDispatching else { return }
-    isDispatching = true
-    defer { isDispatching = false }
-    while queueHead < queue.count {
+  func _drainQueue() {
+    guard !_isDispatching else { return }
+    _isDispatching = true
+    defer { _isDispatching = false }
+    while _queueHead < _queue.count {
       // Moved out: released at the end of this turn, with no access to `queue` open.
-      let taken = queue[queueHead].take()
-      queueHead += 1
-      if queueHead == queue.count {
-        queue.removeAll(keepingCapacity: true)
-        queueHead = 0
+      let taken = _queue[_queueHead].take()
+      _queueHead += 1
+      if _queueHead == _queue.count {
+        _queue.removeAll(keepingCapacity: true)
+        _queueHead = 0
       }
       guard let next = taken else { continue }
-      if interceptors.isEmpty {
+      if _interceptors.isEmpty {
         if let apply = next.apply {
           apply(self)
         } else {
-          finish(next.dispatchable, cause: next.cause, perform: next.perform)
+          finish(next._dispatchable, cause: next._cause, perform: next.perform)
         }
       } else {
-        runInterceptor(at: 0, next.dispatchable, cause: next.cause, perform: next.perform)
+        runInterceptor(at: 0, next._dispatchable, cause: next._cause, perform: next.perform)
       }
     }
   }
@@ -155,11 +155,11 @@ extension Store {
     at index: Int, _ dispatchable: any Dispatchable, cause: DispatchCause?,
     perform: (@MainActor (any Dispatchable) -> Bool)?
   ) {
-    guard index < interceptors.count else {
+    guard index < _interceptors.count else {
       finish(dispatchable, cause: cause, perform: perform)
       return
     }
-    interceptors[index].body(dispatchable, interceptorContext) { [weak self] forwarded in
+    _interceptors[index].body(dispatchable, interceptorContext) { [weak self] forwarded in
       self?.runInterceptor(at: index + 1, forwarded, cause: cause, perform: perform)
     }
   }
@@ -191,7 +191,7 @@ extension Store {
   @inlinable
   func apply<U: StateUpdater>(_ updater: U, cause: DispatchCause?) where U.StateType == S {
     applyChange(
-      { updater.updateState(&$0) }, origin: Self.origin(of: updater), forgetsKeptSlices: false,
+      { updater.updateState(&$0) }, origin: Self._origin(of: updater), forgetsKeptSlices: false,
       notifyingUpdateObservers: { notifyUpdateObservers(updater, cause: cause) })
   }
 
@@ -200,9 +200,9 @@ extension Store {
   /// Only when nothing needs the updater as a value: the root is idle and has no interceptors
   /// nor update observers. Otherwise answers `.busy`, and the scope queues a ``ScopedUpdater``.
   @inlinable
-  func applyInPlace(origin: SliceOrigin, _ body: (inout S) -> Void) -> ScopeDispatchOutcome {
-    if isDispatching || queuesEveryDispatch || !updateObservers.isEmpty { return .busy }
-    isDispatching = true
+  func applyInPlace(origin: _SliceOrigin, _ body: (inout S) -> Void) -> _ScopeDispatchOutcome {
+    if _isDispatching || _queuesEveryDispatch || !_updateObservers.isEmpty { return .busy }
+    _isDispatching = true
     applyChange(body, origin: origin, forgetsKeptSlices: true, notifyingUpdateObservers: {})
     endDispatch()
     return .applied
@@ -220,34 +220,34 @@ extension Store {
   /// copying for them.
   @inlinable
   func applyChange(
-    _ change: (inout S) -> Void, origin: @autoclosure () -> SliceOrigin, forgetsKeptSlices: Bool,
+    _ change: (inout S) -> Void, origin: @autoclosure () -> _SliceOrigin, forgetsKeptSlices: Bool,
     notifyingUpdateObservers notifyUpdateObservers: () -> Void
   ) {
     // Only a store with observers has entries to sweep, so a store without pays nothing.
-    guard hasObservers else {
+    guard _hasObservers else {
       runChange(change)
       return
     }
-    if cancellationLog.count.load(ordering: .relaxed) != 0 {
-      sweepCancelledEntries()
-      guard hasObservers else {
+    if _cancellationLog.count.load(ordering: .relaxed) != 0 {
+      _sweepCancelledEntries()
+      guard _hasObservers else {
         runChange(change)
         return
       }
     }
-    if !keepsOldState {
-      if forgetsKeptSlices && scopesKeepSlices { forgetSlices(changedBy: origin()) }
+    if !_keepsOldState {
+      if forgetsKeptSlices && _scopesKeepSlices { _forgetSlices(changedBy: origin()) }
       runChange(change)
-      if !updateObservers.isEmpty { notifyUpdateObservers() }
+      if !_updateObservers.isEmpty { notifyUpdateObservers() }
       notifyObservers(origin: origin())
     } else {
       // Kept only while a listener wants it: making an empty `S?` of a large state writes all
       // its bytes, so the branch above passes no `S?` at all.
-      let old: S? = listeners.isEmpty ? nil : currentState
-      captureScopeSlices()
-      if forgetsKeptSlices && scopesKeepSlices { forgetSlices(changedBy: origin()) }
+      let old: S? = _listeners.isEmpty ? nil : _currentState
+      _captureScopeSlices()
+      if forgetsKeptSlices && _scopesKeepSlices { _forgetSlices(changedBy: origin()) }
       runChange(change)
-      if !updateObservers.isEmpty { notifyUpdateObservers() }
+      if !_updateObservers.isEmpty { notifyUpdateObservers() }
       if let old { notifyListeners(old: old) }
       notifyObservers(origin: origin())
     }
@@ -256,10 +256,10 @@ extension Store {
   /// The one place where the state is modified: the change's `inout` access.
   @inlinable
   func runChange(_ change: (inout S) -> Void) {
-    isApplyingUpdater = true
-    change(&currentState)
-    isApplyingUpdater = false
-    version &+= 1
+    _isApplyingUpdater = true
+    change(&_currentState)
+    _isApplyingUpdater = false
+    _version &+= 1
   }
 
   /// Calls `body` with the state's address, so that a scope copies its slice alone.
@@ -271,13 +271,13 @@ extension Store {
   /// `lookupTable(of:)`.
   @inlinable
   func peekState(_ body: (UnsafeRawPointer) -> Void) {
-    ScopeLink<S>.withAddress(of: &currentState, body)
+    _ScopeLink<S>.withAddress(of: &_currentState, body)
   }
 
   /// Queues an updater that a scope wrapped, like any dispatch.
   @usableFromInline
-  func enqueueFromScope(_ updater: any StateUpdater<S>) {
-    enqueue(QueuedDispatch(updater, cause: observedCause()))
+  func _enqueueFromScope(_ updater: any StateUpdater<S>) {
+    _enqueue(_QueuedDispatch(updater, cause: observedCause()))
   }
 
   /// Runs `callback`, a call the store makes into user code outside a dispatch (a subscriber's
@@ -285,15 +285,15 @@ extension Store {
   /// it returns, as every re-entrant dispatch is.
   @inlinable
   func runAsStoreCallback(_ callback: () -> Void) {
-    if let scopeLink {
-      scopeLink.runAsRootCallback(callback)
+    if let _scopeLink {
+      _scopeLink.runAsRootCallback(callback)
       return
     }
-    if isDispatching {
+    if _isDispatching {
       callback()
       return
     }
-    isDispatching = true
+    _isDispatching = true
     callback()
     endDispatch()
   }

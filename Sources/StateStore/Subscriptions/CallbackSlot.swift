@@ -15,29 +15,29 @@ import Synchronization
 /// removes the emptied entry before its next update. Extension modules (Navigation's route
 /// observers) use it for the same reason.
 @usableFromInline
-package final class CallbackSlot<Callback: Sendable>: Sendable {
-  @usableFromInline let slot: Mutex<Callback?>
+package final class _CallbackSlot<Callback: Sendable>: Sendable {
+  @usableFromInline let _slot: Mutex<Callback?>
 
   /// Holds `callback` until ``clear()``.
   @inlinable
   package init(_ callback: Callback) {
-    slot = Mutex(callback)
+    _slot = Mutex(callback)
   }
 
   /// The callback, or `nil` once cancelled.
   ///
   /// Copying it out keeps it alive for the call.
   @inlinable
-  package var callback: Callback? { slot.withLock { $0 } }
+  package var callback: Callback? { _slot.withLock { $0 } }
 
   /// Whether the callback is still held, that is, not cancelled.
   @usableFromInline
-  package var isActive: Bool { slot.withLock { $0 != nil } }
+  package var _isActive: Bool { _slot.withLock { $0 != nil } }
 
   /// Releases the callback, and what it captured, at once; safe from any thread.
   @usableFromInline
   package func clear() {
-    let released = slot.withLock { callback in
+    let released = _slot.withLock { callback in
       defer { callback = nil }
       return callback
     }

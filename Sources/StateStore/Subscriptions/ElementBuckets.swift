@@ -16,23 +16,23 @@
 /// no access to the table open (see `ElementGroup.place(of:hashValue:)`), then checks
 /// ``changes`` to learn whether that comparison changed the table.
 @usableFromInline
-struct ElementBuckets<Element: Identifiable & Equatable & Sendable>: Sendable
+struct _ElementBuckets<Element: Identifiable & Equatable & Sendable>: Sendable
 where Element.ID: Sendable {
   /// Place plus one of a bucket in ``entries``, or 0.
   ///
   /// The count is zero or a power of two at least twice the count of entries.
-  @usableFromInline var slots: [UInt32] = []
+  @usableFromInline var _slots: [UInt32] = []
   /// The buckets, densely; removing one moves the last into its place.
-  @usableFromInline var entries: [ElementBucket<Element>] = []
+  @usableFromInline var _entries: [_ElementBucket<Element>] = []
   /// How many times buckets were added or removed: a look-up that ran user code between two
   /// steps starts again if this moved.
-  @usableFromInline var changes: UInt = 0
+  @usableFromInline var _changes: UInt = 0
 
   @inlinable
   init() {}
 
   @inlinable
-  var isEmpty: Bool { entries.isEmpty }
+  var isEmpty: Bool { _entries.isEmpty }
 
   /// The 32 bits of a `hashValue` that the table keeps and probes from.
   @inlinable
@@ -50,10 +50,10 @@ where Element.ID: Sendable {
   /// - Complexity: O(1) on average.
   @inlinable
   func candidate(hash: UInt32, after: Int?) -> (place: Int, slot: Int)? {
-    guard !slots.isEmpty else { return nil }
+    guard !_slots.isEmpty else { return nil }
     let start = after.map { $0 &+ 1 } ?? Int(hash)
-    let match = LinearProbing.firstEntry(in: slots, hash: start) {
-      entries[Int($0) &- 1].hash == hash
+    let match = _LinearProbing.firstEntry(in: _slots, hash: start) {
+      _entries[Int($0) &- 1].hash == hash
     }
     return match.map { (Int($0.entry) &- 1, $0.slot) }
   }
@@ -62,17 +62,17 @@ where Element.ID: Sendable {
   ///
   /// - Complexity: O(1) on average; O(n) when the slots grow (doubling, so amortised O(1)).
   @inlinable
-  mutating func append(_ bucket: ElementBucket<Element>) {
-    changes &+= 1
-    entries.append(bucket)
+  mutating func append(_ bucket: _ElementBucket<Element>) {
+    _changes &+= 1
+    _entries.append(bucket)
     // More than 2³² - 2 buckets would need more memory than any machine has (each holds a
     // subscriber and its token); the check keeps the conversion below safe regardless.
-    guard entries.count < Int(UInt32.max) else { return }
-    if entries.count * 2 > slots.count {
-      rebuildSlots()
+    guard _entries.count < Int(UInt32.max) else { return }
+    if _entries.count * 2 > _slots.count {
+      _rebuildSlots()
       return
     }
-    _ = LinearProbing.insert(UInt32(entries.count), hash: Int(bucket.hash), into: &slots)
+    _ = _LinearProbing.insert(UInt32(_entries.count), hash: Int(bucket.hash), into: &_slots)
   }
 
   /// Removes the bucket at `place` and returns it; the last bucket takes its place.
@@ -82,42 +82,42 @@ where Element.ID: Sendable {
   ///
   /// - Complexity: O(1) on average.
   @usableFromInline
-  mutating func remove(at place: Int) -> ElementBucket<Element> {
-    changes &+= 1
-    let last = entries.count - 1
-    if !slots.isEmpty {
+  mutating func remove(at place: Int) -> _ElementBucket<Element> {
+    _changes &+= 1
+    let last = _entries.count - 1
+    if !_slots.isEmpty {
       if let hole = slot(holding: place) {
-        LinearProbing.empty(hole, in: &slots) { Int(entries[Int($0) &- 1].hash) }
+        _LinearProbing.empty(hole, in: &_slots) { Int(_entries[Int($0) &- 1].hash) }
       }
       if place != last, let moved = slot(holding: last) {
-        slots[moved] = UInt32(place + 1)
+        _slots[moved] = UInt32(place + 1)
       }
     }
-    entries.swapAt(place, last)
-    return entries.removeLast()
+    _entries.swapAt(place, last)
+    return _entries.removeLast()
   }
 
   /// Removes every bucket and returns them, moved out for the caller to drop after its access.
   @usableFromInline
-  mutating func removeAll() -> [ElementBucket<Element>] {
-    changes &+= 1
-    slots = []
-    var removed: [ElementBucket<Element>] = []
-    swap(&removed, &entries)
+  mutating func removeAll() -> [_ElementBucket<Element>] {
+    _changes &+= 1
+    _slots = []
+    var removed: [_ElementBucket<Element>] = []
+    swap(&removed, &_entries)
     return removed
   }
 
   /// Indexes every entry anew in a table twice their count (at least eight slots).
   @usableFromInline
-  mutating func rebuildSlots() {
-    slots = Array(repeating: 0, count: LinearProbing.slotCount(for: entries.count))
-    for place in entries.indices {
-      _ = LinearProbing.insert(UInt32(place + 1), hash: Int(entries[place].hash), into: &slots)
+  mutating func _rebuildSlots() {
+    _slots = Array(repeating: 0, count: _LinearProbing.slotCount(for: _entries.count))
+    for place in _entries.indices {
+      _ = _LinearProbing.insert(UInt32(place + 1), hash: Int(_entries[place].hash), into: &_slots)
     }
   }
 
   /// The slot that holds the bucket at `place`.
   private func slot(holding place: Int) -> Int? {
-    LinearProbing.slot(holding: UInt32(place + 1), hash: Int(entries[place].hash), in: slots)
+    _LinearProbing.slot(holding: UInt32(place + 1), hash: Int(_entries[place].hash), in: _slots)
   }
 }

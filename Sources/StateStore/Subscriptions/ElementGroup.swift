@@ -4,17 +4,17 @@ import Synchronization
 /// ``ElementGroup``, built as ``ObserverGroup`` describes.
 @usableFromInline
 @MainActor
-class ElementGroupBase<S: State>: ObserverGroup<S> {
+class _ElementGroupBase<S: State>: _ObserverGroup<S> {
   /// The key path of the array whose elements the group's subscribers watch.
-  @usableFromInline let anyKeyPath: AnyKeyPath
+  @usableFromInline let _anyKeyPath: AnyKeyPath
 
   @usableFromInline
   init(
-    anyKeyPath: AnyKeyPath, refresh: @escaping @MainActor (ObserverGroup<S>, S, UInt64) -> Void,
-    removeCancelled: @escaping @MainActor (ObserverGroup<S>) -> Bool,
-    isEmpty: @escaping @MainActor (ObserverGroup<S>) -> Bool
+    anyKeyPath: AnyKeyPath, refresh: @escaping @MainActor (_ObserverGroup<S>, S, UInt64) -> Void,
+    removeCancelled: @escaping @MainActor (_ObserverGroup<S>) -> Bool,
+    isEmpty: @escaping @MainActor (_ObserverGroup<S>) -> Bool
   ) {
-    self.anyKeyPath = anyKeyPath
+    self._anyKeyPath = anyKeyPath
     super.init(refresh: refresh, removeCancelled: removeCancelled, isEmpty: isEmpty)
   }
 
@@ -22,7 +22,7 @@ class ElementGroupBase<S: State>: ObserverGroup<S> {
   /// no version, as its array's stamp tells what changed since the last refresh.
   @inlinable
   final func refresh(_ state: S) {
-    refreshBody(self, state, 0)
+    _refreshBody(self, state, 0)
   }
 }
 
@@ -35,42 +35,42 @@ class ElementGroupBase<S: State>: ObserverGroup<S> {
 /// The subscribers are a chain, in the order they joined, from `first` to `latest` through the
 /// group's `links`: a bucket has no array of its own to grow, copy and free.
 @usableFromInline
-struct ElementBucket<Element: Identifiable & Equatable & Sendable>: Sendable
+struct _ElementBucket<Element: Identifiable & Equatable & Sendable>: Sendable
 where Element.ID: Sendable {
   /// The identifier of the element, which finds the bucket in ``ElementBuckets``.
   @usableFromInline let id: Element.ID
   @usableFromInline var last: Element?
   /// The first subscriber's index in the group's ``SubscriberTable``.
-  @usableFromInline var first: SubscriberIndex
+  @usableFromInline var first: _SubscriberIndex
   /// The index of the subscriber that joined last: the end of the chain.
-  @usableFromInline var latest: SubscriberIndex
+  @usableFromInline var _latest: _SubscriberIndex
   /// The identifier's hash, as ``ElementBuckets`` keeps it: the table never hashes again.
   ///
   /// Last, where it fills the padding after `latest` for most elements.
   @usableFromInline let hash: UInt32
 
   @inlinable
-  init(id: Element.ID, hashValue: Int, last: Element?, subscriber: SubscriberIndex) {
+  init(id: Element.ID, hashValue: Int, last: Element?, subscriber: _SubscriberIndex) {
     self.id = id
     self.last = last
     self.first = subscriber
-    self.latest = subscriber
-    self.hash = ElementBuckets<Element>.hash(of: hashValue)
+    self._latest = subscriber
+    self.hash = _ElementBuckets<Element>.hash(of: hashValue)
   }
 }
 
 /// A subscriber that joined while its group had changes left to deliver, with the element it
 /// was given; it moves into its bucket once the group has caught up.
 @usableFromInline
-struct LateSubscriber<Element: Identifiable & Equatable & Sendable>: Sendable
+struct _LateSubscriber<Element: Identifiable & Equatable & Sendable>: Sendable
 where Element.ID: Sendable {
   @usableFromInline let id: Element.ID
   @usableFromInline let last: Element?
   /// The subscriber's index in the group's ``SubscriberTable``.
-  @usableFromInline let index: SubscriberIndex
+  @usableFromInline let index: _SubscriberIndex
 
   @inlinable
-  init(id: Element.ID, last: Element?, index: SubscriberIndex) {
+  init(id: Element.ID, last: Element?, index: _SubscriberIndex) {
     self.id = id
     self.last = last
     self.index = index
@@ -80,14 +80,15 @@ where Element.ID: Sendable {
 /// The subscribers of the elements of one ``TrackedArray`` in the state.
 @usableFromInline
 @MainActor
-final class ElementGroup<S: State, Element: Identifiable & Equatable & Sendable>: ElementGroupBase<
-  S
->
+final class _ElementGroup<S: State, Element: Identifiable & Equatable & Sendable>:
+  _ElementGroupBase<
+    S
+  >
 where Element.ID: Sendable {
   /// Reads the group's array out of the state.
-  @usableFromInline let array: StoredProjection<S, TrackedArray<Element>>
+  @usableFromInline let _array: _StoredProjection<S, TrackedArray<Element>>
   /// The subscribers' callbacks; their tokens release them from any thread.
-  @usableFromInline let table: SubscriberTable<Element>
+  @usableFromInline let _table: _SubscriberTable<Element>
   // Read and written on every dispatch; main-actor state that no access holds across a call to
   // user code, so no two accesses can overlap and the run-time exclusivity check only costs
   // time. The user code near it: the identifiers' `hash(into:)` and `==`, the elements' `==`
@@ -100,50 +101,50 @@ where Element.ID: Sendable {
   // - A write that replaces an element, and every removal of a bucket (which moves it out
   //   whole), keeps the old value alive until the write is over, so that its deinitializer runs
   //   after it.
-  @exclusivity(unchecked) @usableFromInline var buckets = ElementBuckets<Element>()
+  @exclusivity(unchecked) @usableFromInline var _buckets = _ElementBuckets<Element>()
   /// The next subscriber of the same bucket, by index in ``table``.
   ///
   /// The link of a bucket's `latest` subscriber is never read. Holds every index the table has
   /// handed out. Written only by filing a subscriber and by the sweep, neither of which calls
   /// user code, and read by copying one link.
-  @exclusivity(unchecked) @usableFromInline var links: [SubscriberIndex] = []
+  @exclusivity(unchecked) @usableFromInline var _links: [_SubscriberIndex] = []
   // A plain integer, read by copy and written by assignment: no access can span anything.
-  @exclusivity(unchecked) @usableFromInline var lastStamp: UInt64
+  @exclusivity(unchecked) @usableFromInline var _lastStamp: UInt64
   /// Subscribers that joined while the group was behind the state (from a listener, or from
   /// another subscriber during this group's delivery): they were given an element the rest of
   /// their bucket has not been told about yet, so they keep it until the group catches up.
   // Unchecked for the reason given at `buckets`: appended to, copied for a delivery, and
   // filtered by the sweep while a copy taken before it keeps the removed elements (user values,
   // whose deinitializers might reach the store) alive until the write and the lock are over.
-  @exclusivity(unchecked) @usableFromInline var late: [LateSubscriber<Element>] = []
+  @exclusivity(unchecked) @usableFromInline var _late: [_LateSubscriber<Element>] = []
 
   /// A group whose operations are its own methods, specialised where this is called.
   @inlinable
   convenience init(
-    keyPath: KeyPath<S, TrackedArray<Element>>, state: S, table: SubscriberTable<Element>
+    keyPath: KeyPath<S, TrackedArray<Element>>, state: S, table: _SubscriberTable<Element>
   ) {
     // `group` is always an `ElementGroup<S, Element>`: see `ObserverGroup`.
     self.init(
       keyPath: keyPath, state: state, table: table,
       refresh: { group, state, _ in
-        unsafeDowncast(group, to: ElementGroup<S, Element>.self).deliverChanges(in: state)
+        unsafeDowncast(group, to: _ElementGroup<S, Element>.self).deliverChanges(in: state)
       },
       removeCancelled: {
-        unsafeDowncast($0, to: ElementGroup<S, Element>.self).removeCancelledSlots()
+        unsafeDowncast($0, to: _ElementGroup<S, Element>.self).removeCancelledSlots()
       },
-      isEmpty: { unsafeDowncast($0, to: ElementGroup<S, Element>.self).hasNoSubscribers })
+      isEmpty: { unsafeDowncast($0, to: _ElementGroup<S, Element>.self).hasNoSubscribers })
   }
 
   @usableFromInline
   init(
-    keyPath: KeyPath<S, TrackedArray<Element>>, state: S, table: SubscriberTable<Element>,
-    refresh: @escaping @MainActor (ObserverGroup<S>, S, UInt64) -> Void,
-    removeCancelled: @escaping @MainActor (ObserverGroup<S>) -> Bool,
-    isEmpty: @escaping @MainActor (ObserverGroup<S>) -> Bool
+    keyPath: KeyPath<S, TrackedArray<Element>>, state: S, table: _SubscriberTable<Element>,
+    refresh: @escaping @MainActor (_ObserverGroup<S>, S, UInt64) -> Void,
+    removeCancelled: @escaping @MainActor (_ObserverGroup<S>) -> Bool,
+    isEmpty: @escaping @MainActor (_ObserverGroup<S>) -> Bool
   ) {
-    self.array = StoredProjection(keyPath)
-    self.lastStamp = state[keyPath: keyPath].currentStamp
-    self.table = table
+    self._array = _StoredProjection(keyPath)
+    self._lastStamp = state[keyPath: keyPath].currentStamp
+    self._table = table
     super.init(
       anyKeyPath: keyPath, refresh: refresh, removeCancelled: removeCancelled, isEmpty: isEmpty)
   }
@@ -151,12 +152,12 @@ where Element.ID: Sendable {
   // The tokens hold the table, and may outlive the store: releasing the group (with its store)
   // releases what the subscribers captured, as cancelling would.
   deinit {
-    table.releaseAll()
+    _table._releaseAll()
   }
 
   /// Whether no subscriber is filed in a bucket or waiting to be.
   @inlinable
-  var hasNoSubscribers: Bool { buckets.isEmpty && late.isEmpty }
+  var hasNoSubscribers: Bool { _buckets.isEmpty && _late.isEmpty }
 
   /// Drops cancelled subscribers and frees their indices; returns whether the group is now empty.
   ///
@@ -170,40 +171,40 @@ where Element.ID: Sendable {
       var emptied: [Int] = []
       // Held across the sweep so that the late subscribers it drops release their elements
       // when this copy goes.
-      let lateBeforeSweep = late
+      let lateBeforeSweep = _late
       // One lock for the whole sweep; nothing inside calls user code (the callbacks were
       // released by their tokens, and the elements of the buckets and of late subscribers are
       // released after the lock).
-      let isAbandoned = table.storage.withLock { storage in
-        if storage.live == 0 { return true }
+      let isAbandoned = _table.storage.withLock { storage in
+        if storage._live == 0 { return true }
         var place = 0
-        while place < buckets.entries.count {
+        while place < _buckets._entries.count {
           // Rechains the live subscribers in order; changing a bucket in place keeps every
           // place valid, and removing buckets waits for the end.
-          var subscriber = buckets.entries[place].first
-          let latest = buckets.entries[place].latest
-          var first: SubscriberIndex?
+          var subscriber = _buckets._entries[place].first
+          let latest = _buckets._entries[place]._latest
+          var first: _SubscriberIndex?
           var kept = subscriber
           while true {
-            let next = links[Int(subscriber)]
+            let next = _links[Int(subscriber)]
             if storage.callback(at: subscriber) == nil {
               storage.free.append(subscriber)
             } else {
-              if first == nil { first = subscriber } else { links[Int(kept)] = subscriber }
+              if first == nil { first = subscriber } else { _links[Int(kept)] = subscriber }
               kept = subscriber
             }
             if subscriber == latest { break }
             subscriber = next
           }
           if let first {
-            buckets.entries[place].first = first
-            buckets.entries[place].latest = kept
+            _buckets._entries[place].first = first
+            _buckets._entries[place]._latest = kept
           } else {
             emptied.append(place)
           }
           place += 1
         }
-        late.removeAll { subscriber in
+        _late.removeAll { subscriber in
           guard storage.callback(at: subscriber.index) == nil else { return false }
           storage.free.append(subscriber.index)
           return true
@@ -213,13 +214,13 @@ where Element.ID: Sendable {
       // Moved out whole, so that their last elements are released after the writes. Last place
       // first: removing a bucket moves the last one into its place, which is then never one
       // still to remove.
-      let removed: [ElementBucket<Element>]
+      let removed: [_ElementBucket<Element>]
       if isAbandoned {
-        removed = buckets.removeAll()
-        late = []
-        links = []
+        removed = _buckets.removeAll()
+        _late = []
+        _links = []
       } else {
-        removed = emptied.reversed().map { buckets.remove(at: $0) }
+        removed = emptied.reversed().map { _buckets.remove(at: $0) }
       }
       withExtendedLifetime((removed, lateBeforeSweep)) {}
     }
@@ -230,11 +231,11 @@ where Element.ID: Sendable {
   /// element `id` (whose `hashValue` is `hashValue`) has in the array when its stamp is `stamp`.
   @inlinable
   func add(
-    _ subscriber: SubscriberIndex, id: Element.ID, hashValue: Int, given element: Element?,
+    _ subscriber: _SubscriberIndex, id: Element.ID, hashValue: Int, given element: Element?,
     stamp: UInt64
   ) {
-    guard stamp == lastStamp else {
-      late.append(LateSubscriber(id: id, last: element, index: subscriber))
+    guard stamp == _lastStamp else {
+      _late.append(_LateSubscriber(id: id, last: element, index: subscriber))
       return
     }
     // Caught up: every subscriber of the bucket was last told `element`.
@@ -245,20 +246,20 @@ where Element.ID: Sendable {
   /// or makes the bucket, which then holds `element`.
   @inlinable
   func file(
-    _ subscriber: SubscriberIndex, inBucketOf id: Element.ID, hashValue: Int,
+    _ subscriber: _SubscriberIndex, inBucketOf id: Element.ID, hashValue: Int,
     holding element: Element?
   ) {
     // The look-up may run user code; nothing after it does, so its answer holds for the writes.
     let place = place(of: id, hashValue: hashValue)
     // The table hands out indices densely, so this appends one link at most.
-    while links.count <= Int(subscriber) { links.append(subscriber) }
+    while _links.count <= Int(subscriber) { _links.append(subscriber) }
     if let place {
-      let latest = buckets.entries[place].latest
-      links[Int(latest)] = subscriber
-      buckets.entries[place].latest = subscriber
+      let latest = _buckets._entries[place]._latest
+      _links[Int(latest)] = subscriber
+      _buckets._entries[place]._latest = subscriber
     } else {
-      buckets.append(
-        ElementBucket(id: id, hashValue: hashValue, last: element, subscriber: subscriber))
+      _buckets.append(
+        _ElementBucket(id: id, hashValue: hashValue, last: element, subscriber: subscriber))
     }
   }
 
@@ -273,14 +274,14 @@ where Element.ID: Sendable {
   /// - Complexity: O(1) on average.
   @inlinable
   func place(of id: Element.ID, hashValue: Int) -> Int? {
-    let hash = ElementBuckets<Element>.hash(of: hashValue)
-    var changes = buckets.changes
+    let hash = _ElementBuckets<Element>.hash(of: hashValue)
+    var changes = _buckets._changes
     var after: Int?
-    while case (let place, let slot)? = buckets.candidate(hash: hash, after: after) {
-      let candidate = buckets.entries[place].id
+    while case (let place, let slot)? = _buckets.candidate(hash: hash, after: after) {
+      let candidate = _buckets._entries[place].id
       let isMatch = candidate == id
-      if buckets.changes != changes {
-        changes = buckets.changes
+      if _buckets._changes != changes {
+        changes = _buckets._changes
         after = nil
       } else if isMatch {
         return place
@@ -293,16 +294,16 @@ where Element.ID: Sendable {
 
   @inlinable
   func deliverChanges(in state: S) {
-    let array = self.array.value(in: state)
-    guard array.currentStamp != lastStamp else { return }
-    let known = array.visitChanges(since: lastStamp) { id in
+    let array = self._array.value(in: state)
+    guard array.currentStamp != _lastStamp else { return }
+    let known = array.visitChanges(since: _lastStamp) { id in
       deliver(from: array, toBucketOf: id)
     }
     if !known {
-      for id in buckets.entries.map(\.id) { deliver(from: array, toBucketOf: id) }
+      for id in _buckets._entries.map(\.id) { deliver(from: array, toBucketOf: id) }
     }
-    lastStamp = array.currentStamp
-    if !late.isEmpty { settleLateSubscribers(in: array) }
+    _lastStamp = array.currentStamp
+    if !_late.isEmpty { _settleLateSubscribers(in: array) }
   }
 
   @inlinable
@@ -316,34 +317,34 @@ where Element.ID: Sendable {
     // the bucket's although user code runs from here on: adding a bucket moves no bucket, and
     // only the sweep removes one, which runs at the start of an update, never during one (a
     // dispatch from a delivery is queued).
-    let previous = buckets.entries[place].last
+    let previous = _buckets._entries[place].last
     guard previous != element else { return }
-    withExtendedLifetime(previous) { buckets.entries[place].last = element }
+    withExtendedLifetime(previous) { _buckets._entries[place].last = element }
     // The ends are read first: a callback may subscribe (joining the late subscribers, as the
     // group is behind the state until this delivery ends) or cancel (which empties a table entry
     // and leaves the chain to the next sweep, at the start of an update), so the chain from
     // `first` to `latest` stays as it is until the loop ends.
-    var subscriber = buckets.entries[place].first
-    let latest = buckets.entries[place].latest
+    var subscriber = _buckets._entries[place].first
+    let latest = _buckets._entries[place]._latest
     while true {
-      table.callback(at: subscriber)?.call(element)
+      _table.callback(at: subscriber)?.call(element)
       if subscriber == latest { break }
-      subscriber = links[Int(subscriber)]
+      subscriber = _links[Int(subscriber)]
     }
   }
 
   /// Tells each late subscriber what changed since it was given its element, then files it in
   /// its bucket, which now holds the current element.
   @usableFromInline
-  func settleLateSubscribers(in array: TrackedArray<Element>) {
-    while !late.isEmpty {
-      let settling = late
-      late = []
+  func _settleLateSubscribers(in array: TrackedArray<Element>) {
+    while !_late.isEmpty {
+      let settling = _late
+      _late = []
       for subscriber in settling {
         let hashValue = subscriber.id.hashValue
         let element = array[id: subscriber.id, hashValue: hashValue]
         if subscriber.last != element {
-          table.callback(at: subscriber.index)?.call(element)
+          _table.callback(at: subscriber.index)?.call(element)
         }
         file(subscriber.index, inBucketOf: subscriber.id, hashValue: hashValue, holding: element)
       }

@@ -7,7 +7,7 @@
 /// slot by slot, wrapping, to the first empty slot. The owners keep the table at most half
 /// full, so every run ends, and a run is two slots long on average.
 @usableFromInline
-enum LinearProbing {
+enum _LinearProbing {
   /// The slot count for `count` entries: the smallest power of two, at least 8, that keeps the
   /// table at most half full.
   @inlinable

@@ -21,39 +21,39 @@
 /// A token's release follows the same pattern for the same reason (``SubscriberTableBase``).
 @usableFromInline
 @MainActor
-class ObserverGroup<S: State> {
+class _ObserverGroup<S: State> {
   /// Evaluates what the group's observers watch in `state` and tells each one whose value
   /// changed; `version` is the store's, so that groups sharing a state read it once.
-  @usableFromInline let refreshBody: @MainActor (ObserverGroup<S>, S, UInt64) -> Void
+  @usableFromInline let _refreshBody: @MainActor (_ObserverGroup<S>, S, UInt64) -> Void
   /// Drops the cancelled observers; returns whether none is left.
-  @usableFromInline let removeCancelledBody: @MainActor (ObserverGroup<S>) -> Bool
+  @usableFromInline let _removeCancelledBody: @MainActor (_ObserverGroup<S>) -> Bool
   /// Whether the group has no observer left.
-  @usableFromInline let isEmptyBody: @MainActor (ObserverGroup<S>) -> Bool
+  @usableFromInline let _isEmptyBody: @MainActor (_ObserverGroup<S>) -> Bool
 
   @usableFromInline
   init(
-    refresh: @escaping @MainActor (ObserverGroup<S>, S, UInt64) -> Void,
-    removeCancelled: @escaping @MainActor (ObserverGroup<S>) -> Bool,
-    isEmpty: @escaping @MainActor (ObserverGroup<S>) -> Bool
+    refresh: @escaping @MainActor (_ObserverGroup<S>, S, UInt64) -> Void,
+    removeCancelled: @escaping @MainActor (_ObserverGroup<S>) -> Bool,
+    isEmpty: @escaping @MainActor (_ObserverGroup<S>) -> Bool
   ) {
-    self.refreshBody = refresh
-    self.removeCancelledBody = removeCancelled
-    self.isEmptyBody = isEmpty
+    self._refreshBody = refresh
+    self._removeCancelledBody = removeCancelled
+    self._isEmptyBody = isEmpty
   }
 
   /// Tells the observers about `state`, the store's state at `version`.
   @inlinable
   final func refresh(_ state: S, version: UInt64) {
-    refreshBody(self, state, version)
+    _refreshBody(self, state, version)
   }
 
   /// Drops the cancelled observers; returns whether the group is now empty.
   @inlinable
   final func removeCancelled() -> Bool {
-    removeCancelledBody(self)
+    _removeCancelledBody(self)
   }
 
   /// Whether the group has no observer left.
   @inlinable
-  final var isEmpty: Bool { isEmptyBody(self) }
+  final var isEmpty: Bool { _isEmptyBody(self) }
 }

@@ -14,12 +14,12 @@
 /// The slots are all it stores, so that it takes no more room in the state than the dictionary
 /// did: the store's hot fields sit after the state, and a larger state moves them.
 @usableFromInline
-struct PositionIndex: Sendable {
+struct _PositionIndex: Sendable {
   /// Position plus one of an element, or 0.
   ///
   /// The count is zero or a power of two at least twice the count of elements. No slots with
   /// elements present means the array scans.
-  @usableFromInline var slots: [UInt32] = []
+  @usableFromInline var _slots: [UInt32] = []
 
   @usableFromInline
   init() {}
@@ -27,7 +27,7 @@ struct PositionIndex: Sendable {
   /// How many elements the slots index; for checks, as it reads every slot.
   ///
   /// - Complexity: O(slots).
-  var indexedCount: Int { slots.lazy.filter { $0 != 0 }.count }
+  var indexedCount: Int { _slots.lazy.filter { $0 != 0 }.count }
 
   /// The largest count of elements the slots can hold.
   static var capacityLimit: Int { Int(UInt32.max) - 1 }
@@ -37,7 +37,7 @@ struct PositionIndex: Sendable {
   /// - Complexity: O(1) on average.
   @inlinable @inline(__always)
   func position<Element: Identifiable>(of id: Element.ID, in storage: [Element]) -> Int? {
-    if slots.isEmpty { return storage.isEmpty ? nil : Self.scan(for: id, in: storage) }
+    if _slots.isEmpty { return storage.isEmpty ? nil : Self.scan(for: id, in: storage) }
     return position(of: id, hashValue: id.hashValue, in: storage)
   }
 
@@ -49,8 +49,8 @@ struct PositionIndex: Sendable {
   func position<Element: Identifiable>(
     of id: Element.ID, hashValue: Int, in storage: [Element]
   ) -> Int? {
-    if slots.isEmpty { return storage.isEmpty ? nil : Self.scan(for: id, in: storage) }
-    let match = LinearProbing.firstEntry(in: slots, hash: hashValue) {
+    if _slots.isEmpty { return storage.isEmpty ? nil : Self.scan(for: id, in: storage) }
+    let match = _LinearProbing.firstEntry(in: _slots, hash: hashValue) {
       storage[Int($0) &- 1].id == id
     }
     return match.map { Int($0.entry) &- 1 }
@@ -70,14 +70,14 @@ struct PositionIndex: Sendable {
   @usableFromInline
   mutating func rebuild<Element: Identifiable>(_ storage: [Element]) -> Bool {
     if storage.count > Self.capacityLimit {
-      slots = []
+      _slots = []
       return Set(storage.lazy.map(\.id)).count == storage.count
     }
-    let size = LinearProbing.slotCount(for: storage.count)
-    if slots.count == size {
-      for slot in slots.indices { slots[slot] = 0 }
+    let size = _LinearProbing.slotCount(for: storage.count)
+    if _slots.count == size {
+      for slot in _slots.indices { _slots[slot] = 0 }
     } else {
-      slots = Array(repeating: 0, count: size)
+      _slots = Array(repeating: 0, count: size)
     }
     for position in storage.indices {
       guard insertUnchecked(position, in: storage) else { return false }
@@ -91,7 +91,7 @@ struct PositionIndex: Sendable {
   /// - Complexity: O(1) on average; O(n) when the table grows (doubling, so amortised O(1)).
   @usableFromInline
   mutating func insert<Element: Identifiable>(_ position: Int, in storage: [Element]) {
-    if slots.isEmpty || storage.count * 2 > slots.count {
+    if _slots.isEmpty || storage.count * 2 > _slots.count {
       _ = rebuild(storage)
       return
     }
@@ -104,11 +104,11 @@ struct PositionIndex: Sendable {
   /// - Complexity: O(1) on average.
   @usableFromInline
   mutating func remove<Element: Identifiable>(_ position: Int, in storage: [Element]) {
-    guard !slots.isEmpty,
-      let hole = LinearProbing.slot(
-        holding: UInt32(position + 1), hash: storage[position].id.hashValue, in: slots)
+    guard !_slots.isEmpty,
+      let hole = _LinearProbing.slot(
+        holding: UInt32(position + 1), hash: storage[position].id.hashValue, in: _slots)
     else { return }
-    LinearProbing.empty(hole, in: &slots) { storage[Int($0) &- 1].id.hashValue }
+    _LinearProbing.empty(hole, in: &_slots) { storage[Int($0) &- 1].id.hashValue }
   }
 
   /// Adds `delta` to every indexed position at or after `start`, after elements were inserted
@@ -116,14 +116,14 @@ struct PositionIndex: Sendable {
   ///
   /// - Complexity: O(slots), with no hashing.
   @usableFromInline
-  mutating func shiftPositions(from start: Int, by delta: Int) {
-    guard !slots.isEmpty, start < Self.capacityLimit else { return }
+  mutating func _shiftPositions(from start: Int, by delta: Int) {
+    guard !_slots.isEmpty, start < Self.capacityLimit else { return }
     let first = UInt32(start + 1)
     let step = UInt32(truncatingIfNeeded: delta)
-    for slot in slots.indices where slots[slot] >= first {
+    for slot in _slots.indices where _slots[slot] >= first {
       // Wrapping addition of a negative delta's two's complement is the subtraction; every
       // shifted position stays in range because the elements did move by `delta`.
-      slots[slot] &+= step
+      _slots[slot] &+= step
     }
   }
 
@@ -135,7 +135,7 @@ struct PositionIndex: Sendable {
     _ position: Int, in storage: [Element]
   ) -> Bool {
     let id = storage[position].id
-    return LinearProbing.insert(UInt32(position + 1), hash: id.hashValue, into: &slots) {
+    return _LinearProbing.insert(UInt32(position + 1), hash: id.hashValue, into: &_slots) {
       storage[Int($0) - 1].id == id
     }
   }

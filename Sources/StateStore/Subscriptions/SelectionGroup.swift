@@ -2,15 +2,15 @@
 /// ``StateChangeGroup``, built as ``ObserverGroup`` describes.
 @usableFromInline
 @MainActor
-class SelectionGroupBase<S: State>: ObserverGroup<S> {
+class _SelectionGroupBase<S: State>: _ObserverGroup<S> {
   /// What the group is found under in the store: the view-model type or the key path.
   @usableFromInline let key: AnyHashable
 
   @usableFromInline
   init(
-    key: AnyHashable, refresh: @escaping @MainActor (ObserverGroup<S>, S, UInt64) -> Void,
-    removeCancelled: @escaping @MainActor (ObserverGroup<S>) -> Bool,
-    isEmpty: @escaping @MainActor (ObserverGroup<S>) -> Bool
+    key: AnyHashable, refresh: @escaping @MainActor (_ObserverGroup<S>, S, UInt64) -> Void,
+    removeCancelled: @escaping @MainActor (_ObserverGroup<S>) -> Bool,
+    isEmpty: @escaping @MainActor (_ObserverGroup<S>) -> Bool
   ) {
     self.key = key
     super.init(refresh: refresh, removeCancelled: removeCancelled, isEmpty: isEmpty)
@@ -20,25 +20,25 @@ class SelectionGroupBase<S: State>: ObserverGroup<S> {
 /// One subscriber of a selection, remembering the last value it received.
 @usableFromInline
 @MainActor
-final class SelectionEntry<Value: Equatable> {
-  @usableFromInline let slot: CallbackSlot<@MainActor (Value) -> Void>
+final class _SelectionEntry<Value: Equatable> {
+  @usableFromInline let _slot: _CallbackSlot<@MainActor (Value) -> Void>
   @usableFromInline var last: Value
 
   @usableFromInline
   init(last: Value, callback: @escaping @MainActor (Value) -> Void) {
     self.last = last
-    self.slot = CallbackSlot(callback)
+    self._slot = _CallbackSlot(callback)
   }
 }
 
 /// The subscribers of one selection (a view-model type or a key path), sharing one evaluation.
 @usableFromInline
 @MainActor
-final class SelectionGroup<S: State, Value: Equatable>: SelectionGroupBase<S> {
+final class _SelectionGroup<S: State, Value: Equatable>: _SelectionGroupBase<S> {
   @usableFromInline let select: (S) -> Value
-  @usableFromInline var entries: [SelectionEntry<Value>] = []
-  @usableFromInline var cached: Value
-  @usableFromInline var cachedVersion: UInt64
+  @usableFromInline var _entries: [_SelectionEntry<Value>] = []
+  @usableFromInline var _cached: Value
+  @usableFromInline var _cachedVersion: UInt64
 
   /// A group whose operations are its own methods, specialised where this is called.
   @inlinable
@@ -47,52 +47,52 @@ final class SelectionGroup<S: State, Value: Equatable>: SelectionGroupBase<S> {
     self.init(
       key: key, select: select, state: state, version: version,
       refresh: { group, state, version in
-        unsafeDowncast(group, to: SelectionGroup<S, Value>.self).deliver(state, version: version)
+        unsafeDowncast(group, to: _SelectionGroup<S, Value>.self).deliver(state, version: version)
       },
       removeCancelled: {
-        unsafeDowncast($0, to: SelectionGroup<S, Value>.self).removeCancelledEntries()
+        unsafeDowncast($0, to: _SelectionGroup<S, Value>.self)._removeCancelledEntries()
       },
-      isEmpty: { unsafeDowncast($0, to: SelectionGroup<S, Value>.self).entries.isEmpty })
+      isEmpty: { unsafeDowncast($0, to: _SelectionGroup<S, Value>.self)._entries.isEmpty })
   }
 
   @usableFromInline
   init(
     key: AnyHashable, select: @escaping (S) -> Value, state: S, version: UInt64,
-    refresh: @escaping @MainActor (ObserverGroup<S>, S, UInt64) -> Void,
-    removeCancelled: @escaping @MainActor (ObserverGroup<S>) -> Bool,
-    isEmpty: @escaping @MainActor (ObserverGroup<S>) -> Bool
+    refresh: @escaping @MainActor (_ObserverGroup<S>, S, UInt64) -> Void,
+    removeCancelled: @escaping @MainActor (_ObserverGroup<S>) -> Bool,
+    isEmpty: @escaping @MainActor (_ObserverGroup<S>) -> Bool
   ) {
     self.select = select
-    self.cached = select(state)
-    self.cachedVersion = version
+    self._cached = select(state)
+    self._cachedVersion = version
     super.init(key: key, refresh: refresh, removeCancelled: removeCancelled, isEmpty: isEmpty)
   }
 
   /// Drops cancelled subscribers; returns whether the group is now empty.
   @usableFromInline
-  func removeCancelledEntries() -> Bool {
+  func _removeCancelledEntries() -> Bool {
     // The entries as they were keep the removed ones alive until the write is over: a removed
     // entry's last value is user code's, whose deinitializer may subscribe to this selection
     // (appending to `entries`) or read it (`cached`).
     // Asked after they are released, which may have subscribed.
     do {
-      let before = entries
-      entries.removeAll { !$0.slot.isActive }
+      let before = _entries
+      _entries.removeAll { !$0._slot._isActive }
       withExtendedLifetime(before) {}
     }
-    return entries.isEmpty
+    return _entries.isEmpty
   }
 
   @inlinable
   func value(for state: S, version: UInt64) -> Value {
-    if version != cachedVersion {
+    if version != _cachedVersion {
       var fresh = select(state)
-      cachedVersion = version
+      _cachedVersion = version
       // Swapped rather than assigned, so that the value it replaces is released after the
       // write, from `fresh`: its deinitializer may subscribe, which reads `cached`.
-      swap(&cached, &fresh)
+      swap(&_cached, &fresh)
     }
-    return cached
+    return _cached
   }
 
   /// Evaluates the selection on `state` (once per `version`) and tells each subscriber whose
@@ -100,9 +100,9 @@ final class SelectionGroup<S: State, Value: Equatable>: SelectionGroupBase<S> {
   @inlinable
   func deliver(_ state: S, version: UInt64) {
     let value = value(for: state, version: version)
-    for entry in entries where entry.last != value {
+    for entry in _entries where entry.last != value {
       entry.last = value
-      entry.slot.callback?(value)
+      entry._slot.callback?(value)
     }
   }
 }

@@ -21,8 +21,8 @@ import Synchronization
 /// whose locks ThreadSanitizer must see for the same reason: their bodies, too, are plain
 /// collection work that calls no user code.
 @usableFromInline
-package final class SpinLocked<Value: Sendable>: Sendable {
-  @usableFromInline let isLocked = Atomic<Bool>(false)
+package final class _SpinLocked<Value: Sendable>: Sendable {
+  @usableFromInline let _isLocked = Atomic<Bool>(false)
   // `nonisolated(unsafe)`, proof: `value` is reached only inside `withLock`, after a successful
   // acquiring compare-exchange of `isLocked` from `false` to `true` and before the releasing
   // store of `false`, so at most one thread at a time touches it, and each holder sees every
@@ -45,11 +45,11 @@ package final class SpinLocked<Value: Sendable>: Sendable {
   /// Runs `body` with the value while holding the lock.
   @inlinable
   package func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
-    while !isLocked.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged
+    while !_isLocked.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged
     {
-      while isLocked.load(ordering: .relaxed) { sched_yield() }
+      while _isLocked.load(ordering: .relaxed) { sched_yield() }
     }
-    defer { isLocked.store(false, ordering: .releasing) }
+    defer { _isLocked.store(false, ordering: .releasing) }
     return body(&value)
   }
 }

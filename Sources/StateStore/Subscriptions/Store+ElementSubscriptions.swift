@@ -21,7 +21,7 @@ extension Store {
   ) -> Subscription where Element.ID: Sendable {
     checkNotInsideUpdater("subscribe")
     let group = elementGroup(for: keyPath)
-    let subscriber = group.table.add(onChange)
+    let subscriber = group._table.add(onChange)
     // From the read of the list to the first value, user code runs (the identifier's
     // `hash(into:)` and `==`, a computed key path's getter, `onChange`): with the store marked
     // busy, a dispatch it makes waits until the subscriber is filed and has its first value, so
@@ -31,10 +31,10 @@ extension Store {
       // Hashed once, for the array's index and the group's buckets.
       let hashValue = id.hashValue
       let current = elements[id: id, hashValue: hashValue]
-      group.add(subscriber, id: id, hashValue: hashValue, given: current, stamp: elements.stamp)
+      group.add(subscriber, id: id, hashValue: hashValue, given: current, stamp: elements._stamp)
       onChange(current)
     }
-    return Subscription(releasing: subscriber, from: group.table)
+    return Subscription(releasing: subscriber, from: group._table)
   }
 
   /// The elements of the array `group` watches and their index, as they are in the live state;
@@ -42,8 +42,8 @@ extension Store {
   /// array's journal.
   @inlinable
   func lookupTable<Element: Identifiable & Equatable & Sendable>(
-    of group: ElementGroup<S, Element>
-  ) -> TrackedArray<Element>.LookupTable where Element.ID: Sendable {
+    of group: _ElementGroup<S, Element>
+  ) -> TrackedArray<Element>._LookupTable where Element.ID: Sendable {
     // An access to `currentState` beside the updater's, which cannot overlap it: the caller has
     // checked that no updater is running (`isApplyingUpdater`, set for the updater's whole
     // access), and `lookupTable(at:)` runs no code of the
@@ -51,12 +51,12 @@ extension Store {
     // references out; with no offset, it returns `nil` at once), so no dispatch can begin inside
     // it. A method rather than a closure: a closure formed here would be isolated to the main
     // actor, and checked at run time to be running there, at every call.
-    guard scopeLink == nil,
-      let table = withUnsafePointer(to: &currentState, group.array.lookupTable(at:))
+    guard _scopeLink == nil,
+      let table = withUnsafePointer(to: &_currentState, group._array.lookupTable(at:))
     else {
       // A scope's list, or one that a getter of the application's gives (a computed key path, or
       // one through a class): read from a copy of the state, with no access to it open.
-      return group.array.value(in: liveState).lookupTable
+      return group._array.value(in: liveState).lookupTable
     }
     return table
   }
@@ -68,25 +68,25 @@ extension Store {
   @inlinable
   func elementGroup<Element: Identifiable & Equatable & Sendable>(
     for keyPath: KeyPath<S, TrackedArray<Element>>
-  ) -> ElementGroup<S, Element> where Element.ID: Sendable {
+  ) -> _ElementGroup<S, Element> where Element.ID: Sendable {
     // The same key path object has the same type, `KeyPath<S, TrackedArray<Element>>`, and the
     // group made for it is an `ElementGroup<S, Element>`: the cast cannot fail, so it skips the
     // dynamic cast and its generic metadata look-up.
-    if let recent = recentElementGroup, recent.anyKeyPath === keyPath {
-      return unsafeDowncast(recent, to: ElementGroup<S, Element>.self)
+    if let recent = _recentElementGroup, recent._anyKeyPath === keyPath {
+      return unsafeDowncast(recent, to: _ElementGroup<S, Element>.self)
     }
-    let group: ElementGroup<S, Element>
-    if let existing = elementGroups[keyPath] as? ElementGroup<S, Element> {
+    let group: _ElementGroup<S, Element>
+    if let existing = _elementGroups[keyPath] as? _ElementGroup<S, Element> {
       group = existing
     } else {
       // Made here, in code specialised for the application, so that its tokens' releases are.
-      group = ElementGroup(
-        keyPath: keyPath, state: liveState, table: SubscriberTable(noting: cancellationLog))
-      elementGroups[keyPath] = group
-      elementOrder.append(group)
-      refreshHasObservers()
+      group = _ElementGroup(
+        keyPath: keyPath, state: liveState, table: _SubscriberTable(noting: _cancellationLog))
+      _elementGroups[keyPath] = group
+      _elementOrder.append(group)
+      _refreshHasObservers()
     }
-    recentElementGroup = group
+    _recentElementGroup = group
     return group
   }
 }

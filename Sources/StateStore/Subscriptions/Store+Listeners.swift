@@ -1,10 +1,10 @@
 /// A registered `(old, new)` listener.
 @usableFromInline
-typealias ListenerEntry<S: State> = CallbackSlot<@MainActor (S, S) -> Void>
+typealias _ListenerEntry<S: State> = _CallbackSlot<@MainActor (S, S) -> Void>
 
 /// A registered observer of applied updaters.
 @usableFromInline
-typealias UpdateObserverEntry<S: State> = CallbackSlot<@MainActor (AppliedUpdate<S>) -> Void>
+typealias _UpdateObserverEntry<S: State> = _CallbackSlot<@MainActor (AppliedUpdate<S>) -> Void>
 
 extension Store {
   /// Calls `listener` with the state before and after every updater, until the token is
@@ -17,12 +17,12 @@ extension Store {
   public func addListener(
     _ listener: @escaping @MainActor (_ old: S, _ new: S) -> Void
   ) -> Subscription {
-    let entry = ListenerEntry(listener)
-    listeners.append(entry)
-    refreshHasObservers()
+    let entry = _ListenerEntry(listener)
+    _listeners.append(entry)
+    _refreshHasObservers()
     return Subscription { [weak self, weak entry] in
       entry?.clear()
-      self?.noteCancellation()
+      self?._noteCancellation()
     }
   }
 
@@ -35,10 +35,10 @@ extension Store {
   public func observeUpdates(
     _ observer: @escaping @MainActor (_ update: AppliedUpdate<S>) -> Void
   ) -> Subscription {
-    if let scopeLink { return observeScopedUpdates(link: scopeLink, observer) }
-    let entry = UpdateObserverEntry(observer)
-    updateObservers.append(entry)
-    refreshHasObservers()
+    if let _scopeLink { return observeScopedUpdates(link: _scopeLink, observer) }
+    let entry = _UpdateObserverEntry(observer)
+    _updateObservers.append(entry)
+    _refreshHasObservers()
     // The token holds the entry strongly: a weak reference would give the entry a side table,
     // and every dispatch retains it to call it, through the side table's slow path (a fifth
     // of a journaled store's dispatch, P1 in store-bench). An observer that holds its own
@@ -46,15 +46,15 @@ extension Store {
     // clearing its observers.
     return Subscription { [weak self, entry] in
       entry.clear()
-      self?.noteCancellation()
+      self?._noteCancellation()
     }
   }
 
   /// Tells the `(old, new)` listeners about the change just made.
   @inlinable
   func notifyListeners(old: S) {
-    for entry in listeners {
-      entry.callback?(old, currentState)
+    for entry in _listeners {
+      entry.callback?(old, _currentState)
     }
   }
 
@@ -62,18 +62,18 @@ extension Store {
   /// the updater could have changed, for scopes to skip a change outside their slice; found only
   /// when a scope needs it, as it takes a dynamic cast.
   @inlinable
-  func notifyObservers(origin: @autoclosure () -> SliceOrigin) {
-    if !selectionOrder.isEmpty {
-      for group in selectionOrder {
-        group.refresh(currentState, version: version)
+  func notifyObservers(origin: @autoclosure () -> _SliceOrigin) {
+    if !_selectionOrder.isEmpty {
+      for group in _selectionOrder {
+        group.refresh(_currentState, version: _version)
       }
     }
-    if !elementOrder.isEmpty {
-      for group in elementOrder {
-        group.refresh(currentState)
+    if !_elementOrder.isEmpty {
+      for group in _elementOrder {
+        group.refresh(_currentState)
       }
     }
-    if !scopeNodes.isEmpty {
+    if !_scopeNodes.isEmpty {
       notifyScopes(origin: origin)
     }
   }
@@ -83,8 +83,8 @@ extension Store {
   @inlinable
   func notifyUpdateObservers<U: StateUpdater>(_ updater: U, cause: DispatchCause?)
   where U.StateType == S {
-    let update = AppliedUpdate(updater: updater, cause: cause, sequence: version)
-    for entry in updateObservers {
+    let update = AppliedUpdate(updater: updater, cause: cause, sequence: _version)
+    for entry in _updateObservers {
       entry.callback?(update)
     }
   }

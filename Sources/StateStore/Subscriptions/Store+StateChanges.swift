@@ -1,14 +1,14 @@
 /// The observers of every change of a store's state, notified with the view-model subscribers.
 @MainActor
 @usableFromInline
-final class StateChangeGroup<S: State>: SelectionGroupBase<S> {
+final class _StateChangeGroup<S: State>: _SelectionGroupBase<S> {
   // Read on every update. Main-actor state whose every access is instantaneous (an append, a
   // copy for the loop in `deliver`, a `removeAll` whose predicate only asks a slot whether it
   // is active): no access spans a call into an observer. The `removeAll` destroys only
   // inactive slots, whose callback (and everything it captured) their token already released,
   // so no deinitializer of the application's runs inside it either. So no access can overlap
   // another and the run-time exclusivity check only costs time.
-  @exclusivity(unchecked) @usableFromInline var entries: [CallbackSlot<@MainActor (S) -> Void>] =
+  @exclusivity(unchecked) @usableFromInline var _entries: [_CallbackSlot<@MainActor (S) -> Void>] =
     []
 
   /// A group whose operations are its own methods, specialised where this is called.
@@ -17,38 +17,38 @@ final class StateChangeGroup<S: State>: SelectionGroupBase<S> {
     // `group` is always a `StateChangeGroup<S>`: see `ObserverGroup`.
     self.init(
       refresh: { group, state, _ in
-        unsafeDowncast(group, to: StateChangeGroup<S>.self).deliver(state)
+        unsafeDowncast(group, to: _StateChangeGroup<S>.self).deliver(state)
       },
       removeCancelled: {
-        unsafeDowncast($0, to: StateChangeGroup<S>.self).removeCancelledEntries()
+        unsafeDowncast($0, to: _StateChangeGroup<S>.self)._removeCancelledEntries()
       },
-      isEmpty: { unsafeDowncast($0, to: StateChangeGroup<S>.self).entries.isEmpty })
+      isEmpty: { unsafeDowncast($0, to: _StateChangeGroup<S>.self)._entries.isEmpty })
   }
 
   @usableFromInline
   init(
-    refresh: @escaping @MainActor (ObserverGroup<S>, S, UInt64) -> Void,
-    removeCancelled: @escaping @MainActor (ObserverGroup<S>) -> Bool,
-    isEmpty: @escaping @MainActor (ObserverGroup<S>) -> Bool
+    refresh: @escaping @MainActor (_ObserverGroup<S>, S, UInt64) -> Void,
+    removeCancelled: @escaping @MainActor (_ObserverGroup<S>) -> Bool,
+    isEmpty: @escaping @MainActor (_ObserverGroup<S>) -> Bool
   ) {
     super.init(
-      key: ObjectIdentifier(StateChangeGroup<S>.self), refresh: refresh,
+      key: ObjectIdentifier(_StateChangeGroup<S>.self), refresh: refresh,
       removeCancelled: removeCancelled, isEmpty: isEmpty)
   }
 
   /// Calls every observer.
   @inlinable
   func deliver(_ state: S) {
-    for entry in entries {
+    for entry in _entries {
       entry.callback?(state)
     }
   }
 
   /// Drops cancelled observers; returns whether the group is now empty.
   @usableFromInline
-  func removeCancelledEntries() -> Bool {
-    entries.removeAll { !$0.isActive }
-    return entries.isEmpty
+  func _removeCancelledEntries() -> Bool {
+    _entries.removeAll { !$0._isActive }
+    return _entries.isEmpty
   }
 }
 
@@ -69,8 +69,8 @@ extension Store {
     _ onChange: @escaping @MainActor (_ state: S) -> Void
   ) -> Subscription {
     let group = stateChangeGroup()
-    let entry = CallbackSlot(onChange)
-    group.entries.append(entry)
+    let entry = _CallbackSlot(onChange)
+    group._entries.append(entry)
     let state = liveState
     runAsStoreCallback { onChange(state) }
     // The token holds the entry strongly: a weak reference would give the entry a side table
@@ -78,21 +78,21 @@ extension Store {
     // cleared, and nothing in it refers back to the token.
     return Subscription { [weak self, entry] in
       entry.clear()
-      self?.noteCancellation()
+      self?._noteCancellation()
     }
   }
 
   /// This store's group of state-change observers, made on first use; inlinable so that the
   /// group is made, and delivers, as code specialised for the observing module's state.
   @inlinable
-  func stateChangeGroup() -> StateChangeGroup<S> {
+  func stateChangeGroup() -> _StateChangeGroup<S> {
     checkNotInsideUpdater("subscribe")
-    let key = ObjectIdentifier(StateChangeGroup<S>.self)
-    if let existing = selectionGroups[key] as? StateChangeGroup<S> { return existing }
-    let group = StateChangeGroup<S>()
-    selectionGroups[key] = group
-    selectionOrder.append(group)
-    refreshHasObservers()
+    let key = ObjectIdentifier(_StateChangeGroup<S>.self)
+    if let existing = _selectionGroups[key] as? _StateChangeGroup<S> { return existing }
+    let group = _StateChangeGroup<S>()
+    _selectionGroups[key] = group
+    _selectionOrder.append(group)
+    _refreshHasObservers()
     return group
   }
 }

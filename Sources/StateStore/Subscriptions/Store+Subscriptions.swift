@@ -33,22 +33,22 @@ extension Store {
     _ onChange: @escaping @MainActor (Value) -> Void
   ) -> Subscription {
     checkNotInsideUpdater("subscribe")
-    let group: SelectionGroup<S, Value>
-    if let existing = selectionGroups[key] as? SelectionGroup<S, Value> {
+    let group: _SelectionGroup<S, Value>
+    if let existing = _selectionGroups[key] as? _SelectionGroup<S, Value> {
       group = existing
     } else {
-      group = SelectionGroup(key: key, select: select, state: liveState, version: version)
-      selectionGroups[key] = group
-      selectionOrder.append(group)
-      refreshHasObservers()
+      group = _SelectionGroup(key: key, select: select, state: liveState, version: _version)
+      _selectionGroups[key] = group
+      _selectionOrder.append(group)
+      _refreshHasObservers()
     }
-    let value = group.value(for: liveState, version: version)
-    let entry = SelectionEntry(last: value, callback: onChange)
-    group.entries.append(entry)
+    let value = group.value(for: liveState, version: _version)
+    let entry = _SelectionEntry(last: value, callback: onChange)
+    group._entries.append(entry)
     runAsStoreCallback { onChange(value) }
     return Subscription { [weak self, weak entry] in
-      entry?.slot.clear()
-      self?.noteCancellation()
+      entry?._slot.clear()
+      self?._noteCancellation()
     }
   }
 }

@@ -6,16 +6,16 @@
 /// to an element group read the group's array, so the offset is worked out once, when the group
 /// is made, and each read copies the array alone.
 @usableFromInline
-struct StoredProjection<Root, Value> {
-  @usableFromInline let keyPath: KeyPath<Root, Value>
+struct _StoredProjection<Root, Value> {
+  @usableFromInline let _keyPath: KeyPath<Root, Value>
   /// Where the value sits inside the root, or `nil` when the key path is computed or crosses a
   /// reference, and must be applied.
-  @usableFromInline let offset: Int?
+  @usableFromInline let _offset: Int?
 
   @inlinable
   init(_ keyPath: KeyPath<Root, Value>) {
-    self.keyPath = keyPath
-    self.offset = MemoryLayout<Root>.offset(of: keyPath)
+    self._keyPath = keyPath
+    self._offset = MemoryLayout<Root>.offset(of: keyPath)
   }
 
   /// The value in the root at `root`, read at the key path's offset; `nil` when the key path
@@ -27,23 +27,23 @@ struct StoredProjection<Root, Value> {
   /// not run while the caller holds an access to the root: so it is not applied here.
   @inlinable
   func value(at root: UnsafePointer<Root>) -> Value? {
-    guard let offset else { return nil }
+    guard let _offset else { return nil }
     // `MemoryLayout.offset(of:)` promises that the value the key path reads sits at this
     // offset from the root's address, in memory bound to `Value`.
-    return UnsafeRawPointer(root).advanced(by: offset).assumingMemoryBound(to: Value.self).pointee
+    return UnsafeRawPointer(root).advanced(by: _offset).assumingMemoryBound(to: Value.self).pointee
   }
 
   /// The value in `root`.
   @inlinable
   func value(in root: Root) -> Value {
-    guard offset != nil, let value = withUnsafePointer(to: root, value(at:)) else {
-      return root[keyPath: keyPath]
+    guard _offset != nil, let value = withUnsafePointer(to: root, value(at:)) else {
+      return root[keyPath: _keyPath]
     }
     return value
   }
 }
 
-extension StoredProjection {
+extension _StoredProjection {
   /// The lookup table of the array at `root`, taken where the array is kept: the array's other
   /// buffers are neither retained nor released; `nil` when the key path has no offset.
   ///
@@ -51,10 +51,10 @@ extension StoredProjection {
   @inlinable
   func lookupTable<Element>(
     at root: UnsafePointer<Root>
-  ) -> TrackedArray<Element>.LookupTable? where Value == TrackedArray<Element> {
-    guard let offset else { return nil }
+  ) -> TrackedArray<Element>._LookupTable? where Value == TrackedArray<Element> {
+    guard let _offset else { return nil }
     // See `value(at:)`: the array sits at this offset, in memory bound to its type.
-    return UnsafeRawPointer(root).advanced(by: offset).assumingMemoryBound(to: Value.self).pointee
+    return UnsafeRawPointer(root).advanced(by: _offset).assumingMemoryBound(to: Value.self).pointee
       .lookupTable
   }
 }

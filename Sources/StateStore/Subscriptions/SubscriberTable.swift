@@ -5,7 +5,7 @@ import Synchronization
 /// 32 bits, so that the group's chain of links takes half the memory: reaching 2³² live
 /// subscribers in one group would take more than 200 GiB of tokens alone.
 @usableFromInline
-typealias SubscriberIndex = UInt32
+typealias _SubscriberIndex = UInt32
 
 /// What a row subscriber's token releases: its entry in its element group's table.
 ///
@@ -17,28 +17,28 @@ typealias SubscriberIndex = UInt32
 // No other subclass can exist (the class is not `open`), so every access from any thread goes
 // through that lock.
 @usableFromInline
-class SubscriberTableBase: @unchecked Sendable {
+class _SubscriberTableBase: @unchecked Sendable {
   /// The store's count of cancellations since its last sweep.
-  @usableFromInline let cancellations: CancellationLog
+  @usableFromInline let _cancellations: _CancellationLog
   /// Releases an entry of the table it is given, which is always `self`.
   ///
   /// A closure formed by the subclass's inlinable initializer, as ``ObserverGroup`` describes
   /// for the store's groups: a token's release runs code specialised for the element type.
-  @usableFromInline let releaseEntry: @Sendable (SubscriberTableBase, SubscriberIndex) -> Void
+  @usableFromInline let _releaseEntry: @Sendable (_SubscriberTableBase, _SubscriberIndex) -> Void
 
   @usableFromInline
   init(
-    noting cancellations: CancellationLog,
-    releaseEntry: @escaping @Sendable (SubscriberTableBase, SubscriberIndex) -> Void
+    noting cancellations: _CancellationLog,
+    releaseEntry: @escaping @Sendable (_SubscriberTableBase, _SubscriberIndex) -> Void
   ) {
-    self.cancellations = cancellations
-    self.releaseEntry = releaseEntry
+    self._cancellations = cancellations
+    self._releaseEntry = releaseEntry
   }
 
   /// Releases the callback at `index`, and what it captured, at once; safe from any thread.
   @inlinable
-  final func release(_ index: SubscriberIndex) {
-    releaseEntry(self, index)
+  final func release(_ index: _SubscriberIndex) {
+    _releaseEntry(self, index)
   }
 }
 
@@ -61,13 +61,13 @@ class SubscriberTableBase: @unchecked Sendable {
 // (`callback(at:)` copies it out, `take` and `releaseAll` move it out), and only copies that
 // the table itself outlives are dropped inside.
 @usableFromInline
-final class SubscriberTable<Element: Sendable>: SubscriberTableBase, @unchecked Sendable {
+final class _SubscriberTable<Element: Sendable>: _SubscriberTableBase, @unchecked Sendable {
   /// A subscriber's closure, in the form the subscriber gave it.
   ///
   /// Wrapped in a struct: a closure stored as a generic container's value is kept in its most
   /// general form, and each read through `inout` wraps it in reabstraction thunks.
   @usableFromInline
-  struct Callback: Sendable {
+  struct _Callback: Sendable {
     @usableFromInline let call: @MainActor (Element?) -> Void
 
     @inlinable
@@ -77,13 +77,13 @@ final class SubscriberTable<Element: Sendable>: SubscriberTableBase, @unchecked 
   }
 
   @usableFromInline
-  struct Storage: Sendable {
+  struct _Storage: Sendable {
     /// Fixed-size pages, so that a large group grows without copying what it holds.
-    @usableFromInline var pages: [[Callback?]] = []
+    @usableFromInline var _pages: [[_Callback?]] = []
     /// Emptied indices that no bucket refers to any more.
-    @usableFromInline var free: [SubscriberIndex] = []
+    @usableFromInline var free: [_SubscriberIndex] = []
     /// Entries holding a callback.
-    @usableFromInline var live = 0
+    @usableFromInline var _live = 0
 
     @inlinable
     init() {}
@@ -93,79 +93,79 @@ final class SubscriberTable<Element: Sendable>: SubscriberTableBase, @unchecked 
 
     /// The page and the slot in it of `index`.
     @inlinable
-    static func location(of index: SubscriberIndex) -> (page: Int, slot: Int) {
-      let (page, slot) = index.quotientAndRemainder(dividingBy: SubscriberIndex(pageSize))
+    static func location(of index: _SubscriberIndex) -> (page: Int, slot: Int) {
+      let (page, slot) = index.quotientAndRemainder(dividingBy: _SubscriberIndex(pageSize))
       return (Int(page), Int(slot))
     }
 
     @inlinable
-    func callback(at index: SubscriberIndex) -> Callback? {
+    func callback(at index: _SubscriberIndex) -> _Callback? {
       let (page, slot) = Self.location(of: index)
-      guard page < pages.count, slot < pages[page].count else { return nil }
-      return pages[page][slot]
+      guard page < _pages.count, slot < _pages[page].count else { return nil }
+      return _pages[page][slot]
     }
 
     @inlinable
-    mutating func add(_ callback: Callback) -> SubscriberIndex {
-      live += 1
+    mutating func add(_ callback: _Callback) -> _SubscriberIndex {
+      _live += 1
       if let index = free.popLast() {
         let (page, slot) = Self.location(of: index)
-        pages[page][slot] = callback
+        _pages[page][slot] = callback
         return index
       }
-      if pages.isEmpty || pages[pages.count - 1].count == Self.pageSize {
-        var page: [Callback?] = []
+      if _pages.isEmpty || _pages[_pages.count - 1].count == Self.pageSize {
+        var page: [_Callback?] = []
         // The first page grows with the group; a group that fills one will fill more.
-        if !pages.isEmpty { page.reserveCapacity(Self.pageSize) }
-        pages.append(page)
+        if !_pages.isEmpty { page.reserveCapacity(Self.pageSize) }
+        _pages.append(page)
       }
-      let last = pages.count - 1
-      pages[last].append(callback)
-      return SubscriberIndex(last * Self.pageSize + pages[last].count - 1)
+      let last = _pages.count - 1
+      _pages[last].append(callback)
+      return _SubscriberIndex(last * Self.pageSize + _pages[last].count - 1)
     }
 
     @inlinable
-    mutating func take(_ index: SubscriberIndex) -> Callback? {
+    mutating func take(_ index: _SubscriberIndex) -> _Callback? {
       let (page, slot) = Self.location(of: index)
-      guard page < pages.count, slot < pages[page].count else { return nil }
+      guard page < _pages.count, slot < _pages[page].count else { return nil }
       // Moved out rather than copied and then overwritten: no retain and release of the
       // callback's context.
-      guard let callback = pages[page][slot].take() else { return nil }
-      live -= 1
+      guard let callback = _pages[page][slot].take() else { return nil }
+      _live -= 1
       return callback
     }
   }
 
-  @usableFromInline let storage = SpinLocked(Storage())
+  @usableFromInline let storage = _SpinLocked(_Storage())
 
   @inlinable
-  init(noting cancellations: CancellationLog) {
+  init(noting cancellations: _CancellationLog) {
     // `releaseEntry` is only ever called by `release(_:)` with `self`, and this initializer
     // sets it for this table alone, so the table it gets is a `SubscriberTable<Element>`: the
     // cast cannot fail, and skips the dynamic cast's metadata look-up.
     super.init(noting: cancellations) { table, index in
-      unsafeDowncast(table, to: SubscriberTable<Element>.self).releaseInPlace(index)
+      unsafeDowncast(table, to: _SubscriberTable<Element>.self).releaseInPlace(index)
     }
   }
 
   /// Holds `callback` until its index is released; returns the index.
   @inlinable
-  func add(_ callback: @escaping @MainActor (Element?) -> Void) -> SubscriberIndex {
-    storage.withLock { $0.add(Callback(callback)) }
+  func add(_ callback: @escaping @MainActor (Element?) -> Void) -> _SubscriberIndex {
+    storage.withLock { $0.add(_Callback(callback)) }
   }
 
   /// The callback at `index`, or `nil` once released; copying it out keeps it alive for the call.
   @inlinable
-  func callback(at index: SubscriberIndex) -> Callback? {
+  func callback(at index: _SubscriberIndex) -> _Callback? {
     storage.withLock { $0.callback(at: index) }
   }
 
   /// Releases the callback at `index`, and what it captured, at once; safe from any thread.
   @inlinable
-  func releaseInPlace(_ index: SubscriberIndex) {
+  func releaseInPlace(_ index: _SubscriberIndex) {
     let released = storage.withLock { $0.take(index) }
     guard released != nil else { return }
-    cancellations.note()
+    _cancellations.note()
     // Dropped here, outside the lock: the captures' deinitializers may run arbitrary code,
     // cancelling other subscribers of this table among it.
     _ = released
@@ -173,10 +173,10 @@ final class SubscriberTable<Element: Sendable>: SubscriberTableBase, @unchecked 
 
   /// Releases every callback, as the group goes away with its store; tokens may outlive both.
   @usableFromInline
-  func releaseAll() {
+  func _releaseAll() {
     let released = storage.withLock { storage in
-      defer { storage = Storage() }
-      return storage.pages
+      defer { storage = _Storage() }
+      return storage._pages
     }
     _ = released
   }

@@ -19,7 +19,7 @@ public final class Subscription: Hashable, Sendable {
   // winner had finished and stored `cancelled`, and that acquiring load orders the winner's
   // write before the destruction. A lock instead would add a word and move the token into the
   // allocator's next size class (64 bytes, not 48): a sixth of a row subscriber's memory.
-  nonisolated(unsafe) private var action: CancelAction?
+  nonisolated(unsafe) private var action: _CancelAction?
   /// `active`, `cancelling` or `cancelled`: who owns `action`.
   private let state = Atomic<UInt8>(Subscription.active)
 
@@ -36,7 +36,7 @@ public final class Subscription: Hashable, Sendable {
   /// subscribers use this instead of a closure, so that a subscriber costs this token and its
   /// entry in the table, and neither a closure context nor an object of its own.
   @usableFromInline
-  init(releasing index: SubscriberIndex, from table: SubscriberTableBase) {
+  init(releasing index: _SubscriberIndex, from table: _SubscriberTableBase) {
     self.action = .release(index, table)
   }
 
@@ -87,29 +87,29 @@ public final class Subscription: Hashable, Sendable {
 /// Seventeen bytes with its `nil` (a closure has no spare bits for the case's tag), which with
 /// the token's one-byte state keeps the token within the allocator's 48-byte size class.
 @usableFromInline
-enum CancelAction: Sendable {
+enum _CancelAction: Sendable {
   case run(@Sendable () -> Void)
-  case release(SubscriberIndex, SubscriberTableBase)
+  case release(_SubscriberIndex, _SubscriberTableBase)
 }
 
 /// Counts the tokens of one store cancelled since its last sweep; tokens may be cancelled on any
 /// thread, and the store sweeps the emptied entries before its next update.
 @usableFromInline
-package final class CancellationLog: Sendable {
+package final class _CancellationLog: Sendable {
   @usableFromInline let count = Atomic<Int>(0)
   /// Another log every cancellation is also noted in: a scope under an element scope relays to
   /// its element group's, which is notified only for changed elements and must still sweep.
-  @usableFromInline let relay: CancellationLog?
+  @usableFromInline let _relay: _CancellationLog?
 
   @usableFromInline
-  package init(relayingTo relay: CancellationLog? = nil) {
-    self.relay = relay
+  package init(relayingTo relay: _CancellationLog? = nil) {
+    self._relay = relay
   }
 
   /// Records one cancellation.
   @usableFromInline
   package func note() {
     count.add(1, ordering: .relaxed)
-    relay?.note()
+    _relay?.note()
   }
 }

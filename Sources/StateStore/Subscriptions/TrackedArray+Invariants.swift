@@ -14,9 +14,9 @@ extension TrackedArray {
   func _checkInvariants() {
     // An array too long for the index keeps no slots and scans; every other one indexes all.
     precondition(
-      (positions.slots.isEmpty && storage.count > PositionIndex.capacityLimit)
-        || positions.indexedCount == storage.count,
-      "TrackedArray: \(positions.indexedCount) indexed identifiers for \(storage.count) elements")
+      (_positions._slots.isEmpty && storage.count > _PositionIndex.capacityLimit)
+        || _positions.indexedCount == storage.count,
+      "TrackedArray: \(_positions.indexedCount) indexed identifiers for \(storage.count) elements")
     for (index, element) in storage.enumerated() {
       precondition(
         self.index(id: element.id) == index,
@@ -24,17 +24,18 @@ extension TrackedArray {
       )
     }
     precondition(
-      journal.count <= Self.journalCapacity, "TrackedArray: the journal outgrew its capacity")
+      _journal.count <= Self._journalCapacity, "TrackedArray: the journal outgrew its capacity")
     precondition(
-      journalStart == 0 || (journal.count == Self.journalCapacity && journalStart < journal.count),
-      "TrackedArray: the journal's start \(journalStart) is outside its ring")
+      _journalStart == 0
+        || (_journal.count == Self._journalCapacity && _journalStart < _journal.count),
+      "TrackedArray: the journal's start \(_journalStart) is outside its ring")
     // Stamps only grow: the base, then each journal entry oldest first, ends at the current stamp.
-    var previous = journalBase
-    for offset in 0..<journal.count {
-      let entry = journal[(journalStart + offset) % journal.count]
+    var previous = _journalBase
+    for offset in 0..<_journal.count {
+      let entry = _journal[(_journalStart + offset) % _journal.count]
       precondition(entry.stamp > previous, "TrackedArray: journal stamps out of order")
       previous = entry.stamp
     }
-    precondition(previous == stamp, "TrackedArray: the current stamp is not the latest change's")
+    precondition(previous == _stamp, "TrackedArray: the current stamp is not the latest change's")
   }
 }

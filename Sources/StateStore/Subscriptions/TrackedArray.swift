@@ -23,32 +23,32 @@ private let mutationStamps = Atomic<UInt64>(1)
 public struct TrackedArray<Element: Identifiable & Sendable>: Sendable
 where Element.ID: Sendable {
   /// How many recent mutations each array remembers; older history makes subscribers re-check.
-  @usableFromInline static var journalCapacity: Int { 32 }
+  @usableFromInline static var _journalCapacity: Int { 32 }
 
   @usableFromInline var storage: [Element]
-  @usableFromInline var positions: PositionIndex
+  @usableFromInline var _positions: _PositionIndex
   /// The stamps and identifiers of the most recent mutations, oldest first, as a ring.
-  @usableFromInline var journal: [(stamp: UInt64, id: Element.ID)]
-  @usableFromInline var journalStart = 0
+  @usableFromInline var _journal: [(stamp: UInt64, id: Element.ID)]
+  @usableFromInline var _journalStart = 0
   /// The stamp the array carried just before the oldest mutation still in the journal.
-  @usableFromInline var journalBase: UInt64
+  @usableFromInline var _journalBase: UInt64
   /// The stamp of the latest mutation: unique across every array in the process.
-  @usableFromInline var stamp: UInt64
+  @usableFromInline var _stamp: UInt64
   /// A stamp renewed whenever elements are added, removed or reordered, and only then: while it
   /// holds, each element stays at its position, and the journal names every element that changed.
-  @usableFromInline var layoutStamp: UInt64
+  @usableFromInline var _layoutStamp: UInt64
   /// Where the last lookup by id found its element, so that the write of a read-modify-write
   /// (`todos[id: 3]?.done = true`, a get then a set) skips hashing the id a second time.
-  @usableFromInline let lookupHint = PositionHint()
+  @usableFromInline let _lookupHint = _PositionHint()
 
   /// Creates an empty array.
   public init() {
     storage = []
-    positions = PositionIndex()
-    journal = []
-    stamp = mutationStamps.add(1, ordering: .relaxed).newValue
-    journalBase = stamp
-    layoutStamp = stamp
+    _positions = _PositionIndex()
+    _journal = []
+    _stamp = mutationStamps.add(1, ordering: .relaxed).newValue
+    _journalBase = _stamp
+    _layoutStamp = _stamp
   }
 
   /// Creates an array from `elements`; a later element replaces an earlier one with the same id.
@@ -80,7 +80,7 @@ where Element.ID: Sendable {
 
   /// The position of the element with `id`, if present.
   @inlinable
-  public func index(id: Element.ID) -> Int? { positions.position(of: id, in: storage) }
+  public func index(id: Element.ID) -> Int? { _positions.position(of: id, in: storage) }
 
   /// The element with `id`; setting `nil` removes it, setting a value replaces or appends it.
   ///
@@ -90,8 +90,8 @@ where Element.ID: Sendable {
   @inlinable
   public subscript(id id: Element.ID) -> Element? {
     get {
-      guard let position = positions.position(of: id, in: storage) else { return nil }
-      lookupHint.position.store(position, ordering: .relaxed)
+      guard let position = _positions.position(of: id, in: storage) else { return nil }
+      _lookupHint._position.store(position, ordering: .relaxed)
       return storage[position]
     }
     // A plain setter rather than `_modify`: the element is small to copy, while a `_modify`
@@ -121,7 +121,7 @@ where Element.ID: Sendable {
   /// hint can be stale (another copy of the array, or a removal, moved things) but never wrong.
   @inlinable
   func hintedPosition(of id: Element.ID) -> Int? {
-    let hint = lookupHint.position.load(ordering: .relaxed)
+    let hint = _lookupHint._position.load(ordering: .relaxed)
     guard hint >= 0, hint < storage.count, storage[hint].id == id else { return nil }
     return hint
   }
@@ -145,7 +145,7 @@ where Element.ID: Sendable {
           _checkInvariants()
         #endif
       } else {
-        reindexElement(at: position, formerly: oldID)
+        _reindexElement(at: position, formerly: oldID)
       }
     }
     // In place: a copy would make the element's buffers shared, so that changing one of them
@@ -160,7 +160,7 @@ where Element.ID: Sendable {
   ///
   /// - Complexity: O(*n*).
   @usableFromInline
-  mutating func reindexElement(at position: Int, formerly oldID: Element.ID) {
+  mutating func _reindexElement(at position: Int, formerly oldID: Element.ID) {
     let element = storage.remove(at: position)
     noteChange(of: oldID)
     rebuildPositions()
@@ -183,8 +183,8 @@ where Element.ID: Sendable {
       return false
     }
     storage.append(element)
-    positions.insert(storage.count - 1, in: storage)
-    layoutStamp = Self.nextStamp()
+    _positions.insert(storage.count - 1, in: storage)
+    _layoutStamp = Self._nextStamp()
     noteChange(of: element.id)
     return true
   }
@@ -207,9 +207,9 @@ where Element.ID: Sendable {
     guard !contains(id: element.id) else { return false }
     let position = Swift.min(Swift.max(position, 0), storage.count)
     storage.insert(element, at: position)
-    positions.shiftPositions(from: position, by: 1)
-    positions.insert(position, in: storage)
-    layoutStamp = Self.nextStamp()
+    _positions._shiftPositions(from: position, by: 1)
+    _positions.insert(position, in: storage)
+    _layoutStamp = Self._nextStamp()
     noteChange(of: element.id)
     #if STATESTORE_INVARIANT_CHECKS
       _checkInvariants()
@@ -231,10 +231,10 @@ where Element.ID: Sendable {
   /// - Complexity: O(n).
   @discardableResult
   public mutating func remove(at position: Int) -> Element {
-    positions.remove(position, in: storage)
+    _positions.remove(position, in: storage)
     let element = storage.remove(at: position)
-    positions.shiftPositions(from: position + 1, by: -1)
-    layoutStamp = Self.nextStamp()
+    _positions._shiftPositions(from: position + 1, by: -1)
+    _layoutStamp = Self._nextStamp()
     noteChange(of: element.id)
     #if STATESTORE_INVARIANT_CHECKS
       _checkInvariants()
@@ -294,14 +294,14 @@ where Element.ID: Sendable {
   /// - Complexity: O(n).
   public mutating func move(id: Element.ID, to position: Int) {
     guard let from = index(id: id) else { return }
-    positions.remove(from, in: storage)
+    _positions.remove(from, in: storage)
     let element = storage.remove(at: from)
-    positions.shiftPositions(from: from + 1, by: -1)
+    _positions._shiftPositions(from: from + 1, by: -1)
     let target = Swift.min(Swift.max(position, 0), storage.count)
     storage.insert(element, at: target)
-    positions.shiftPositions(from: target, by: 1)
-    positions.insert(target, in: storage)
-    layoutStamp = Self.nextStamp()
+    _positions._shiftPositions(from: target, by: 1)
+    _positions.insert(target, in: storage)
+    _layoutStamp = Self._nextStamp()
     #if STATESTORE_INVARIANT_CHECKS
       _checkInvariants()
     #endif
@@ -311,8 +311,8 @@ where Element.ID: Sendable {
   ///
   /// - Complexity: O(n).
   mutating func rebuildPositions() {
-    layoutStamp = Self.nextStamp()
-    if !positions.rebuild(storage) { deduplicate() }
+    _layoutStamp = Self._nextStamp()
+    if !_positions.rebuild(storage) { deduplicate() }
   }
 
   /// Keeps the last element of each identifier, in the position of the first.
@@ -323,18 +323,18 @@ where Element.ID: Sendable {
     storage = storage.compactMap { element in
       seen.insert(element.id).inserted ? latest[element.id] : nil
     }
-    _ = positions.rebuild(storage)
+    _ = _positions.rebuild(storage)
   }
 
   @inlinable
   mutating func noteChange(of id: Element.ID) {
-    stamp = Self.nextStamp()
-    if journal.count < Self.journalCapacity {
-      journal.append((stamp, id))
+    _stamp = Self._nextStamp()
+    if _journal.count < Self._journalCapacity {
+      _journal.append((_stamp, id))
     } else {
-      journalBase = journal[journalStart].stamp
-      journal[journalStart] = (stamp, id)
-      journalStart = (journalStart + 1) % Self.journalCapacity
+      _journalBase = _journal[_journalStart].stamp
+      _journal[_journalStart] = (_stamp, id)
+      _journalStart = (_journalStart + 1) % Self._journalCapacity
     }
   }
 
@@ -345,17 +345,17 @@ where Element.ID: Sendable {
   /// - Complexity: O(journal capacity).
   @inlinable
   package func visitChanges(since previous: UInt64, _ body: (Element.ID) -> Void) -> Bool {
-    if previous == stamp { return true }
-    let count = journal.count
+    if previous == _stamp { return true }
+    let count = _journal.count
     var offset = count - 1
     while offset >= 0 {
-      if journal[(journalStart + offset) % count].stamp == previous { break }
+      if _journal[(_journalStart + offset) % count].stamp == previous { break }
       offset -= 1
     }
-    guard offset >= 0 || previous == journalBase else { return false }
+    guard offset >= 0 || previous == _journalBase else { return false }
     var later = offset + 1
     while later < count {
-      body(journal[(journalStart + later) % count].id)
+      body(_journal[(_journalStart + later) % count].id)
       later += 1
     }
     return true
@@ -363,17 +363,17 @@ where Element.ID: Sendable {
 
   /// The stamp of the latest mutation, for ``visitChanges(since:_:)``.
   @inlinable
-  package var currentStamp: UInt64 { stamp }
+  package var currentStamp: UInt64 { _stamp }
 
   /// A stamp that changes whenever elements are added, removed or reordered (``sort(by:)`` and
   /// ``move(id:to:)`` included, which note no element change): while it is the same, every
   /// element is where it was, and ``visitChanges(since:_:)`` names each one that changed.
   @inlinable
-  package var currentLayoutStamp: UInt64 { layoutStamp }
+  package var currentLayoutStamp: UInt64 { _layoutStamp }
 
   /// A stamp no mutation of any array in the process has had.
   @usableFromInline
-  static func nextStamp() -> UInt64 {
+  static func _nextStamp() -> UInt64 {
     mutationStamps.add(1, ordering: .relaxed).newValue
   }
 
@@ -382,28 +382,30 @@ where Element.ID: Sendable {
   /// A row subscription takes this out of the state instead of the whole array, which retains
   /// (and later releases) two buffers instead of four: the journal and the hint stay behind.
   @inlinable
-  var lookupTable: LookupTable { LookupTable(storage: storage, positions: positions, stamp: stamp) }
+  var lookupTable: _LookupTable {
+    _LookupTable(storage: storage, positions: _positions, stamp: _stamp)
+  }
 
   /// The elements of a ``TrackedArray`` and their positions by identifier, as they were when taken.
   @usableFromInline
-  struct LookupTable {
+  struct _LookupTable {
     @usableFromInline let storage: [Element]
-    @usableFromInline let positions: PositionIndex
+    @usableFromInline let _positions: _PositionIndex
     /// The array's ``currentStamp`` when taken.
-    @usableFromInline let stamp: UInt64
+    @usableFromInline let _stamp: UInt64
 
     @inlinable
-    init(storage: [Element], positions: PositionIndex, stamp: UInt64) {
+    init(storage: [Element], positions: _PositionIndex, stamp: UInt64) {
       self.storage = storage
-      self.positions = positions
-      self.stamp = stamp
+      self._positions = positions
+      self._stamp = stamp
     }
 
     /// The element with `id`, whose `hashValue` is `hashValue`, as the array's
     /// `subscript(id:)` reads it, without noting a hint.
     @inlinable
     subscript(id id: Element.ID, hashValue hashValue: Int) -> Element? {
-      guard let position = positions.position(of: id, hashValue: hashValue, in: storage)
+      guard let position = _positions.position(of: id, hashValue: hashValue, in: storage)
       else { return nil }
       return storage[position]
     }
@@ -412,7 +414,7 @@ where Element.ID: Sendable {
   /// The element with `id`, whose `hashValue` is `hashValue`, without noting a hint.
   @inlinable
   subscript(id id: Element.ID, hashValue hashValue: Int) -> Element? {
-    guard let position = positions.position(of: id, hashValue: hashValue, in: storage)
+    guard let position = _positions.position(of: id, hashValue: hashValue, in: storage)
     else { return nil }
     return storage[position]
   }
@@ -423,8 +425,8 @@ where Element.ID: Sendable {
 /// Shared by the copies of an array and read and written with relaxed atomics, so that a lookup
 /// on a shared array stays free of data races; a hint is only ever a guess that is checked.
 @usableFromInline
-final class PositionHint: Sendable {
-  @usableFromInline let position = Atomic<Int>(-1)
+final class _PositionHint: Sendable {
+  @usableFromInline let _position = Atomic<Int>(-1)
 
   @usableFromInline
   init() {}

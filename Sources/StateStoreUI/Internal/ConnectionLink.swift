@@ -4,21 +4,21 @@
 /// the token, so the store drops the entry even if the caller still holds the token.
 @MainActor
 @usableFromInline
-final class ConnectionLink {
+final class _ConnectionLink {
   @usableFromInline
   init() {}
 
   /// The connection's token, held weakly: the caller owns it.
-  @usableFromInline weak var token: Subscription?
+  @usableFromInline weak var _token: Subscription?
 
   /// Cancels the connection.
   @usableFromInline
   func end() {
-    token?.cancel()
+    _token?.cancel()
   }
 }
 
-extension ConnectionLink {
+extension _ConnectionLink {
   /// Connects `view`: `subscribe` gets the delivery, which hands each value to `apply` with the
   /// view, or ends the connection once the view is gone.
   ///
@@ -30,12 +30,12 @@ extension ConnectionLink {
     _ view: View, apply: @escaping @MainActor (View, Delivered) -> Void,
     subscribe: (_ deliver: @escaping @MainActor (Delivered) -> Void) -> Subscription
   ) -> Subscription {
-    let link = ConnectionLink()
+    let link = _ConnectionLink()
     let token = subscribe { [weak view] delivered in
       guard let view else { return link.end() }
       apply(view, delivered)
     }
-    link.token = token
+    link._token = token
     return token
   }
 }

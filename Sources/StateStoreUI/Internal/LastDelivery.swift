@@ -1,14 +1,14 @@
 /// The last value a subscriber received, to deliver only the values that differ from it.
 @MainActor
 @usableFromInline
-final class LastDelivery<Value: Equatable> {
+final class _LastDelivery<Value: Equatable> {
   // Main-actor state accessed only inside `isNew`, by instantaneous reads and writes that call
   // no user code: `!=` receives a copy of `last`, so no access is open while the view model's
   // `==` runs, and the value `last` held is swapped out and released after the write, so its
   // deinitializer runs with no access open either. The object is internal, so no other code can
   // reach it. The run-time exclusivity check would only cost time on every delivery.
   @exclusivity(unchecked) @usableFromInline var last: Value?
-  @exclusivity(unchecked) @usableFromInline var hasDelivered = false
+  @exclusivity(unchecked) @usableFromInline var _hasDelivered = false
 
   @usableFromInline
   init() {}
@@ -17,8 +17,8 @@ final class LastDelivery<Value: Equatable> {
   /// the last; records it as delivered if so.
   @inlinable
   func isNew(_ value: Value?) -> Bool {
-    guard !hasDelivered || value != last else { return false }
-    hasDelivered = true
+    guard !_hasDelivered || value != last else { return false }
+    _hasDelivered = true
     var previous = value
     swap(&last, &previous)
     return true

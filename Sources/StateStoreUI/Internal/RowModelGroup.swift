@@ -14,7 +14,7 @@ import Synchronization
 /// group from the registry, which releases it.
 @MainActor
 @usableFromInline
-final class RowModelGroup<Model: RowViewModel> {
+final class _RowModelGroup<Model: RowViewModel> {
   // `shared` and `entries` are read on every update. Main-actor state whose every access is
   // instantaneous and calls no user code: `shared` is read into a local, or swapped with one (so
   // the old slice is released after the write); `entries` is appended to, copied for a loop, or
@@ -24,38 +24,38 @@ final class RowModelGroup<Model: RowViewModel> {
   // row's callback, its view model's `init` or `==`, or a deinitializer, so none can overlap
   // another, and the run-time exclusivity check only costs time.
   /// The shared slice as of the last update.
-  @exclusivity(unchecked) @usableFromInline var shared: Model.Shared
+  @exclusivity(unchecked) @usableFromInline var _shared: Model.Shared
   /// Every row, in subscription order; cancelled ones are dropped at the next sweep.
-  @exclusivity(unchecked) @usableFromInline var entries: [RowModelEntry<Model>] = []
+  @exclusivity(unchecked) @usableFromInline var _entries: [_RowModelEntry<Model>] = []
   /// Where the rows are in the state.
-  @usableFromInline let rows: KeyPath<Model.StateType, TrackedArray<Model.Element>>
+  @usableFromInline let _rows: KeyPath<Model.StateType, TrackedArray<Model.Element>>
   /// The group's observation of the store's state changes.
-  @usableFromInline var stateObservation: Subscription?
+  @usableFromInline var _stateObservation: Subscription?
   /// Removes the group from its registry once its last row is gone.
   var onEnd: () -> Void = {}
   /// Rows cancelled since the last sweep; tokens may be cancelled on any thread.
-  @usableFromInline nonisolated let cancellations = Atomic<Int>(0)
+  @usableFromInline nonisolated let _cancellations = Atomic<Int>(0)
 
   @usableFromInline
   init(shared: Model.Shared, rows: KeyPath<Model.StateType, TrackedArray<Model.Element>>) {
-    self.shared = shared
-    self.rows = rows
+    self._shared = shared
+    self._rows = rows
   }
 
   /// Adds a row; sweeps cancelled rows first, so churning rows never grow the list.
   @usableFromInline
-  func add(_ entry: RowModelEntry<Model>) {
+  func add(_ entry: _RowModelEntry<Model>) {
     sweepIfNeeded()
-    entries.append(entry)
+    _entries.append(entry)
   }
 
   /// The token of a row: cancels its element subscription and drops the row from the group.
   @usableFromInline
-  func token(for entry: RowModelEntry<Model>, elementSubscription: Subscription) -> Subscription {
+  func _token(for entry: _RowModelEntry<Model>, elementSubscription: Subscription) -> Subscription {
     Subscription { [self] in
       elementSubscription.cancel()
-      entry.slot.clear()
-      cancellations.add(1, ordering: .relaxed)
+      entry._slot.clear()
+      _cancellations.add(1, ordering: .relaxed)
     }
   }
 
@@ -66,36 +66,36 @@ final class RowModelGroup<Model: RowViewModel> {
   ///   comparison); O(rows) when it changed: one element look-up and one evaluation per row.
   @inlinable
   func stateChanged(to state: Model.StateType) {
-    if cancellations.load(ordering: .relaxed) != 0, sweepLeavesNoRow() { return }
+    if _cancellations.load(ordering: .relaxed) != 0, _sweepLeavesNoRow() { return }
     let value = Model.shared(in: state)
-    guard value != shared else { return }
+    guard value != _shared else { return }
     var previous = value
-    swap(&shared, &previous)
+    swap(&_shared, &previous)
     // `previous`, the old slice, is released from here on, outside any access to `shared`.
-    let array = state[keyPath: rows]
+    let array = state[keyPath: _rows]
     // A row subscribed by a view during this loop already got the new slice.
-    for entry in entries {
+    for entry in _entries {
       entry.receive(array[id: entry.id], shared: value)
     }
   }
 
   func sweepIfNeeded() {
-    guard cancellations.load(ordering: .relaxed) != 0 else { return }
-    cancellations.store(0, ordering: .relaxed)
+    guard _cancellations.load(ordering: .relaxed) != 0 else { return }
+    _cancellations.store(0, ordering: .relaxed)
     // Released after the write: see the proof at `entries`.
-    let before = entries
-    entries.removeAll { !$0.slot.isActive }
+    let before = _entries
+    _entries.removeAll { !$0._slot._isActive }
     withExtendedLifetime(before) {}
   }
 
   /// Drops cancelled rows; if none is left, ends the group's observation of the store, which
   /// releases the group, and returns `true`.
   @usableFromInline
-  func sweepLeavesNoRow() -> Bool {
+  func _sweepLeavesNoRow() -> Bool {
     sweepIfNeeded()
-    guard entries.isEmpty else { return false }
-    stateObservation?.cancel()
-    stateObservation = nil
+    guard _entries.isEmpty else { return false }
+    _stateObservation?.cancel()
+    _stateObservation = nil
     onEnd()
     return true
   }
@@ -104,23 +104,23 @@ final class RowModelGroup<Model: RowViewModel> {
 /// One row: its id, the last view model it received, and its callback.
 @MainActor
 @usableFromInline
-final class RowModelEntry<Model: RowViewModel> {
+final class _RowModelEntry<Model: RowViewModel> {
   @usableFromInline let id: Model.ID
   /// Cleared by the row's token, which may be cancelled on any thread.
-  @usableFromInline nonisolated let slot: CallbackSlot<@MainActor (Model?) -> Void>
-  @usableFromInline let delivery = LastDelivery<Model>()
+  @usableFromInline nonisolated let _slot: _CallbackSlot<@MainActor (Model?) -> Void>
+  @usableFromInline let _delivery = _LastDelivery<Model>()
 
   @usableFromInline
   init(id: Model.ID, callback: @escaping @MainActor (Model?) -> Void) {
     self.id = id
-    self.slot = CallbackSlot(callback)
+    self._slot = _CallbackSlot(callback)
   }
 
   /// Evaluates the row and delivers its view model if it differs from the last one.
   @inlinable
   func receive(_ element: Model.Element?, shared: Model.Shared) {
     let model = element.flatMap { Model(element: $0, shared: shared) }
-    if delivery.isNew(model) { slot.callback?(model) }
+    if _delivery.isNew(model) { _slot.callback?(model) }
   }
 }
 
@@ -130,7 +130,7 @@ final class RowModelEntry<Model: RowViewModel> {
 /// each group a side table, and every retain of it on the update path would take the slow path.
 @MainActor
 @usableFromInline
-final class RowModelRegistry {
+final class _RowModelRegistry {
   private var groups: [Key: AnyObject] = [:]
 
   private struct Key: Hashable {
@@ -142,11 +142,11 @@ final class RowModelRegistry {
   ///
   /// - Complexity: O(1).
   @usableFromInline
-  func group<Model: RowViewModel>(
-    _ type: Model.Type, rows: AnyKeyPath, make: () -> RowModelGroup<Model>
-  ) -> RowModelGroup<Model> {
+  func _group<Model: RowViewModel>(
+    _ type: Model.Type, rows: AnyKeyPath, make: () -> _RowModelGroup<Model>
+  ) -> _RowModelGroup<Model> {
     let key = Key(model: ObjectIdentifier(Model.self), rows: rows)
-    if let group = groups[key] as? RowModelGroup<Model> { return group }
+    if let group = groups[key] as? _RowModelGroup<Model> { return group }
     let group = make()
     groups[key] = group
     group.onEnd = { [weak self] in self?.groups[key] = nil }
@@ -157,11 +157,11 @@ final class RowModelRegistry {
 extension Store {
   /// The store's row groups.
   @usableFromInline
-  var rowModelRegistry: RowModelRegistry {
-    let key = ObjectIdentifier(RowModelRegistry.self)
-    if let existing = extensionStorage[key] as? RowModelRegistry { return existing }
-    let registry = RowModelRegistry()
-    extensionStorage[key] = registry
+  var _rowModelRegistry: _RowModelRegistry {
+    let key = ObjectIdentifier(_RowModelRegistry.self)
+    if let existing = _extensionStorage[key] as? _RowModelRegistry { return existing }
+    let registry = _RowModelRegistry()
+    _extensionStorage[key] = registry
     return registry
   }
 
@@ -173,11 +173,11 @@ extension Store {
   @inlinable
   func rowModelGroup<Model: RowViewModel>(
     _ type: Model.Type, rows: KeyPath<S, TrackedArray<Model.Element>>
-  ) -> RowModelGroup<Model> where Model.StateType == S {
-    rowModelRegistry.group(Model.self, rows: rows) {
-      let group = RowModelGroup<Model>(shared: Model.shared(in: state), rows: rows)
+  ) -> _RowModelGroup<Model> where Model.StateType == S {
+    _rowModelRegistry._group(Model.self, rows: rows) {
+      let group = _RowModelGroup<Model>(shared: Model.shared(in: state), rows: rows)
       // Held strongly: a weak reference would cost a side-table load on every update.
-      group.stateObservation = observeStateChanges { [group] state in
+      group._stateObservation = observeStateChanges { [group] state in
         group.stateChanged(to: state)
       }
       return group

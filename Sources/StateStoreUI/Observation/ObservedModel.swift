@@ -27,7 +27,7 @@ public final class ObservedModel<VM: ViewModelWithState>: Observable {
   // literal is built anew each time (the runtime resolves `VM` from mangled names), which was
   // most of this object's cost per dispatch. One instance per object reads and hashes the same.
   private let modelKeyPath: KeyPath<ObservedModel, VM?> = \.model
-  @usableFromInline var subscription: Subscription?
+  @usableFromInline var _subscription: Subscription?
 
   /// An object whose model stays `nil`: the store it was asked of is gone.
   init() {}
@@ -36,7 +36,7 @@ public final class ObservedModel<VM: ViewModelWithState>: Observable {
   /// dispatch, is made in the application's code and specialised for its types.
   @inlinable
   init<D: Sendable>(store: Store<VM.StateType, D>) {
-    subscription = store.subscribe(VM.self) { [weak self] model in
+    _subscription = store.subscribe(VM.self) { [weak self] model in
       self?.receive(model)
     }
   }

@@ -22,7 +22,7 @@ extension Store {
   /// - Returns: The token that keeps the connection alive.
   /// - Complexity: O(view-model types) per dispatch, plus one comparison per connected view.
   public func connect<V: ModellableView>(_ view: V) -> Subscription where V.VM.StateType == S {
-    ConnectionLink.connect(view, apply: { $0.receive($1) }) { deliver in
+    _ConnectionLink.connect(view, apply: { $0.receive($1) }) { deliver in
       subscribe(V.VM.self, deliver)
     }
   }
@@ -47,7 +47,7 @@ extension Store {
   public func connect<V: ModellableRowView>(
     _ view: V, to rows: KeyPath<S, TrackedArray<V.Row>>, id: V.Row.ID
   ) -> Subscription {
-    ConnectionLink.connect(view, apply: { $0.receive($1) }) { deliver in
+    _ConnectionLink.connect(view, apply: { $0.receive($1) }) { deliver in
       subscribe(to: rows, id: id, deliver)
     }
   }

@@ -24,7 +24,7 @@ extension Store {
   public func subscribe<VM: ViewModelWithLocalState>(
     _ type: VM.Type, localState: VM.LocalState, _ onChange: @escaping @MainActor (VM?) -> Void
   ) -> Subscription where VM.StateType == S {
-    let delivery = LastDelivery<VM>()
+    let delivery = _LastDelivery<VM>()
     return observeStateChanges { state in
       let model = VM(state: state, localState: localState)
       if delivery.isNew(model) { onChange(model) }
@@ -51,7 +51,7 @@ extension Store {
   public func connect<V: ModellableViewWithLocalState>(
     _ view: V, localState: V.VM.LocalState
   ) -> Subscription where V.VM.StateType == S {
-    ConnectionLink.connect(view, apply: { $0.receive($1) }) { deliver in
+    _ConnectionLink.connect(view, apply: { $0.receive($1) }) { deliver in
       subscribe(V.VM.self, localState: localState, deliver)
     }
   }

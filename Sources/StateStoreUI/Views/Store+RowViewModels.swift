@@ -28,13 +28,13 @@ extension Store {
     _ onChange: @escaping @MainActor (Model?) -> Void
   ) -> Subscription where Model.StateType == S {
     let group = rowModelGroup(Model.self, rows: rows)
-    let entry = RowModelEntry<Model>(id: id, callback: onChange)
+    let entry = _RowModelEntry<Model>(id: id, callback: onChange)
     group.add(entry)
     // The element subscription holds the group, so the group lives exactly as long as a row.
     let elementSubscription = subscribe(to: rows, id: id) { [group, entry] element in
-      entry.receive(element, shared: group.shared)
+      entry.receive(element, shared: group._shared)
     }
-    return group.token(for: entry, elementSubscription: elementSubscription)
+    return group._token(for: entry, elementSubscription: elementSubscription)
   }
 
   /// Keeps `view.model` equal to the row view model of the element with `id` at `rows`,
@@ -60,7 +60,7 @@ extension Store {
   public func connect<V: ModellableRowView>(
     _ view: V, to rows: KeyPath<S, TrackedArray<V.Row.Element>>, id: V.Row.ID
   ) -> Subscription where V.Row: RowViewModel, V.Row.StateType == S {
-    ConnectionLink.connect(view, apply: { $0.receive($1) }) { deliver in
+    _ConnectionLink.connect(view, apply: { $0.receive($1) }) { deliver in
       subscribe(V.Row.self, to: rows, id: id, deliver)
     }
   }

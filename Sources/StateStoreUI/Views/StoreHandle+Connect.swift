@@ -51,14 +51,14 @@ extension StoreHandle {
   public func observe<VM: ViewModelWithState>(
     _ type: VM.Type, fileID: String = #fileID, line: Int = #line
   ) -> ObservedModel<VM> where VM.StateType == S {
-    guard let store else { return Self.releasedStoreModel(type, fileID: fileID, line: line) }
+    guard let store else { return Self._releasedStoreModel(type, fileID: fileID, line: line) }
     // Inlinable, so that the model's subscription is specialised, as `Store.observe(_:)` is.
     return store.observe(type)
   }
 
   /// A model that stays `nil`, after a runtime warning that the store is released.
   @usableFromInline
-  static func releasedStoreModel<VM: ViewModelWithState>(
+  static func _releasedStoreModel<VM: ViewModelWithState>(
     _ type: VM.Type, fileID: String, line: Int
   ) -> ObservedModel<VM> {
     RuntimeWarning.storeReleased("An observed model", state: S.self, fileID: fileID, line: line)

@@ -58,14 +58,14 @@ final class SimulatedDisk: SystemCalls {
 
   // Not a `Mutex`: the writer's queue and the test contend for it, and ThreadSanitizer cannot
   // see a contended `Mutex` hand over on Linux.
-  private let contents: SpinLocked<Contents>
+  private let contents: _SpinLocked<Contents>
 
   init() {
-    contents = SpinLocked(Contents())
+    contents = _SpinLocked(Contents())
   }
 
   private init(_ contents: Contents) {
-    self.contents = SpinLocked(contents)
+    self.contents = _SpinLocked(contents)
   }
 
   /// Makes every call after the first `count` from now fail with `EIO`.

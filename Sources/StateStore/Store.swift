@@ -219,7 +219,7 @@ public final class Store<S: State, Dependencies: Sendable> {
   isolated deinit {
     _rootReference?._isAlive = false
     // Their tokens hold the entries: release the observers, and what they captured, now.
-    for entry in _updateObservers { entry.clear() }
+    for entry in _updateObservers { entry._clear() }
   }
 
   /// The current state.
@@ -237,7 +237,7 @@ public final class Store<S: State, Dependencies: Sendable> {
   @inlinable
   var liveState: S {
     guard let _scopeLink else { return _currentState }
-    return _scopeLink.read() ?? S()
+    return _scopeLink._read() ?? S()
   }
 
   /// Stops the process if an updater is running: `operation` would read the state while the
@@ -275,7 +275,7 @@ public final class Store<S: State, Dependencies: Sendable> {
   /// Records that a token was cancelled, so the next update sweeps the emptied entry.
   @usableFromInline
   nonisolated func _noteCancellation() {
-    _cancellationLog.note()
+    _cancellationLog._note()
   }
 
   /// Removes the entries whose tokens were cancelled, and groups left without subscribers.
@@ -283,7 +283,7 @@ public final class Store<S: State, Dependencies: Sendable> {
   /// - Complexity: O(listeners + subscriptions).
   @usableFromInline
   func _sweepCancelledEntries() {
-    _cancellationLog.count.store(0, ordering: .relaxed)
+    _cancellationLog._count.store(0, ordering: .relaxed)
     // The lists as they were keep every removed entry and group alive until the writes below
     // are over, so that a deinitializer (a selector's captures, say) runs with no access to
     // these lists open: it may subscribe, which appends to them. See the proof at `scopeNodes`.
@@ -292,7 +292,7 @@ public final class Store<S: State, Dependencies: Sendable> {
     _listeners.removeAll { !$0._isActive }
     _updateObservers.removeAll { !$0._isActive }
     for group in _selectionOrder where group.removeCancelled() {
-      _selectionGroups[group.key] = nil
+      _selectionGroups[group._key] = nil
     }
     _selectionOrder.removeAll { $0.isEmpty }
     for group in _elementOrder where group.removeCancelled() {
@@ -320,8 +320,8 @@ struct _QueuedDispatch<S: State, D: Sendable> {
   @usableFromInline let _dispatchable: any Dispatchable
   @usableFromInline let _cause: DispatchCause?
   /// For updaters dispatched with their static type: applies them without a dynamic cast.
-  @usableFromInline let apply: (@MainActor (Store<S, D>) -> Void)?
-  @usableFromInline let perform: (@MainActor (any Dispatchable) -> Bool)?
+  @usableFromInline let _apply: (@MainActor (Store<S, D>) -> Void)?
+  @usableFromInline let _perform: (@MainActor (any Dispatchable) -> Bool)?
 
   init(
     _ dispatchable: any Dispatchable, cause: DispatchCause?,
@@ -329,15 +329,15 @@ struct _QueuedDispatch<S: State, D: Sendable> {
   ) {
     self._dispatchable = dispatchable
     self._cause = cause
-    self.apply = nil
-    self.perform = perform
+    self._apply = nil
+    self._perform = perform
   }
 
   @inlinable
   init<U: StateUpdater>(updater: U, cause: DispatchCause?) where U.StateType == S {
     self._dispatchable = updater
     self._cause = cause
-    self.apply = { store in store.apply(updater, cause: cause) }
-    self.perform = nil
+    self._apply = { store in store.apply(updater, cause: cause) }
+    self._perform = nil
   }
 }

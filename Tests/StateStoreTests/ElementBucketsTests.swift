@@ -23,7 +23,7 @@ struct ElementBucketsTests {
     for id in present {
       let place = buckets.place(of: id, hashValue: id.hashValue)
       #expect(place.map { buckets._entries[$0].id } == id, "\(id) is not found at its place")
-      #expect(place.map { buckets._entries[$0].first } == _SubscriberIndex(id))
+      #expect(place.map { buckets._entries[$0]._first } == _SubscriberIndex(id))
     }
     for id in absent where buckets.place(of: id, hashValue: id.hashValue) != nil {
       Issue.record("\(id) has no bucket but one was found")
@@ -37,8 +37,8 @@ struct ElementBucketsTests {
     #expect(buckets._changes == 100)
     #expect(
       buckets._entries.allSatisfy { $0.hash == _ElementBuckets<Item>.hash(of: $0.id.hashValue) })
-    _ = buckets.remove(at: 3)
-    let removed = buckets.removeAll()
+    _ = buckets._remove(at: 3)
+    let removed = buckets._removeAll()
     #expect(removed.count == 99)
     #expect(buckets.isEmpty && buckets.place(of: 5, hashValue: 5.hashValue) == nil)
     #expect(buckets._changes == 102, "every addition and removal moves the count of changes")
@@ -59,14 +59,14 @@ struct ElementBucketsTests {
     // Removed from the last place down, as the sweep does, and from anywhere one at a time.
     let sweep = buckets._entries.indices.filter { $0 % 3 == 0 }
     for place in sweep.reversed() {
-      let removed = buckets.remove(at: place)
+      let removed = buckets._remove(at: place)
       present.remove(removed.id)
     }
     expectExact(buckets, present: present, absent: (0..<3_000).filter { !present.contains($0) })
     while buckets._entries.count > 500 {
       let place = buckets.place(
         of: buckets._entries[7].id, hashValue: buckets._entries[7].id.hashValue)
-      let removed = buckets.remove(at: place ?? 0)
+      let removed = buckets._remove(at: place ?? 0)
       present.remove(removed.id)
     }
     for id in 5_000..<5_300 {
@@ -75,7 +75,7 @@ struct ElementBucketsTests {
     }
     expectExact(buckets, present: present, absent: (0..<3_000).filter { !present.contains($0) })
 
-    while !buckets.isEmpty { _ = buckets.remove(at: buckets._entries.count / 2) }
+    while !buckets.isEmpty { _ = buckets._remove(at: buckets._entries.count / 2) }
     expectExact(buckets, present: [], absent: 0..<5_300)
   }
 }

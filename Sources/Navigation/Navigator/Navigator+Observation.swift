@@ -23,7 +23,7 @@ extension Navigator {
     observers.append(entry)
     // Cancelling releases the observer at once from any thread; the emptied entry is swept at
     // the next route change, as the store does with its listeners.
-    return Subscription { [weak entry] in entry?.clear() }
+    return Subscription { [weak entry] in entry?._clear() }
   }
 
   /// A stream of every route the navigator goes to, starting with the next change.

@@ -81,12 +81,12 @@ where Element.ID: Sendable {
   /// so they are swept when this says one was cancelled.
   @usableFromInline let _relay: _CancellationLog
   /// The array as it is now, or `nil` once its parent is gone.
-  @usableFromInline let read: @MainActor () -> TrackedArray<Element>?
+  @usableFromInline let _read: @MainActor () -> TrackedArray<Element>?
   @usableFromInline var _members: [Element.ID: [_ScopeNode]] = [:]
   /// Members that joined since the last refresh.
   @usableFromInline var _pending: [_PendingMember] = []
   @usableFromInline var _lastStamp: UInt64
-  @usableFromInline var round: UInt64 = 0
+  @usableFromInline var _round: UInt64 = 0
 
   /// A member that joined since the last refresh.
   @usableFromInline
@@ -108,7 +108,7 @@ where Element.ID: Sendable {
   ) {
     self._origin = origin
     self._relay = relay
-    self.read = read
+    self._read = read
     self._lastStamp = read()?.currentStamp ?? 0
     super.init()
   }
@@ -139,9 +139,9 @@ where Element.ID: Sendable {
   func captureMembers() {
     let table = _members
     for nodes in table.values {
-      for node in nodes where node._keepsOldSlice { node.capture() }
+      for node in nodes where node._keepsOldSlice { node._capture() }
     }
-    for member in _pending where member._node._keepsOldSlice { member._node.capture() }
+    for member in _pending where member._node._keepsOldSlice { member._node._capture() }
   }
 
   /// Notifies the members of the elements the update changed; returns false once none is left.
@@ -152,11 +152,11 @@ where Element.ID: Sendable {
   func refresh(_ update: _SliceOrigin) -> Bool {
     var table = takeMembers()
     defer { _members = table }
-    if _relay.count.load(ordering: .relaxed) != 0 { _sweep(&table) }
-    guard update.mayChange(_origin), let array = read(), array.currentStamp != _lastStamp else {
+    if _relay._count.load(ordering: .relaxed) != 0 { _sweep(&table) }
+    guard update.mayChange(_origin), let array = _read(), array.currentStamp != _lastStamp else {
       return !table.isEmpty || !_pending.isEmpty
     }
-    round &+= 1
+    _round &+= 1
     var emptied: [Element.ID] = []
     let known = array.visitChanges(since: _lastStamp) { id in
       if let nodes = table[id] { refresh(nodes, of: id, update, emptied: &emptied) }
@@ -165,7 +165,7 @@ where Element.ID: Sendable {
       for (id, nodes) in table { refresh(nodes, of: id, update, emptied: &emptied) }
     }
     _lastStamp = array.currentStamp
-    if !emptied.isEmpty { remove(emptied, from: &table) }
+    if !emptied.isEmpty { _remove(emptied, from: &table) }
     return !table.isEmpty || !_pending.isEmpty
   }
 
@@ -173,9 +173,9 @@ where Element.ID: Sendable {
   func refresh(
     _ nodes: [_ScopeNode], of id: Element.ID, _ update: _SliceOrigin, emptied: inout [Element.ID]
   ) {
-    for node in nodes where node._isActive && node.round != round {
-      node.round = round
-      if !node.refresh(update) {
+    for node in nodes where node._isActive && node._round != _round {
+      node._round = _round
+      if !node._refresh(update) {
         node._isActive = false
         emptied.append(id)
       }
@@ -187,7 +187,7 @@ where Element.ID: Sendable {
   func sweepMembers() -> Bool {
     var table = takeMembers()
     defer { _members = table }
-    if _relay.count.load(ordering: .relaxed) != 0 { _sweep(&table) }
+    if _relay._count.load(ordering: .relaxed) != 0 { _sweep(&table) }
     return !table.isEmpty || !_pending.isEmpty
   }
 
@@ -209,7 +209,7 @@ where Element.ID: Sendable {
 
   @usableFromInline
   func _sweep(_ table: inout [Element.ID: [_ScopeNode]]) {
-    _relay.count.store(0, ordering: .relaxed)
+    _relay._count.store(0, ordering: .relaxed)
     var emptied: [Element.ID] = []
     for (id, nodes) in table {
       for node in nodes where node._isActive && !node._sweep() {
@@ -217,12 +217,12 @@ where Element.ID: Sendable {
         emptied.append(id)
       }
     }
-    remove(emptied, from: &table)
+    _remove(emptied, from: &table)
   }
 
   /// Drops the inactive members of `ids`, after the loops that found them.
   @usableFromInline
-  func remove(_ ids: [Element.ID], from table: inout [Element.ID: [_ScopeNode]]) {
+  func _remove(_ ids: [Element.ID], from table: inout [Element.ID: [_ScopeNode]]) {
     guard !ids.isEmpty else { return }
     // Kept until the writes are over: a dropped member's store may be released with its node,
     // and its deinitializers run after them.

@@ -25,7 +25,7 @@ package final class _ScopeLink<Sub: State> {
   @inlinable
   var root: (any _ScopeRoot)? { _rootHandle?.root }
   /// The slice, or `nil` when the root is released or the scoped element removed.
-  @usableFromInline let read: @MainActor () -> Sub?
+  @usableFromInline let _read: @MainActor () -> Sub?
   /// Calls `body` with the address of the slice where the root keeps it (of a copy, for a slice
   /// below an element or a computed property); false, without calling it, when the slice is gone.
   ///
@@ -73,7 +73,7 @@ package final class _ScopeLink<Sub: State> {
     self._name = name
     self._origin = origin
     self._identity = identity
-    self.read = read
+    self._read = read
     self._peek = peek
     self._withSlice = withSlice
     self._forward = forward
@@ -143,7 +143,7 @@ package final class _ScopeLink<Sub: State> {
     } else {
       withSlice = { _origin, body in parent._withSlice(origin) { body(&$0[keyPath: keyPath]) } }
       // A getter of the application's may run: on a copy, outside any access to the state.
-      read = { parent.read()?[keyPath: keyPath] }
+      read = { parent._read()?[keyPath: keyPath] }
       peek = { body in Self.withAddress(of: read(), body) }
     }
     return _ScopeLink<Child>(
@@ -239,13 +239,13 @@ package final class _ScopeLink<Sub: State> {
         _ = parent._peek { address in
           let array = (address + offset).assumingMemoryBound(to: TrackedArray<Element>.self)
           guard array.pointee._layoutStamp == known._layout,
-            known._position < array.pointee.storage.count
+            known._position < array.pointee._storage.count
           else { return }
           body(array, known._position)
         }
       }
     } else {
-      readArray = { parent.read()?[keyPath: keyPath] }
+      readArray = { parent._read()?[keyPath: keyPath] }
       peekAtPlace = { _ in }
     }
     // The slow way: a copy of the array, looked up by id; remembers where the element is.
@@ -255,11 +255,11 @@ package final class _ScopeLink<Sub: State> {
         return nil
       }
       place._known = _ElementPlace._Known(layout: array._layoutStamp, position: position)
-      return array.storage[position]
+      return array._storage[position]
     }
     let read: @MainActor () -> Element? = {
       var element: Element?
-      peekAtPlace { array, position in element = array.pointee.storage[position] }
+      peekAtPlace { array, position in element = array.pointee._storage[position] }
       return element ?? find()
     }
     let dropReason: @MainActor () -> ScopeDispatchDroppedError.Reason? = {

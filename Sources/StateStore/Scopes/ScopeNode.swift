@@ -42,9 +42,9 @@ package final class _ScopeNode {
   @usableFromInline weak var _container: _ElementScopeGroupBase?
   /// The group's notification round the node was last refreshed in: an element the journal
   /// names twice is refreshed once.
-  @usableFromInline var round: UInt64 = 0
-  @usableFromInline let capture: @MainActor () -> Void
-  @usableFromInline let refresh: @MainActor (_SliceOrigin) -> Bool
+  @usableFromInline var _round: UInt64 = 0
+  @usableFromInline let _capture: @MainActor () -> Void
+  @usableFromInline let _refresh: @MainActor (_SliceOrigin) -> Bool
   /// Sweeps the scope's cancelled subscriptions; returns whether it still has observers.
   @usableFromInline let _sweep: @MainActor () -> Bool
   /// Where the scope's slice lies in the root.
@@ -73,8 +73,8 @@ package final class _ScopeNode {
     sweep: @escaping @MainActor () -> Bool, origin: _SliceOrigin = .everything,
     forgetSlice: @escaping @MainActor () -> Void = {}
   ) {
-    self.capture = capture
-    self.refresh = refresh
+    self._capture = capture
+    self._refresh = refresh
     self._sweep = sweep
     self._origin = origin
     self._forgetSlice = forgetSlice

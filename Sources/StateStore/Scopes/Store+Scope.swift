@@ -154,7 +154,7 @@ extension Store {
   ) {
     scope._makeScopeNode = { _store in
       _ScopeNode(
-        capture: { [_store] in _store._capturedSlice = _store._scopeLink?.read() },
+        capture: { [_store] in _store._capturedSlice = _store._scopeLink?._read() },
         refresh: { [_store] _origin in _store.refreshAsScope(origin: _origin) },
         sweep: { [_store] in _store.sweepAsScope() },
         origin: _store._scopeLink?._origin ?? .everything,
@@ -196,7 +196,7 @@ extension Store {
   /// Lets scopes with `(old, new)` listeners keep their slice from before the update.
   @usableFromInline
   func _captureScopeSlices() {
-    for node in _scopeNodes where node._keepsOldSlice { node.capture() }
+    for node in _scopeNodes where node._keepsOldSlice { node._capture() }
   }
 
   /// Notifies the scopes with observers; drops those left without any.
@@ -219,8 +219,8 @@ extension Store {
       return
     }
     if mirror._needsRebuild { _rebuildMirror(mirror) }
-    if mirror._cancellations.count.load(ordering: .relaxed) != 0 {
-      mirror._cancellations.count.store(0, ordering: .relaxed)
+    if mirror._cancellations._count.load(ordering: .relaxed) != 0 {
+      mirror._cancellations._count.store(0, ordering: .relaxed)
       _refreshScopes(_scopeNodes, origin: origin(), skippingMirrored: nil)
     } else if mirror._unmirrored == 0, mirroredBytesMatch(mirror, in: nil) {
       if !_unmirroredScopeNodes.isEmpty {
@@ -244,7 +244,7 @@ extension Store {
       {
         continue
       }
-      if !node.refresh(origin) {
+      if !node._refresh(origin) {
         node._isActive = false
         emptied = true
       } else if node._isMirrorMember, node._holdsSlice, !node._isMirrored,

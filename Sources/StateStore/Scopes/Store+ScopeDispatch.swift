@@ -117,13 +117,13 @@ extension Store {
     } else if _lastSlice == nil, !_hasForgottenSlice, _sliceEquality != nil {
       // The first view-model or key-path subscriber, evaluated on the slice as it is now (not
       // after a drop: the others were evaluated on the slice before the update in progress).
-      _lastSlice = link.read()
+      _lastSlice = link._read()
     }
     if _hasObservers, ownScopeNode == nil {
       let node =
         _makeScopeNode?(self)
         ?? _ScopeNode(
-          capture: { [self] in self._capturedSlice = link.read() },
+          capture: { [self] in self._capturedSlice = link._read() },
           refresh: { [self] _origin in self.refreshAsScope(origin: _origin) },
           sweep: { [self] in self.sweepAsScope() })
       ownScopeNode = node
@@ -142,7 +142,7 @@ extension Store {
   /// Sweeps this scope's cancelled subscriptions; returns whether it still has observers.
   @inlinable
   func sweepAsScope() -> Bool {
-    if _cancellationLog.count.load(ordering: .relaxed) != 0 { _sweepCancelledEntries() }
+    if _cancellationLog._count.load(ordering: .relaxed) != 0 { _sweepCancelledEntries() }
     return _hasObservers
   }
 
@@ -154,11 +154,11 @@ extension Store {
   /// `==` to the one they were last evaluated on (compared once per update, not per subscriber).
   @inlinable
   func refreshAsScope(origin: _SliceOrigin) -> Bool {
-    if _cancellationLog.count.load(ordering: .relaxed) != 0 { _sweepCancelledEntries() }
+    if _cancellationLog._count.load(ordering: .relaxed) != 0 { _sweepCancelledEntries() }
     let old = _capturedSlice
     _capturedSlice = nil
     guard _hasObservers, let link = _scopeLink else { return false }
-    guard origin.mayChange(link._origin), let slice = link.read() else { return true }
+    guard origin.mayChange(link._origin), let slice = link._read() else { return true }
     if let old, !_listeners.isEmpty, !Self._isSame(old, slice) {
       for entry in _listeners { entry.callback?(old, slice) }
     }

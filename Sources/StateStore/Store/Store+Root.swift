@@ -140,13 +140,13 @@ extension Store {
       }
       guard let next = taken else { continue }
       if _interceptors.isEmpty {
-        if let apply = next.apply {
+        if let apply = next._apply {
           apply(self)
         } else {
-          finish(next._dispatchable, cause: next._cause, perform: next.perform)
+          finish(next._dispatchable, cause: next._cause, perform: next._perform)
         }
       } else {
-        runInterceptor(at: 0, next._dispatchable, cause: next._cause, perform: next.perform)
+        runInterceptor(at: 0, next._dispatchable, cause: next._cause, perform: next._perform)
       }
     }
   }
@@ -228,7 +228,7 @@ extension Store {
       runChange(change)
       return
     }
-    if _cancellationLog.count.load(ordering: .relaxed) != 0 {
+    if _cancellationLog._count.load(ordering: .relaxed) != 0 {
       _sweepCancelledEntries()
       guard _hasObservers else {
         runChange(change)

@@ -36,7 +36,7 @@ package final class _CallbackSlot<Callback: Sendable>: Sendable {
 
   /// Releases the callback, and what it captured, at once; safe from any thread.
   @usableFromInline
-  package func clear() {
+  package func _clear() {
     let released = _slot.withLock { callback in
       defer { callback = nil }
       return callback

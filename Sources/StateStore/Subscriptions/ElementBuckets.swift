@@ -82,7 +82,7 @@ where Element.ID: Sendable {
   ///
   /// - Complexity: O(1) on average.
   @usableFromInline
-  mutating func remove(at place: Int) -> _ElementBucket<Element> {
+  mutating func _remove(at place: Int) -> _ElementBucket<Element> {
     _changes &+= 1
     let last = _entries.count - 1
     if !_slots.isEmpty {
@@ -99,7 +99,7 @@ where Element.ID: Sendable {
 
   /// Removes every bucket and returns them, moved out for the caller to drop after its access.
   @usableFromInline
-  mutating func removeAll() -> [_ElementBucket<Element>] {
+  mutating func _removeAll() -> [_ElementBucket<Element>] {
     _changes &+= 1
     _slots = []
     var removed: [_ElementBucket<Element>] = []

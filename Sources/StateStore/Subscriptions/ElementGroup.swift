@@ -39,9 +39,9 @@ struct _ElementBucket<Element: Identifiable & Equatable & Sendable>: Sendable
 where Element.ID: Sendable {
   /// The identifier of the element, which finds the bucket in ``ElementBuckets``.
   @usableFromInline let id: Element.ID
-  @usableFromInline var last: Element?
+  @usableFromInline var _last: Element?
   /// The first subscriber's index in the group's ``SubscriberTable``.
-  @usableFromInline var first: _SubscriberIndex
+  @usableFromInline var _first: _SubscriberIndex
   /// The index of the subscriber that joined last: the end of the chain.
   @usableFromInline var _latest: _SubscriberIndex
   /// The identifier's hash, as ``ElementBuckets`` keeps it: the table never hashes again.
@@ -52,8 +52,8 @@ where Element.ID: Sendable {
   @inlinable
   init(id: Element.ID, hashValue: Int, last: Element?, subscriber: _SubscriberIndex) {
     self.id = id
-    self.last = last
-    self.first = subscriber
+    self._last = last
+    self._first = subscriber
     self._latest = subscriber
     self.hash = _ElementBuckets<Element>.hash(of: hashValue)
   }
@@ -65,15 +65,15 @@ where Element.ID: Sendable {
 struct _LateSubscriber<Element: Identifiable & Equatable & Sendable>: Sendable
 where Element.ID: Sendable {
   @usableFromInline let id: Element.ID
-  @usableFromInline let last: Element?
+  @usableFromInline let _last: Element?
   /// The subscriber's index in the group's ``SubscriberTable``.
-  @usableFromInline let index: _SubscriberIndex
+  @usableFromInline let _index: _SubscriberIndex
 
   @inlinable
   init(id: Element.ID, last: Element?, index: _SubscriberIndex) {
     self.id = id
-    self.last = last
-    self.index = index
+    self._last = last
+    self._index = index
   }
 }
 
@@ -175,20 +175,20 @@ where Element.ID: Sendable {
       // One lock for the whole sweep; nothing inside calls user code (the callbacks were
       // released by their tokens, and the elements of the buckets and of late subscribers are
       // released after the lock).
-      let isAbandoned = _table.storage.withLock { storage in
+      let isAbandoned = _table._storage.withLock { storage in
         if storage._live == 0 { return true }
         var place = 0
         while place < _buckets._entries.count {
           // Rechains the live subscribers in order; changing a bucket in place keeps every
           // place valid, and removing buckets waits for the end.
-          var subscriber = _buckets._entries[place].first
+          var subscriber = _buckets._entries[place]._first
           let latest = _buckets._entries[place]._latest
           var first: _SubscriberIndex?
           var kept = subscriber
           while true {
             let next = _links[Int(subscriber)]
             if storage.callback(at: subscriber) == nil {
-              storage.free.append(subscriber)
+              storage._free.append(subscriber)
             } else {
               if first == nil { first = subscriber } else { _links[Int(kept)] = subscriber }
               kept = subscriber
@@ -197,7 +197,7 @@ where Element.ID: Sendable {
             subscriber = next
           }
           if let first {
-            _buckets._entries[place].first = first
+            _buckets._entries[place]._first = first
             _buckets._entries[place]._latest = kept
           } else {
             emptied.append(place)
@@ -205,8 +205,8 @@ where Element.ID: Sendable {
           place += 1
         }
         _late.removeAll { subscriber in
-          guard storage.callback(at: subscriber.index) == nil else { return false }
-          storage.free.append(subscriber.index)
+          guard storage.callback(at: subscriber._index) == nil else { return false }
+          storage._free.append(subscriber._index)
           return true
         }
         return false
@@ -216,11 +216,11 @@ where Element.ID: Sendable {
       // still to remove.
       let removed: [_ElementBucket<Element>]
       if isAbandoned {
-        removed = _buckets.removeAll()
+        removed = _buckets._removeAll()
         _late = []
         _links = []
       } else {
-        removed = emptied.reversed().map { _buckets.remove(at: $0) }
+        removed = emptied.reversed().map { _buckets._remove(at: $0) }
       }
       withExtendedLifetime((removed, lateBeforeSweep)) {}
     }
@@ -317,17 +317,17 @@ where Element.ID: Sendable {
     // the bucket's although user code runs from here on: adding a bucket moves no bucket, and
     // only the sweep removes one, which runs at the start of an update, never during one (a
     // dispatch from a delivery is queued).
-    let previous = _buckets._entries[place].last
+    let previous = _buckets._entries[place]._last
     guard previous != element else { return }
-    withExtendedLifetime(previous) { _buckets._entries[place].last = element }
+    withExtendedLifetime(previous) { _buckets._entries[place]._last = element }
     // The ends are read first: a callback may subscribe (joining the late subscribers, as the
     // group is behind the state until this delivery ends) or cancel (which empties a table entry
     // and leaves the chain to the next sweep, at the start of an update), so the chain from
     // `first` to `latest` stays as it is until the loop ends.
-    var subscriber = _buckets._entries[place].first
+    var subscriber = _buckets._entries[place]._first
     let latest = _buckets._entries[place]._latest
     while true {
-      _table.callback(at: subscriber)?.call(element)
+      _table.callback(at: subscriber)?._call(element)
       if subscriber == latest { break }
       subscriber = _links[Int(subscriber)]
     }
@@ -343,10 +343,10 @@ where Element.ID: Sendable {
       for subscriber in settling {
         let hashValue = subscriber.id.hashValue
         let element = array[id: subscriber.id, hashValue: hashValue]
-        if subscriber.last != element {
-          _table.callback(at: subscriber.index)?.call(element)
+        if subscriber._last != element {
+          _table.callback(at: subscriber._index)?._call(element)
         }
-        file(subscriber.index, inBucketOf: subscriber.id, hashValue: hashValue, holding: element)
+        file(subscriber._index, inBucketOf: subscriber.id, hashValue: hashValue, holding: element)
       }
     }
   }

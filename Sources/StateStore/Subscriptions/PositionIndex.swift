@@ -37,7 +37,7 @@ struct _PositionIndex: Sendable {
   /// - Complexity: O(1) on average.
   @inlinable @inline(__always)
   func position<Element: Identifiable>(of id: Element.ID, in storage: [Element]) -> Int? {
-    if _slots.isEmpty { return storage.isEmpty ? nil : Self.scan(for: id, in: storage) }
+    if _slots.isEmpty { return storage.isEmpty ? nil : Self._scan(for: id, in: storage) }
     return position(of: id, hashValue: id.hashValue, in: storage)
   }
 
@@ -49,7 +49,7 @@ struct _PositionIndex: Sendable {
   func position<Element: Identifiable>(
     of id: Element.ID, hashValue: Int, in storage: [Element]
   ) -> Int? {
-    if _slots.isEmpty { return storage.isEmpty ? nil : Self.scan(for: id, in: storage) }
+    if _slots.isEmpty { return storage.isEmpty ? nil : Self._scan(for: id, in: storage) }
     let match = _LinearProbing.firstEntry(in: _slots, hash: hashValue) {
       storage[Int($0) &- 1].id == id
     }
@@ -59,7 +59,7 @@ struct _PositionIndex: Sendable {
   /// The position of the element with `id`, found by reading every element: only for an array
   /// longer than the slots can index.
   @usableFromInline @inline(never)
-  static func scan<Element: Identifiable>(for id: Element.ID, in storage: [Element]) -> Int? {
+  static func _scan<Element: Identifiable>(for id: Element.ID, in storage: [Element]) -> Int? {
     storage.firstIndex { $0.id == id }
   }
 
@@ -68,7 +68,7 @@ struct _PositionIndex: Sendable {
   /// - Returns: `false` if two elements share an identifier (the index is then incomplete).
   /// - Complexity: O(n).
   @usableFromInline
-  mutating func rebuild<Element: Identifiable>(_ storage: [Element]) -> Bool {
+  mutating func _rebuild<Element: Identifiable>(_ storage: [Element]) -> Bool {
     if storage.count > Self.capacityLimit {
       _slots = []
       return Set(storage.lazy.map(\.id)).count == storage.count
@@ -90,9 +90,9 @@ struct _PositionIndex: Sendable {
   ///
   /// - Complexity: O(1) on average; O(n) when the table grows (doubling, so amortised O(1)).
   @usableFromInline
-  mutating func insert<Element: Identifiable>(_ position: Int, in storage: [Element]) {
+  mutating func _insert<Element: Identifiable>(_ position: Int, in storage: [Element]) {
     if _slots.isEmpty || storage.count * 2 > _slots.count {
-      _ = rebuild(storage)
+      _ = _rebuild(storage)
       return
     }
     _ = insertUnchecked(position, in: storage)
@@ -103,7 +103,7 @@ struct _PositionIndex: Sendable {
   ///
   /// - Complexity: O(1) on average.
   @usableFromInline
-  mutating func remove<Element: Identifiable>(_ position: Int, in storage: [Element]) {
+  mutating func _remove<Element: Identifiable>(_ position: Int, in storage: [Element]) {
     guard !_slots.isEmpty,
       let hole = _LinearProbing.slot(
         holding: UInt32(position + 1), hash: storage[position].id.hashValue, in: _slots)

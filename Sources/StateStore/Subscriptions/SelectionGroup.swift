@@ -4,7 +4,7 @@
 @MainActor
 class _SelectionGroupBase<S: State>: _ObserverGroup<S> {
   /// What the group is found under in the store: the view-model type or the key path.
-  @usableFromInline let key: AnyHashable
+  @usableFromInline let _key: AnyHashable
 
   @usableFromInline
   init(
@@ -12,7 +12,7 @@ class _SelectionGroupBase<S: State>: _ObserverGroup<S> {
     removeCancelled: @escaping @MainActor (_ObserverGroup<S>) -> Bool,
     isEmpty: @escaping @MainActor (_ObserverGroup<S>) -> Bool
   ) {
-    self.key = key
+    self._key = key
     super.init(refresh: refresh, removeCancelled: removeCancelled, isEmpty: isEmpty)
   }
 }
@@ -22,11 +22,11 @@ class _SelectionGroupBase<S: State>: _ObserverGroup<S> {
 @MainActor
 final class _SelectionEntry<Value: Equatable> {
   @usableFromInline let _slot: _CallbackSlot<@MainActor (Value) -> Void>
-  @usableFromInline var last: Value
+  @usableFromInline var _last: Value
 
   @usableFromInline
   init(last: Value, callback: @escaping @MainActor (Value) -> Void) {
-    self.last = last
+    self._last = last
     self._slot = _CallbackSlot(callback)
   }
 }
@@ -35,7 +35,7 @@ final class _SelectionEntry<Value: Equatable> {
 @usableFromInline
 @MainActor
 final class _SelectionGroup<S: State, Value: Equatable>: _SelectionGroupBase<S> {
-  @usableFromInline let select: (S) -> Value
+  @usableFromInline let _select: (S) -> Value
   @usableFromInline var _entries: [_SelectionEntry<Value>] = []
   @usableFromInline var _cached: Value
   @usableFromInline var _cachedVersion: UInt64
@@ -62,7 +62,7 @@ final class _SelectionGroup<S: State, Value: Equatable>: _SelectionGroupBase<S> 
     removeCancelled: @escaping @MainActor (_ObserverGroup<S>) -> Bool,
     isEmpty: @escaping @MainActor (_ObserverGroup<S>) -> Bool
   ) {
-    self.select = select
+    self._select = select
     self._cached = select(state)
     self._cachedVersion = version
     super.init(key: key, refresh: refresh, removeCancelled: removeCancelled, isEmpty: isEmpty)
@@ -86,7 +86,7 @@ final class _SelectionGroup<S: State, Value: Equatable>: _SelectionGroupBase<S> 
   @inlinable
   func value(for state: S, version: UInt64) -> Value {
     if version != _cachedVersion {
-      var fresh = select(state)
+      var fresh = _select(state)
       _cachedVersion = version
       // Swapped rather than assigned, so that the value it replaces is released after the
       // write, from `fresh`: its deinitializer may subscribe, which reads `cached`.
@@ -100,8 +100,8 @@ final class _SelectionGroup<S: State, Value: Equatable>: _SelectionGroupBase<S> 
   @inlinable
   func deliver(_ state: S, version: UInt64) {
     let value = value(for: state, version: version)
-    for entry in _entries where entry.last != value {
-      entry.last = value
+    for entry in _entries where entry._last != value {
+      entry._last = value
       entry._slot.callback?(value)
     }
   }

@@ -34,12 +34,12 @@ package final class _SpinLocked<Value: Sendable>: Sendable {
   // bookkeeping and resumes continuations after releasing it). The type is `package`, so no code outside the
   // package can reach it, and `value` is internal, so only this module's code, which touches it
   // in `withLock` alone, can. The run-time exclusivity check is redundant with the lock and is skipped.
-  @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var value: Value
+  @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var _value: Value
 
   /// Creates the lock around `value`.
   @inlinable
   package init(_ value: Value) {
-    self.value = value
+    self._value = value
   }
 
   /// Runs `body` with the value while holding the lock.
@@ -50,6 +50,6 @@ package final class _SpinLocked<Value: Sendable>: Sendable {
       while _isLocked.load(ordering: .relaxed) { sched_yield() }
     }
     defer { _isLocked.store(false, ordering: .releasing) }
-    return body(&value)
+    return body(&_value)
   }
 }

@@ -21,7 +21,7 @@ extension Store {
     _listeners.append(entry)
     _refreshHasObservers()
     return Subscription { [weak self, weak entry] in
-      entry?.clear()
+      entry?._clear()
       self?._noteCancellation()
     }
   }
@@ -45,7 +45,7 @@ extension Store {
     // token makes a cycle through the entry, which the store's deinitializer breaks by
     // clearing its observers.
     return Subscription { [weak self, entry] in
-      entry.clear()
+      entry._clear()
       self?._noteCancellation()
     }
   }

@@ -77,7 +77,7 @@ extension Store {
     // and make every retain of it in `deliver` take the slow path. The entry holds nothing once
     // cleared, and nothing in it refers back to the token.
     return Subscription { [weak self, entry] in
-      entry.clear()
+      entry._clear()
       self?._noteCancellation()
     }
   }

@@ -47,7 +47,7 @@ extension Store {
     group._entries.append(entry)
     runAsStoreCallback { onChange(value) }
     return Subscription { [weak self, weak entry] in
-      entry?._slot.clear()
+      entry?._slot._clear()
       self?._noteCancellation()
     }
   }

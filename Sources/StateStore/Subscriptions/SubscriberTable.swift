@@ -68,11 +68,11 @@ final class _SubscriberTable<Element: Sendable>: _SubscriberTableBase, @unchecke
   /// general form, and each read through `inout` wraps it in reabstraction thunks.
   @usableFromInline
   struct _Callback: Sendable {
-    @usableFromInline let call: @MainActor (Element?) -> Void
+    @usableFromInline let _call: @MainActor (Element?) -> Void
 
     @inlinable
     init(_ call: @escaping @MainActor (Element?) -> Void) {
-      self.call = call
+      self._call = call
     }
   }
 
@@ -81,7 +81,7 @@ final class _SubscriberTable<Element: Sendable>: _SubscriberTableBase, @unchecke
     /// Fixed-size pages, so that a large group grows without copying what it holds.
     @usableFromInline var _pages: [[_Callback?]] = []
     /// Emptied indices that no bucket refers to any more.
-    @usableFromInline var free: [_SubscriberIndex] = []
+    @usableFromInline var _free: [_SubscriberIndex] = []
     /// Entries holding a callback.
     @usableFromInline var _live = 0
 
@@ -108,7 +108,7 @@ final class _SubscriberTable<Element: Sendable>: _SubscriberTableBase, @unchecke
     @inlinable
     mutating func add(_ callback: _Callback) -> _SubscriberIndex {
       _live += 1
-      if let index = free.popLast() {
+      if let index = _free.popLast() {
         let (page, slot) = Self.location(of: index)
         _pages[page][slot] = callback
         return index
@@ -136,7 +136,7 @@ final class _SubscriberTable<Element: Sendable>: _SubscriberTableBase, @unchecke
     }
   }
 
-  @usableFromInline let storage = _SpinLocked(_Storage())
+  @usableFromInline let _storage = _SpinLocked(_Storage())
 
   @inlinable
   init(noting cancellations: _CancellationLog) {
@@ -151,21 +151,21 @@ final class _SubscriberTable<Element: Sendable>: _SubscriberTableBase, @unchecke
   /// Holds `callback` until its index is released; returns the index.
   @inlinable
   func add(_ callback: @escaping @MainActor (Element?) -> Void) -> _SubscriberIndex {
-    storage.withLock { $0.add(_Callback(callback)) }
+    _storage.withLock { $0.add(_Callback(callback)) }
   }
 
   /// The callback at `index`, or `nil` once released; copying it out keeps it alive for the call.
   @inlinable
   func callback(at index: _SubscriberIndex) -> _Callback? {
-    storage.withLock { $0.callback(at: index) }
+    _storage.withLock { $0.callback(at: index) }
   }
 
   /// Releases the callback at `index`, and what it captured, at once; safe from any thread.
   @inlinable
   func releaseInPlace(_ index: _SubscriberIndex) {
-    let released = storage.withLock { $0.take(index) }
+    let released = _storage.withLock { $0.take(index) }
     guard released != nil else { return }
-    _cancellations.note()
+    _cancellations._note()
     // Dropped here, outside the lock: the captures' deinitializers may run arbitrary code,
     // cancelling other subscribers of this table among it.
     _ = released
@@ -174,7 +174,7 @@ final class _SubscriberTable<Element: Sendable>: _SubscriberTableBase, @unchecke
   /// Releases every callback, as the group goes away with its store; tokens may outlive both.
   @usableFromInline
   func _releaseAll() {
-    let released = storage.withLock { storage in
+    let released = _storage.withLock { storage in
       defer { storage = _Storage() }
       return storage._pages
     }

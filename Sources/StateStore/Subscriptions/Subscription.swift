@@ -96,7 +96,7 @@ enum _CancelAction: Sendable {
 /// thread, and the store sweeps the emptied entries before its next update.
 @usableFromInline
 package final class _CancellationLog: Sendable {
-  @usableFromInline let count = Atomic<Int>(0)
+  @usableFromInline let _count = Atomic<Int>(0)
   /// Another log every cancellation is also noted in: a scope under an element scope relays to
   /// its element group's, which is notified only for changed elements and must still sweep.
   @usableFromInline let _relay: _CancellationLog?
@@ -108,8 +108,8 @@ package final class _CancellationLog: Sendable {
 
   /// Records one cancellation.
   @usableFromInline
-  package func note() {
-    count.add(1, ordering: .relaxed)
-    _relay?.note()
+  package func _note() {
+    _count.add(1, ordering: .relaxed)
+    _relay?._note()
   }
 }

@@ -14,10 +14,10 @@ extension TrackedArray {
   func _checkInvariants() {
     // An array too long for the index keeps no slots and scans; every other one indexes all.
     precondition(
-      (_positions._slots.isEmpty && storage.count > _PositionIndex.capacityLimit)
-        || _positions.indexedCount == storage.count,
-      "TrackedArray: \(_positions.indexedCount) indexed identifiers for \(storage.count) elements")
-    for (index, element) in storage.enumerated() {
+      (_positions._slots.isEmpty && _storage.count > _PositionIndex.capacityLimit)
+        || _positions.indexedCount == _storage.count,
+      "TrackedArray: \(_positions.indexedCount) indexed identifiers for \(_storage.count) elements")
+    for (index, element) in _storage.enumerated() {
       precondition(
         self.index(id: element.id) == index,
         "TrackedArray: the element at \(index) is indexed at \(String(describing: self.index(id: element.id)))"

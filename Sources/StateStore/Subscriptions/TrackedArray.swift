@@ -25,7 +25,7 @@ where Element.ID: Sendable {
   /// How many recent mutations each array remembers; older history makes subscribers re-check.
   @usableFromInline static var _journalCapacity: Int { 32 }
 
-  @usableFromInline var storage: [Element]
+  @usableFromInline var _storage: [Element]
   @usableFromInline var _positions: _PositionIndex
   /// The stamps and identifiers of the most recent mutations, oldest first, as a ring.
   @usableFromInline var _journal: [(stamp: UInt64, id: Element.ID)]
@@ -43,7 +43,7 @@ where Element.ID: Sendable {
 
   /// Creates an empty array.
   public init() {
-    storage = []
+    _storage = []
     _positions = _PositionIndex()
     _journal = []
     _stamp = mutationStamps.add(1, ordering: .relaxed).newValue
@@ -59,7 +59,7 @@ where Element.ID: Sendable {
     // `Array(_:)` takes an array's buffer as is and copies any other sequence in one pass; an
     // append per element grew the buffer step by step, paying a copy and fresh pages each time
     // (3 ms of loading `todo-cli`'s 10,000 todos).
-    storage = Array(elements)
+    _storage = Array(elements)
     rebuildPositions()
     #if STATESTORE_INVARIANT_CHECKS
       _checkInvariants()
@@ -67,12 +67,12 @@ where Element.ID: Sendable {
   }
 
   /// The elements, in order.
-  public var elements: [Element] { storage }
+  public var elements: [Element] { _storage }
 
   /// The identifiers, in order.
   ///
   /// - Complexity: O(n).
-  public var ids: [Element.ID] { storage.map(\.id) }
+  public var ids: [Element.ID] { _storage.map(\.id) }
 
   /// Whether an element with `id` is present.
   @inlinable
@@ -80,7 +80,7 @@ where Element.ID: Sendable {
 
   /// The position of the element with `id`, if present.
   @inlinable
-  public func index(id: Element.ID) -> Int? { _positions.position(of: id, in: storage) }
+  public func index(id: Element.ID) -> Int? { _positions.position(of: id, in: _storage) }
 
   /// The element with `id`; setting `nil` removes it, setting a value replaces or appends it.
   ///
@@ -90,9 +90,9 @@ where Element.ID: Sendable {
   @inlinable
   public subscript(id id: Element.ID) -> Element? {
     get {
-      guard let position = _positions.position(of: id, in: storage) else { return nil }
+      guard let position = _positions.position(of: id, in: _storage) else { return nil }
       _lookupHint._position.store(position, ordering: .relaxed)
-      return storage[position]
+      return _storage[position]
     }
     // A plain setter rather than `_modify`: the element is small to copy, while a `_modify`
     // coroutine whose frame holds an `Element?` is allocated on the heap on every mutation
@@ -103,7 +103,7 @@ where Element.ID: Sendable {
         return
       }
       if let newValue, newValue.id == id {
-        storage[position] = newValue
+        _storage[position] = newValue
         noteChange(of: id)
         #if STATESTORE_INVARIANT_CHECKS
           _checkInvariants()
@@ -122,7 +122,7 @@ where Element.ID: Sendable {
   @inlinable
   func hintedPosition(of id: Element.ID) -> Int? {
     let hint = _lookupHint._position.load(ordering: .relaxed)
-    guard hint >= 0, hint < storage.count, storage[hint].id == id else { return nil }
+    guard hint >= 0, hint < _storage.count, _storage[hint].id == id else { return nil }
     return hint
   }
 
@@ -137,9 +137,9 @@ where Element.ID: Sendable {
   public mutating func modify<R>(at position: Int, _ body: (inout Element) throws -> R) rethrows
     -> R
   {
-    let oldID = storage[position].id
+    let oldID = _storage[position].id
     defer {
-      if storage[position].id == oldID {
+      if _storage[position].id == oldID {
         noteChange(of: oldID)
         #if STATESTORE_INVARIANT_CHECKS
           _checkInvariants()
@@ -150,7 +150,7 @@ where Element.ID: Sendable {
     }
     // In place: a copy would make the element's buffers shared, so that changing one of them
     // copied it.
-    return try body(&storage[position])
+    return try body(&_storage[position])
   }
 
   /// Re-indexes the element at `position`, whose identifier changed from `oldID` in place.
@@ -161,7 +161,7 @@ where Element.ID: Sendable {
   /// - Complexity: O(*n*).
   @usableFromInline
   mutating func _reindexElement(at position: Int, formerly oldID: Element.ID) {
-    let element = storage.remove(at: position)
+    let element = _storage.remove(at: position)
     noteChange(of: oldID)
     rebuildPositions()
     upsert(element)
@@ -178,12 +178,12 @@ where Element.ID: Sendable {
       #endif
     }
     if let position = index(id: element.id) {
-      storage[position] = element
+      _storage[position] = element
       noteChange(of: element.id)
       return false
     }
-    storage.append(element)
-    _positions.insert(storage.count - 1, in: storage)
+    _storage.append(element)
+    _positions._insert(_storage.count - 1, in: _storage)
     _layoutStamp = Self._nextStamp()
     noteChange(of: element.id)
     return true
@@ -205,10 +205,10 @@ where Element.ID: Sendable {
   @discardableResult
   public mutating func insert(_ element: Element, at position: Int) -> Bool {
     guard !contains(id: element.id) else { return false }
-    let position = Swift.min(Swift.max(position, 0), storage.count)
-    storage.insert(element, at: position)
+    let position = Swift.min(Swift.max(position, 0), _storage.count)
+    _storage.insert(element, at: position)
     _positions._shiftPositions(from: position, by: 1)
-    _positions.insert(position, in: storage)
+    _positions._insert(position, in: _storage)
     _layoutStamp = Self._nextStamp()
     noteChange(of: element.id)
     #if STATESTORE_INVARIANT_CHECKS
@@ -231,8 +231,8 @@ where Element.ID: Sendable {
   /// - Complexity: O(n).
   @discardableResult
   public mutating func remove(at position: Int) -> Element {
-    _positions.remove(position, in: storage)
-    let element = storage.remove(at: position)
+    _positions._remove(position, in: _storage)
+    let element = _storage.remove(at: position)
     _positions._shiftPositions(from: position + 1, by: -1)
     _layoutStamp = Self._nextStamp()
     noteChange(of: element.id)
@@ -253,7 +253,7 @@ where Element.ID: Sendable {
       #endif
     }
     do {
-      try storage.removeAll { element in
+      try _storage.removeAll { element in
         let remove = try shouldRemove(element)
         if remove { removed.append(element.id) }
         return remove
@@ -286,7 +286,7 @@ where Element.ID: Sendable {
         _checkInvariants()
       #endif
     }
-    try storage.sort(by: areInIncreasingOrder)
+    try _storage.sort(by: areInIncreasingOrder)
   }
 
   /// Moves the element with `id` to `position` (clamped to the valid range).
@@ -294,13 +294,13 @@ where Element.ID: Sendable {
   /// - Complexity: O(n).
   public mutating func move(id: Element.ID, to position: Int) {
     guard let from = index(id: id) else { return }
-    _positions.remove(from, in: storage)
-    let element = storage.remove(at: from)
+    _positions._remove(from, in: _storage)
+    let element = _storage.remove(at: from)
     _positions._shiftPositions(from: from + 1, by: -1)
-    let target = Swift.min(Swift.max(position, 0), storage.count)
-    storage.insert(element, at: target)
+    let target = Swift.min(Swift.max(position, 0), _storage.count)
+    _storage.insert(element, at: target)
     _positions._shiftPositions(from: target, by: 1)
-    _positions.insert(target, in: storage)
+    _positions._insert(target, in: _storage)
     _layoutStamp = Self._nextStamp()
     #if STATESTORE_INVARIANT_CHECKS
       _checkInvariants()
@@ -312,18 +312,18 @@ where Element.ID: Sendable {
   /// - Complexity: O(n).
   mutating func rebuildPositions() {
     _layoutStamp = Self._nextStamp()
-    if !_positions.rebuild(storage) { deduplicate() }
+    if !_positions._rebuild(_storage) { deduplicate() }
   }
 
   /// Keeps the last element of each identifier, in the position of the first.
   private mutating func deduplicate() {
     var latest: [Element.ID: Element] = [:]
-    for element in storage { latest[element.id] = element }
+    for element in _storage { latest[element.id] = element }
     var seen = Set<Element.ID>()
-    storage = storage.compactMap { element in
+    _storage = _storage.compactMap { element in
       seen.insert(element.id).inserted ? latest[element.id] : nil
     }
-    _ = _positions.rebuild(storage)
+    _ = _positions._rebuild(_storage)
   }
 
   @inlinable
@@ -383,20 +383,20 @@ where Element.ID: Sendable {
   /// (and later releases) two buffers instead of four: the journal and the hint stay behind.
   @inlinable
   var lookupTable: _LookupTable {
-    _LookupTable(storage: storage, positions: _positions, stamp: _stamp)
+    _LookupTable(storage: _storage, positions: _positions, stamp: _stamp)
   }
 
   /// The elements of a ``TrackedArray`` and their positions by identifier, as they were when taken.
   @usableFromInline
   struct _LookupTable {
-    @usableFromInline let storage: [Element]
+    @usableFromInline let _storage: [Element]
     @usableFromInline let _positions: _PositionIndex
     /// The array's ``currentStamp`` when taken.
     @usableFromInline let _stamp: UInt64
 
     @inlinable
     init(storage: [Element], positions: _PositionIndex, stamp: UInt64) {
-      self.storage = storage
+      self._storage = storage
       self._positions = positions
       self._stamp = stamp
     }
@@ -405,18 +405,18 @@ where Element.ID: Sendable {
     /// `subscript(id:)` reads it, without noting a hint.
     @inlinable
     subscript(id id: Element.ID, hashValue hashValue: Int) -> Element? {
-      guard let position = _positions.position(of: id, hashValue: hashValue, in: storage)
+      guard let position = _positions.position(of: id, hashValue: hashValue, in: _storage)
       else { return nil }
-      return storage[position]
+      return _storage[position]
     }
   }
 
   /// The element with `id`, whose `hashValue` is `hashValue`, without noting a hint.
   @inlinable
   subscript(id id: Element.ID, hashValue hashValue: Int) -> Element? {
-    guard let position = _positions.position(of: id, hashValue: hashValue, in: storage)
+    guard let position = _positions.position(of: id, hashValue: hashValue, in: _storage)
     else { return nil }
-    return storage[position]
+    return _storage[position]
   }
 }
 
@@ -434,13 +434,13 @@ final class _PositionHint: Sendable {
 
 extension TrackedArray: RandomAccessCollection {
   /// The position of the first element.
-  public var startIndex: Int { storage.startIndex }
+  public var startIndex: Int { _storage.startIndex }
 
   /// The position one past the last element.
-  public var endIndex: Int { storage.endIndex }
+  public var endIndex: Int { _storage.endIndex }
 
   /// The element at `position`.
-  public subscript(position: Int) -> Element { storage[position] }
+  public subscript(position: Int) -> Element { _storage[position] }
 }
 
 extension TrackedArray: ExpressibleByArrayLiteral {
@@ -455,7 +455,7 @@ extension TrackedArray: Equatable where Element: Equatable {
   ///
   /// - Complexity: O(n).
   public static func == (lhs: TrackedArray, rhs: TrackedArray) -> Bool {
-    lhs.storage == rhs.storage
+    lhs._storage == rhs._storage
   }
 }
 
@@ -464,7 +464,7 @@ extension TrackedArray: Hashable where Element: Hashable {
   ///
   /// - Complexity: O(n).
   public func hash(into hasher: inout Hasher) {
-    hasher.combine(storage)
+    hasher.combine(_storage)
   }
 }
 
@@ -481,7 +481,7 @@ extension TrackedArray: Encodable where Element: Encodable {
       return
     }
     var container = encoder.singleValueContainer()
-    try container.encode(storage)
+    try container.encode(_storage)
   }
 }
 
@@ -497,7 +497,7 @@ extension TrackedArray: Decodable where Element: Decodable {
 
 extension TrackedArray: CustomStringConvertible {
   /// The elements, printed as an array.
-  public var description: String { storage.description }
+  public var description: String { _storage.description }
 }
 
 /// An encoder that keeps what it encoded last and reads a ``TrackedArray``'s change notes, so

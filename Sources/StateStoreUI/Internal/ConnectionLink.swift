@@ -13,7 +13,7 @@ final class _ConnectionLink {
 
   /// Cancels the connection.
   @usableFromInline
-  func end() {
+  func _end() {
     _token?.cancel()
   }
 }
@@ -32,7 +32,7 @@ extension _ConnectionLink {
   ) -> Subscription {
     let link = _ConnectionLink()
     let token = subscribe { [weak view] delivered in
-      guard let view else { return link.end() }
+      guard let view else { return link._end() }
       apply(view, delivered)
     }
     link._token = token

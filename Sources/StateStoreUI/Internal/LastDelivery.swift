@@ -7,7 +7,7 @@ final class _LastDelivery<Value: Equatable> {
   // `==` runs, and the value `last` held is swapped out and released after the write, so its
   // deinitializer runs with no access open either. The object is internal, so no other code can
   // reach it. The run-time exclusivity check would only cost time on every delivery.
-  @exclusivity(unchecked) @usableFromInline var last: Value?
+  @exclusivity(unchecked) @usableFromInline var _last: Value?
   @exclusivity(unchecked) @usableFromInline var _hasDelivered = false
 
   @usableFromInline
@@ -17,10 +17,10 @@ final class _LastDelivery<Value: Equatable> {
   /// the last; records it as delivered if so.
   @inlinable
   func isNew(_ value: Value?) -> Bool {
-    guard !_hasDelivered || value != last else { return false }
+    guard !_hasDelivered || value != _last else { return false }
     _hasDelivered = true
     var previous = value
-    swap(&last, &previous)
+    swap(&_last, &previous)
     return true
   }
 }

@@ -44,7 +44,7 @@ final class _RowModelGroup<Model: RowViewModel> {
 
   /// Adds a row; sweeps cancelled rows first, so churning rows never grow the list.
   @usableFromInline
-  func add(_ entry: _RowModelEntry<Model>) {
+  func _add(_ entry: _RowModelEntry<Model>) {
     sweepIfNeeded()
     _entries.append(entry)
   }
@@ -54,7 +54,7 @@ final class _RowModelGroup<Model: RowViewModel> {
   func _token(for entry: _RowModelEntry<Model>, elementSubscription: Subscription) -> Subscription {
     Subscription { [self] in
       elementSubscription.cancel()
-      entry._slot.clear()
+      entry._slot._clear()
       _cancellations.add(1, ordering: .relaxed)
     }
   }

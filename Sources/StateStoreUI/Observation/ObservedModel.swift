@@ -37,13 +37,13 @@ public final class ObservedModel<VM: ViewModelWithState>: Observable {
   @inlinable
   init<D: Sendable>(store: Store<VM.StateType, D>) {
     _subscription = store.subscribe(VM.self) { [weak self] model in
-      self?.receive(model)
+      self?._receive(model)
     }
   }
 
   /// Takes a view model the store delivered.
   @usableFromInline
-  func receive(_ newModel: VM?) {
+  func _receive(_ newModel: VM?) {
     // The store delivers only changed values after the first, so every set is a change.
     model = newModel
   }

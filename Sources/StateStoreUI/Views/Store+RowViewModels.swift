@@ -29,7 +29,7 @@ extension Store {
   ) -> Subscription where Model.StateType == S {
     let group = rowModelGroup(Model.self, rows: rows)
     let entry = _RowModelEntry<Model>(id: id, callback: onChange)
-    group.add(entry)
+    group._add(entry)
     // The element subscription holds the group, so the group lives exactly as long as a row.
     let elementSubscription = subscribe(to: rows, id: id) { [group, entry] element in
       entry.receive(element, shared: group._shared)

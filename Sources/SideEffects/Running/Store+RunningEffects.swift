@@ -217,3 +217,15 @@ extension Store {
     return "\(outer.name) › \(name)"
   }
 }
+
+extension Store {
+  /// Awaits the trip of `effect` through the interceptors.
+  @usableFromInline
+  func _passThroughInterceptors<E: ReturningSideEffect>(_ effect: E) async -> _InterceptOutcome<E> {
+    await withCheckedContinuation { continuation in
+      sendThroughInterceptors(effect, expecting: { $0 as? E }) { outcome in
+        continuation.resume(returning: outcome)
+      }
+    }
+  }
+}

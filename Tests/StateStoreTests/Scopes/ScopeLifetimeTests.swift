@@ -125,6 +125,31 @@ struct ScopeLifetimeTests {
     #expect(errors.last?.contains("root store has been released") == true)
     #expect(profile?.state == ProfileState())
   }
+
+  @Test(
+    "a value whose deinit dispatches through the scope that replaced it in place: queued behind that dispatch, each change heard once, in order"
+  )
+  func deinitDispatchesDuringAnInPlaceScopedDispatch() {
+    let app = Store<CanaryFeatureShell, Void>()
+    let feature = app.scope(state: \.feature)
+    // Every update, with the state after it; no `(old, new)` listener, whose copy of the old
+    // state would keep the canary alive until after the in-place access.
+    var heard: [String] = []
+    let token = app.observeStateChanges { state in
+      heard.append("\(state.feature.name)|\(state.feature.canary == nil ? "none" : "canary")")
+    }
+    feature.dispatch(
+      ReplaceFeatureCanary(
+        canary: Canary {
+          MainActor.assumeIsolated { feature.dispatch(RenameFeature(name: "from a deinit")) }
+        }))
+    // Releases the canary inside the in-place dispatch's access to the state.
+    feature.dispatch(ReplaceFeatureCanary(canary: nil))
+    #expect(app.state.feature.name == "from a deinit")
+    #expect(app.state.feature.canary == nil)
+    #expect(heard == ["|none", "|canary", "|none", "from a deinit|none"])
+    withExtendedLifetime(token) {}
+  }
 }
 
 /// A root whose state holds a ``Canary``.
@@ -148,4 +173,25 @@ struct SetCanary: StateUpdater {
 /// Holds a store so that a test can drop its last reference on the thread it chooses.
 final class Handoff: Sendable {
   let slot = Mutex<Store<CanaryShell, Void>?>(nil)
+}
+
+/// A root whose feature's state holds a ``Canary``.
+struct CanaryFeatureShell: State {
+  var feature = CanaryFeature()
+}
+
+/// A feature's state that holds a ``Canary``.
+struct CanaryFeature: State {
+  var name = ""
+  var canary: Canary?
+}
+
+struct ReplaceFeatureCanary: StateUpdater {
+  let canary: Canary?
+  func updateState(_ state: inout CanaryFeature) { state.canary = canary }
+}
+
+struct RenameFeature: StateUpdater {
+  let name: String
+  func updateState(_ state: inout CanaryFeature) { state.name = name }
 }

@@ -12,7 +12,8 @@ package enum _InterceptOutcome<Final: Sendable>: Sendable {
 
 extension Store {
   /// Sends `dispatchable` through the interceptors and calls `deliver` once with what became of
-  /// it: the first step of every awaited or launched effect and of every navigation request.
+  /// it: the first step of every awaited or launched effect (SideEffects) and of every navigation
+  /// request (Navigation), which call it directly.
   ///
   /// `deliver` runs on the main actor: synchronously when the store is idle, or while the store
   /// drains its queue when the dispatch was queued. What leaves the chain is handed to `deliver`
@@ -40,16 +41,6 @@ extension Store {
       }
       resolver.resolve(.replaced(by: String(reflecting: type(of: final))))
       return false
-    }
-  }
-
-  /// Awaits the trip of `effect` through the interceptors.
-  @usableFromInline
-  func _passThroughInterceptors<E: ReturningSideEffect>(_ effect: E) async -> _InterceptOutcome<E> {
-    await withCheckedContinuation { continuation in
-      sendThroughInterceptors(effect, expecting: { $0 as? E }) { outcome in
-        continuation.resume(returning: outcome)
-      }
     }
   }
 }

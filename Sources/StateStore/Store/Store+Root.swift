@@ -190,6 +190,14 @@ extension Store {
   /// Applies `updater` through the one apply path, telling update observers about it.
   @inlinable
   func apply<U: StateUpdater>(_ updater: U, cause: DispatchCause?) where U.StateType == S {
+    // The apply path's first step, repeated here so that a store without observers runs the
+    // updater inline wherever `dispatch` is inlined: `applyChange` is too large to be inlined
+    // there, and calling it with its closures made W0's dispatch about 1.3 ns (a quarter)
+    // slower.
+    guard _hasObservers else {
+      runChange { updater.updateState(&$0) }
+      return
+    }
     applyChange(
       { updater.updateState(&$0) }, origin: Self._origin(of: updater), forgetsKeptSlices: false,
       notifyingUpdateObservers: { notifyUpdateObservers(updater, cause: cause) })

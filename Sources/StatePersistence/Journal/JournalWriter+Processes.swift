@@ -148,7 +148,7 @@ extension _JournalWriter {
       // deinitializer is the application's code, and may read `status` (this lock) or anything
       // else of the store's.
       let forgotten = self.disk.withLock { disk in
-        let (kept, unwritten) = disk.unwritten.partitioned { !taken.contains($0.number) }
+        let (kept, dropped) = disk.unwritten.partitioned { !taken.contains($0.number) }
         disk.unwritten = kept
         let idle = kept.isEmpty
         let pending = self._shared.withLock { shared in
@@ -163,7 +163,7 @@ extension _JournalWriter {
           }
           return pending
         }
-        return (unwritten, pending)
+        return (dropped, pending)
       }
       withExtendedLifetime(forgotten) {}
       return .success(())

@@ -24,62 +24,27 @@ public final class Store<S: State, Dependencies: Sendable> {
   // and updaters where it is called: generic code left unspecialised looks up type metadata on
   // every call and costs hundreds of nanoseconds per dispatch (see Docs/Performance.md). So the
   // properties that path reads are `@usableFromInline`.
-  //
-  // The state skips the run-time exclusivity check, which would otherwise cost more than the
-  // whole dispatch. Why no two accesses can overlap:
-  // - It is only accessed on the main actor, so never from two threads at once.
-  // - The only modifying access is the updater's `inout` in `runChange(_:)` (in
-  //   `Store+Root.swift`, with the root's whole dispatch path). A row
-  //   subscription also reads the state in place, through an `inout` pointer, after the check
-  //   below, and only at a stored key path's offset, where it copies two references and runs no
-  //   user code (a computed key path's getter is applied to a copy instead; see
-  //   `lookupTable(of:)`). Another modify cannot nest
-  //   inside it: every path to `runChange` goes through `dispatch`/`applyInPlace`/`drainQueue`,
-  //   which queue instead of applying while `isDispatching` is set, and it is set for the whole
-  //   updater.
-  // - A read cannot nest inside it either, even from hostile code (an updater that captured
-  //   the store and calls `MainActor.assumeIsolated { store.state }`): every read that code
-  //   outside this file can start (`state`, subscribing, an interceptor's `context.state`)
-  //   first checks `isApplyingUpdater` and stops the process with a message naming the rule.
-  // - Reads inside the store (notifying) happen only after the updater returned, and copy the
-  //   state (a class property passed as an argument is copied), so no access is open while a
-  //   listener or subscriber runs.
-  // - User code that runs inside the updater's access besides the updater itself (the
-  //   deinitializers of values it replaces) meets the same checks: a read or subscription stops
-  //   the process with the message, a dispatch is queued.
-  @exclusivity(unchecked) @usableFromInline var _currentState: S
-  // The flags below, set on every dispatch, are plain values: main-actor state read by copy and
-  // written by assignment, never passed `inout`, so no access to one spans any call.
-  /// The number of updates applied so far.
-  @exclusivity(unchecked) @usableFromInline var _version: UInt64 = 0
-  /// True while the store is applying a dispatch or notifying about it.
-  @exclusivity(unchecked) @usableFromInline var _isDispatching = false
-  /// True only while an updater holds the state `inout`; see `currentState`.
-  @exclusivity(unchecked) @usableFromInline var _isApplyingUpdater = false
-  /// Whether anything at all must run after an updater is applied.
-  @exclusivity(unchecked) @usableFromInline var _hasObservers = false
-  /// Whether an update must keep the state from before it: a listener of this store, or of a
-  /// scope, wants `(old, new)`.
-  @exclusivity(unchecked) @usableFromInline var _keepsOldState = false
-  /// Whether a scope keeps its slice for `==` (see `lastSlice`), which a scope's in-place
-  /// dispatch that may change it drops first, so that the dispatch mutates without copying.
-  @usableFromInline var _scopesKeepSlices = false
-  // The queue is read and changed only in short accesses (an append, taking one element out, a
-  // reset) that never span a call into user code, so no two accesses can overlap. A queued
-  // dispatchable is user code whose deinitializer may dispatch (appending to the queue): each
-  // is moved out of its slot before it runs, so that the queue never holds the last reference
-  // to one, and the reset destroys nothing but empty slots.
-  @exclusivity(unchecked) @usableFromInline var _queue: [_QueuedDispatch<S, Dependencies>?] = []
-  @exclusivity(unchecked) @usableFromInline var _queueHead = 0
 
-  @usableFromInline let _interceptors: [StoreInterceptor<S>]
-  /// True when this store's fast path can never apply a dispatch on the spot.
+  /// The root's runtime, or `nil` for a scope.
   ///
-  /// It has interceptors, or it is a scope (whose dispatches go to the root). One flag, so the
-  /// root's hot path pays one load whether or not scopes exist.
-  @usableFromInline let _queuesEveryDispatch: Bool
+  /// Its state, dispatch loop and queue: see `Store/RootEngine.swift`. Owned by this store
+  /// alone and never handed out.
+  ///
+  /// The dispatch path reads it as `_engine.unsafelyUnwrapped` after checking it, rather than
+  /// binding it with `if let`: a binding retains and releases the engine, two atomic operations,
+  /// as much as a whole dispatch of W0, while a use of the constant field of a store the caller
+  /// holds needs neither.
+  @usableFromInline let _engine: _RootEngine<S, Dependencies>?
   /// The root this store is a window on; `nil` for a root store.
   @usableFromInline let _scopeLink: _ScopeLink<S>?
+  /// The number of updates this store's subscribers have been told about: at the root, every
+  /// update applied; in a scope, every refresh of its slice.
+  // A plain value, read by copy and written by assignment, on the main actor.
+  @exclusivity(unchecked) @usableFromInline var _version: UInt64 = 0
+  /// Whether this store's own lists have any observer (at the root, the engine adds its update
+  /// observers and scopes to decide whether anything must run after an update).
+  // A plain value, read by copy and written by assignment, on the main actor.
+  @exclusivity(unchecked) @usableFromInline var _hasObservers = false
 
   // The observer lists below are read on every dispatch that has observers. They skip the
   // run-time exclusivity check (a begin and an end access per read, five reads a dispatch, as
@@ -91,18 +56,8 @@ public final class Store<S: State, Dependencies: Sendable> {
   // group holds the application's values: a cached view model, the elements of its rows) are
   // released, and their deinitializers run, with no access open. So no access is open while a
   // listener, a subscriber or any other user code runs, even one that subscribes or cancels
-  // from inside a callback. All of it is main-actor state.
-  /// The scopes of this root that have listeners or subscribers, notified after every update.
-  @exclusivity(unchecked) @usableFromInline var _scopeNodes: [_ScopeNode] = []
-  /// The root's mirror of its scopes' kept slices, made with its first scope; see
-  /// ``ScopeMirror``.
-  // Read on every update that has scopes; written once, when the root's link is made, by an
-  // assignment that releases nothing (it was `nil`), so no access to it can overlap another.
-  @exclusivity(unchecked) @usableFromInline var _scopeMirror: _ScopeMirror?
-  /// The scope nodes outside the mirror, in `scopeNodes`' order: all an update visits when the
-  /// mirror matches.
-  // An observer list: unchecked, as proved above `scopeNodes`, in this file.
-  @exclusivity(unchecked) @usableFromInline var _unmirroredScopeNodes: [_ScopeNode] = []
+  // from inside a callback. All of it is main-actor state. The root's engine keeps its own
+  // lists (update observers, scopes) by the same rule.
   /// A scope's registration with its root, while the scope has observers.
   weak var ownScopeNode: _ScopeNode?
   /// A scope's slice from before the update being applied, for its `(old, new)` listeners.
@@ -123,20 +78,15 @@ public final class Store<S: State, Dependencies: Sendable> {
   @usableFromInline var _makeScopeNode: (@MainActor (Store) -> _ScopeNode)?
   /// The scopes made from this store, so that one slice and dependencies give one scope.
   @usableFromInline var _scopeCache: [_ScopeKey: _WeakScope] = [:]
-  /// The root's link to itself, which its scopes compose; made with the first scope.
-  @usableFromInline var _rootLink: _ScopeLink<S>?
-  /// How the root's scopes reach it, made with its first scope; cleared as the root's
-  /// deinitializer begins (see ``RootHandle``).
-  @usableFromInline var _rootReference: _RootHandle?
   /// What interceptors registered for this store alone; released with the store.
   private var interceptorResources: [AnyObject] = []
-  // An observer list: unchecked, as proved above `scopeNodes`, in this file.
+  // An observer list: unchecked, as proved above `ownScopeNode`, in this file.
   @exclusivity(unchecked) @usableFromInline var _listeners: [_ListenerEntry<S>] = []
   @usableFromInline var _selectionGroups: [AnyHashable: _SelectionGroupBase<S>] = [:]
-  // An observer list: unchecked, as proved above `scopeNodes`, in this file.
+  // An observer list: unchecked, as proved above `ownScopeNode`, in this file.
   @exclusivity(unchecked) @usableFromInline var _selectionOrder: [_SelectionGroupBase<S>] = []
   @usableFromInline var _elementGroups: [AnyKeyPath: _ElementGroupBase<S>] = [:]
-  // An observer list: unchecked, as proved above `scopeNodes`, in this file.
+  // An observer list: unchecked, as proved above `ownScopeNode`, in this file.
   @exclusivity(unchecked) @usableFromInline var _elementOrder: [_ElementGroupBase<S>] = []
   /// The element group a subscriber joined last, checked first by the next subscriber.
   ///
@@ -149,8 +99,6 @@ public final class Store<S: State, Dependencies: Sendable> {
   // group it replaces is still in `elementOrder`, and the sweep that clears it keeps the old
   // `elementOrder` alive until after the write), so no deinitializer runs inside an access.
   @exclusivity(unchecked) @usableFromInline var _recentElementGroup: _ElementGroupBase<S>?
-  // An observer list: unchecked, as proved above `scopeNodes`, in this file.
-  @exclusivity(unchecked) @usableFromInline var _updateObservers: [_UpdateObserverEntry<S>] = []
 
   /// Tokens cancelled since the last sweep; tokens may be cancelled on any thread.
   @usableFromInline nonisolated let _cancellationLog: _CancellationLog
@@ -190,25 +138,21 @@ public final class Store<S: State, Dependencies: Sendable> {
   public init(
     initialState: S = S(), dependencies: Dependencies, interceptors: [StoreInterceptor<S>] = []
   ) {
-    self._currentState = initialState
+    self._engine = _RootEngine(initialState: initialState, interceptors: interceptors)
     self.dependencies = dependencies
-    self._interceptors = interceptors
-    self._queuesEveryDispatch = !interceptors.isEmpty
     self._scopeLink = nil
     self._cancellationLog = _CancellationLog()
     let starts = interceptors.compactMap(\.onStart)
-    guard !starts.isEmpty else { return }
-    _isDispatching = true
+    guard let _engine, !starts.isEmpty else { return }
+    _engine._isDispatching = true
     for start in starts { start(interceptorContext) }
-    endDispatch()
+    _engine.endDispatch(store: self)
   }
 
   /// Creates a scope's store; see `init(scope:dependencies:)`.
-  init(link: _ScopeLink<S>, placeholder: S, dependencies: Dependencies) {
-    self._currentState = placeholder
+  init(link: _ScopeLink<S>, dependencies: Dependencies) {
+    self._engine = nil
     self.dependencies = dependencies
-    self._interceptors = []
-    self._queuesEveryDispatch = true
     self._scopeLink = link
     self._cancellationLog = _CancellationLog(relayingTo: link._relay)
   }
@@ -217,9 +161,9 @@ public final class Store<S: State, Dependencies: Sendable> {
   // anything of the root is destroyed (see `RootHandle`); released on another thread, a store
   // is deinitialised on the main actor.
   isolated deinit {
-    _rootReference?._isAlive = false
+    _engine?._rootReference?._isAlive = false
     // Their tokens hold the entries: release the observers, and what they captured, now.
-    for entry in _updateObservers { entry._clear() }
+    for entry in _engine?._updateObservers ?? [] { entry._clear() }
   }
 
   /// The current state.
@@ -236,15 +180,15 @@ public final class Store<S: State, Dependencies: Sendable> {
   /// `S()` once the root is released or the scoped element removed).
   @inlinable
   var liveState: S {
-    guard let _scopeLink else { return _currentState }
-    return _scopeLink._read() ?? S()
+    if let _engine { return _engine._currentState }
+    return _scopeLink?._read() ?? S()
   }
 
   /// Stops the process if an updater is running: `operation` would read the state while the
   /// updater holds it `inout`, which Swift's exclusivity rule forbids.
   @inlinable
   func checkNotInsideUpdater(_ operation: @autoclosure () -> String) {
-    if _isApplyingUpdater || _scopeLink?.rootIsApplyingUpdater() == true {
+    if _engine?._isApplyingUpdater == true || _scopeLink?.rootIsApplyingUpdater() == true {
       _updaterReachedStore(operation())
     }
   }
@@ -286,11 +230,12 @@ public final class Store<S: State, Dependencies: Sendable> {
     _cancellationLog._count.store(0, ordering: .relaxed)
     // The lists as they were keep every removed entry and group alive until the writes below
     // are over, so that a deinitializer (a selector's captures, say) runs with no access to
-    // these lists open: it may subscribe, which appends to them. See the proof at `scopeNodes`.
-    let before = (_listeners, _updateObservers, _selectionOrder, _elementOrder)
+    // these lists open: it may subscribe, which appends to them. See the proof at
+    // `ownScopeNode`.
+    let before = (_listeners, _engine?._updateObservers, _selectionOrder, _elementOrder)
     defer { withExtendedLifetime(before) {} }
     _listeners.removeAll { !$0._isActive }
-    _updateObservers.removeAll { !$0._isActive }
+    _engine?._updateObservers.removeAll { !$0._isActive }
     for group in _selectionOrder where group.removeCancelled() {
       _selectionGroups[group._key] = nil
     }
@@ -303,14 +248,16 @@ public final class Store<S: State, Dependencies: Sendable> {
     _refreshHasObservers()
   }
 
+  /// Recomputes whether anything observes this store, after its observers changed: at the
+  /// root, the engine's flags too; in a scope, its registration with its root.
   @usableFromInline
   func _refreshHasObservers() {
-    _hasObservers =
-      !_listeners.isEmpty || !_selectionOrder.isEmpty || !_elementOrder.isEmpty
-      || !_updateObservers.isEmpty || !_scopeNodes.isEmpty
-    _keepsOldState = !_listeners.isEmpty || _scopeNodes.contains { $0._keepsOldSlice }
-    _scopesKeepSlices = _scopeNodes.contains { $0._keepsLastSlice }
-    if _scopeLink != nil { scopeObserversChanged() }
+    _hasObservers = !_listeners.isEmpty || !_selectionOrder.isEmpty || !_elementOrder.isEmpty
+    if let _engine {
+      _engine._refreshFlags(store: self)
+    } else {
+      scopeObserversChanged()
+    }
   }
 }
 
@@ -320,7 +267,7 @@ struct _QueuedDispatch<S: State, D: Sendable> {
   @usableFromInline let _dispatchable: any Dispatchable
   @usableFromInline let _cause: DispatchCause?
   /// For updaters dispatched with their static type: applies them without a dynamic cast.
-  @usableFromInline let _apply: (@MainActor (Store<S, D>) -> Void)?
+  @usableFromInline let _apply: (@MainActor (_RootEngine<S, D>, Store<S, D>) -> Void)?
   @usableFromInline let _perform: (@MainActor (any Dispatchable) -> Bool)?
 
   init(
@@ -337,7 +284,7 @@ struct _QueuedDispatch<S: State, D: Sendable> {
   init<U: StateUpdater>(updater: U, cause: DispatchCause?) where U.StateType == S {
     self._dispatchable = updater
     self._cause = cause
-    self._apply = { store in store.apply(updater, cause: cause) }
+    self._apply = { engine, store in engine.apply(updater, cause: cause, store: store) }
     self._perform = nil
   }
 }

@@ -18,7 +18,8 @@ struct AppendNumber: StateUpdater {
 @Suite("No hidden copies: a dispatch mutates in place unless a listener needs the old state")
 struct InPlaceMutationTests {
   private func bufferAddress(_ store: Store<BufferState, Void>) -> UInt {
-    store._currentState.numbers.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+    let numbers = store._engine?._currentState.numbers ?? []
+    return numbers.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
   }
 
   @Test("without listeners, the state's storage is mutated in place")

@@ -75,7 +75,7 @@ struct LifetimeTests {
     #expect(weakCaptured == nil)
     store.dispatch(Toggle(id: 2))  // The next update sweeps the emptied entries.
     #expect(store._selectionOrder.isEmpty && store._elementOrder.isEmpty)
-    #expect(store._updateObservers.isEmpty)
+    #expect(store._engine?._updateObservers.isEmpty == true)
   }
 
   @Test("an update observer that holds its own token is released with the store")

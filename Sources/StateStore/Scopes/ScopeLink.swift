@@ -309,6 +309,75 @@ package final class _ScopeLink<Sub: State> {
   }
 }
 
+/// A scope's way to its root: what a scoped store does with what it is given.
+extension Store {
+  /// Applies `updater` to the slice at once when the root is idle, or queues it on the root.
+  @inlinable
+  func dispatchThroughScope<U: StateUpdater>(_ updater: U, link: _ScopeLink<S>)
+  where U.StateType == S {
+    let outcome = link._withSlice(link._origin) { updater.updateState(&$0) }
+    if case .applied = outcome { return }
+    _forwardThroughScope(updater, outcome: outcome, link: link)
+  }
+
+  @usableFromInline
+  func _forwardThroughScope(
+    _ updater: any StateUpdater<S>, outcome: _ScopeDispatchOutcome, link: _ScopeLink<S>
+  ) {
+    var outcome = outcome
+    if case .busy = outcome { outcome = link._forward(updater) }
+    if case .dropped(let reason) = outcome { reportDropped(updater, reason: reason, link: link) }
+  }
+
+  func dispatchThroughScope(any dispatchable: any Dispatchable, link: _ScopeLink<S>) {
+    if let updater = dispatchable as? any StateUpdater<S> {
+      _forwardThroughScope(updater, outcome: .busy, link: link)
+    } else {
+      interceptThroughScope(dispatchable, link: link) { _ in false }
+    }
+  }
+
+  /// Sends `dispatchable` through the root's interceptors; what reaches the end runs on this
+  /// scope, so an effect gets the feature's context and dependencies.
+  func interceptThroughScope(
+    _ dispatchable: any Dispatchable, link: _ScopeLink<S>,
+    then perform: @escaping @MainActor (any Dispatchable) -> Bool
+  ) {
+    if let reason = link._dropReason() {
+      reportDropped(dispatchable, reason: reason, link: link)
+      return
+    }
+    guard let root = link.root else {
+      reportDropped(dispatchable, reason: .rootReleased, link: link)
+      return
+    }
+    root.interceptFromScope(dispatchable) { [weak self] final in
+      if perform(final) { return true }
+      guard let self else { return false }
+      if let updater = final as? any StateUpdater<S> {
+        self._forwardThroughScope(updater, outcome: .busy, link: link)
+        return true
+      }
+      if let executable = final as? any ExecutableDispatchable {
+        executable._start(in: self)
+        return true
+      }
+      return false
+    }
+  }
+
+  func reportDropped(
+    _ dispatchable: any Dispatchable, reason: ScopeDispatchDroppedError.Reason,
+    link: _ScopeLink<S>
+  ) {
+    onUnhandledError(
+      ScopeDispatchDroppedError(
+        scope: link._path, dispatchableType: String(reflecting: type(of: dispatchable)),
+        reason: reason),
+      dispatchable)
+  }
+}
+
 /// Where an element scope's element was last found in its array, and in which layout of it.
 ///
 /// A `TrackedArray`'s layout stamp changes with every insertion, removal, move and change of an

@@ -36,8 +36,9 @@ extension Store {
     _ observer: @escaping @MainActor (_ update: AppliedUpdate<S>) -> Void
   ) -> Subscription {
     if let _scopeLink { return observeScopedUpdates(link: _scopeLink, observer) }
+    guard let _engine else { return Subscription {} }
     let entry = _UpdateObserverEntry(observer)
-    _updateObservers.append(entry)
+    _engine._updateObservers.append(entry)
     _refreshHasObservers()
     // The token holds the entry strongly: a weak reference would give the entry a side table,
     // and every dispatch retains it to call it, through the side table's slow path (a fifth
@@ -47,45 +48,6 @@ extension Store {
     return Subscription { [weak self, entry] in
       entry._clear()
       self?._noteCancellation()
-    }
-  }
-
-  /// Tells the `(old, new)` listeners about the change just made.
-  @inlinable
-  func notifyListeners(old: S) {
-    for entry in _listeners {
-      entry.callback?(old, _currentState)
-    }
-  }
-
-  /// Tells subscribers and scopes about the change just made; `origin` is the part of the state
-  /// the updater could have changed, for scopes to skip a change outside their slice; found only
-  /// when a scope needs it, as it takes a dynamic cast.
-  @inlinable
-  func notifyObservers(origin: @autoclosure () -> _SliceOrigin) {
-    if !_selectionOrder.isEmpty {
-      for group in _selectionOrder {
-        group.refresh(_currentState, version: _version)
-      }
-    }
-    if !_elementOrder.isEmpty {
-      for group in _elementOrder {
-        group.refresh(_currentState)
-      }
-    }
-    if !_scopeNodes.isEmpty {
-      notifyScopes(origin: origin)
-    }
-  }
-
-  /// Tells the update observers; inlinable so that boxing the updater runs as code specialised
-  /// for its type (generic code looks up the existential's metadata on every update).
-  @inlinable
-  func notifyUpdateObservers<U: StateUpdater>(_ updater: U, cause: DispatchCause?)
-  where U.StateType == S {
-    let update = AppliedUpdate(updater: updater, cause: cause, sequence: _version)
-    for entry in _updateObservers {
-      entry.callback?(update)
     }
   }
 }

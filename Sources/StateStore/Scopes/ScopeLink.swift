@@ -52,6 +52,17 @@ package final class _ScopeLink<Sub: State> {
   /// Whether this scope is an element scope or lies under one: its node is then notified by
   /// its element's group, through the array's change journal, rather than by the root.
   @usableFromInline let _isUnderElement: Bool
+  /// Where the slice starts in the root's state, when it is stored there inline (a chain of
+  /// stored properties, the root's origin `.bytes`); `nil` under an element or a computed key
+  /// path.
+  @usableFromInline let _offsetInRoot: Int?
+  /// The root link's way to change the root's bytes at once: applies `body` to the address
+  /// `offset` bytes into the root's state, when the root can apply without queueing. Shared by
+  /// every link made from the root's, so that a scope whose slice is stored inline reaches the
+  /// root in one call, however deep it is.
+  @usableFromInline let _withRootBytes:
+    @MainActor (_ offset: Int, _ origin: _SliceOrigin, _ body: (UnsafeMutableRawPointer) -> Void)
+      -> _ScopeDispatchOutcome
   /// The element scopes made from this link, by the key path of their array.
   @usableFromInline var _elementScopes: [AnyKeyPath: _ElementScopeEntry] = [:]
 
@@ -66,7 +77,10 @@ package final class _ScopeLink<Sub: State> {
     dropReason: @escaping @MainActor () -> ScopeDispatchDroppedError.Reason?,
     register: @escaping @MainActor (_ScopeNode) -> Void,
     observersChanged: @escaping @MainActor () -> Void,
-    relay: _CancellationLog?, isUnderElement: Bool
+    relay: _CancellationLog?, isUnderElement: Bool, offsetInRoot: Int?,
+    withRootBytes:
+      @escaping @MainActor (Int, _SliceOrigin, (UnsafeMutableRawPointer) -> Void)
+      -> _ScopeDispatchOutcome
   ) {
     self._rootHandle = rootHandle
     self._path = path
@@ -82,6 +96,8 @@ package final class _ScopeLink<Sub: State> {
     self._observersChanged = observersChanged
     self._relay = relay
     self._isUnderElement = isUnderElement
+    self._offsetInRoot = offsetInRoot
+    self._withRootBytes = withRootBytes
   }
 
   /// The entry of the element scopes of the array at `keyPath`, made on first use.
@@ -159,7 +175,9 @@ package final class _ScopeLink<Sub: State> {
       },
       dropReason: parent._dropReason, register: parent._register,
       observersChanged: parent._observersChanged, relay: parent._relay,
-      isUnderElement: parent._isUnderElement)
+      isUnderElement: parent._isUnderElement,
+      offsetInRoot: offset.flatMap { offset in parent._offsetInRoot.map { $0 + offset } },
+      withRootBytes: parent._withRootBytes)
   }
 
   /// Runs `body` on the stored property at `offset` bytes into `slice`.
@@ -188,6 +206,14 @@ package final class _ScopeLink<Sub: State> {
     var value: Value?
     _ = peek { value = ($0 + offset).assumingMemoryBound(to: Value.self).pointee }
     return value
+  }
+
+  /// Calls `body` with the address `offset` bytes into `value`, where it is kept.
+  @inlinable
+  nonisolated static func withMutableBytes(
+    of value: inout Sub, at offset: Int, _ body: (UnsafeMutableRawPointer) -> Void
+  ) {
+    withUnsafeMutablePointer(to: &value) { body(UnsafeMutableRawPointer($0) + offset) }
   }
 
   /// Calls `body` with the address of `value`, where it is kept.
@@ -305,17 +331,32 @@ package final class _ScopeLink<Sub: State> {
         entry.register(
           node, id: id, origin: origin, read: readArray, registerGroup: parent._register)
       },
-      observersChanged: parent._observersChanged, relay: entry._relay, isUnderElement: true)
+      observersChanged: parent._observersChanged, relay: entry._relay, isUnderElement: true,
+      offsetInRoot: nil, withRootBytes: parent._withRootBytes)
   }
 }
 
 /// A scope's way to its root: what a scoped store does with what it is given.
 extension Store {
   /// Applies `updater` to the slice at once when the root is idle, or queues it on the root.
+  ///
+  /// A slice stored inline in the root's state is changed at its address there, in one call to
+  /// the root; any other goes down the links' chain of `withSlice` closures.
   @inlinable
   func dispatchThroughScope<U: StateUpdater>(_ updater: U, link: _ScopeLink<S>)
   where U.StateType == S {
-    let outcome = link._withSlice(link._origin) { updater.updateState(&$0) }
+    let outcome: _ScopeDispatchOutcome
+    if let offset = link._offsetInRoot {
+      // `offsetInRoot` is set only where every step from the root is a stored property with
+      // an offset, and `MemoryLayout.offset(of:)` documents that an access through the offset
+      // pointer is the same as one through the key path: the slice is a `S` at that address,
+      // in memory bound to its type (as `project(_:offset:_:)` relies on).
+      outcome = link._withRootBytes(offset, link._origin) { bytes in
+        updater.updateState(&bytes.assumingMemoryBound(to: S.self).pointee)
+      }
+    } else {
+      outcome = link._withSlice(link._origin) { updater.updateState(&$0) }
+    }
     if case .applied = outcome { return }
     _forwardThroughScope(updater, outcome: outcome, link: link)
   }

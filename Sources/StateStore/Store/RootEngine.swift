@@ -267,6 +267,12 @@ final class _RootEngine<S: State, Dependencies: Sendable> {
   ) -> _ScopeDispatchOutcome {
     if !_appliesAtOnce || !_updateObservers.isEmpty { return .busy }
     _isDispatching = true
+    if !_hasObservers {
+      // The apply path's first step, as in `Store.dispatch(_:)`.
+      runChange(body, store: store)
+      endDispatch(store: store)
+      return .applied
+    }
     applyChange(
       body, origin: origin, forgetsKeptSlices: true, notifyingUpdateObservers: {}, store: store)
     endDispatch(store: store)
@@ -438,7 +444,13 @@ final class _RootEngine<S: State, Dependencies: Sendable> {
         engine._addScopeNode(node, store: store)
       },
       observersChanged: { root.store?._refreshHasObservers() }, relay: mirror._cancellations,
-      isUnderElement: false)
+      isUnderElement: false, offsetInRoot: 0,
+      withRootBytes: { offset, origin, body in
+        guard let store = root.store else { return .dropped(.rootReleased) }
+        return store.applyInPlaceAtRoot(origin: origin) {
+          _ScopeLink<S>.withMutableBytes(of: &$0, at: offset, body)
+        }
+      })
     _rootLink = link
     return link
   }
@@ -609,8 +621,14 @@ extension Store {
       return
     }
     _engine.unsafelyUnwrapped._isDispatching = true
-    _engine.unsafelyUnwrapped.apply(
-      updater, cause: _engine.unsafelyUnwrapped.observedCause(), store: self)
+    if _engine.unsafelyUnwrapped._hasObservers {
+      _engine.unsafelyUnwrapped.apply(
+        updater, cause: _engine.unsafelyUnwrapped.observedCause(), store: self)
+    } else {
+      // The apply path's first step, here so that a store without observers runs the updater
+      // with no call at all: `apply` is not inlined into every dispatch.
+      _engine.unsafelyUnwrapped.runChange({ updater.updateState(&$0) }, store: self)
+    }
     _engine.unsafelyUnwrapped.endDispatch(store: self)
   }
 
@@ -664,11 +682,13 @@ extension Store {
   /// `@inlinable`, so that it is specialised for the application's types.
   @inlinable @inline(never)
   func dispatchLater<U: StateUpdater>(_ updater: U) where U.StateType == S {
-    if let _engine {
-      _engine._enqueue(
-        _QueuedDispatch(updater: updater, cause: _engine.observedCause()), store: self)
-    } else if let _scopeLink {
-      dispatchThroughScope(updater, link: _scopeLink)
+    // The fields are used, not bound: a binding retains and releases (see `engine`).
+    if _scopeLink != nil {
+      dispatchThroughScope(updater, link: _scopeLink.unsafelyUnwrapped)
+    } else if _engine != nil {
+      _engine.unsafelyUnwrapped._enqueue(
+        _QueuedDispatch(updater: updater, cause: _engine.unsafelyUnwrapped.observedCause()),
+        store: self)
     }
   }
 

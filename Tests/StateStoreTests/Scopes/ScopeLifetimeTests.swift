@@ -127,6 +127,32 @@ struct ScopeLifetimeTests {
   }
 
   @Test(
+    "a root whose only reference a subscriber drops during a scope's in-place dispatch: that dispatch finishes, the next is dropped"
+  )
+  func rootReleasedDuringAScopedDispatch() {
+    var errors: [String] = []
+    var heard: [String] = []
+    weak var weakRoot: Store<ShellState, Void>?
+    var root: Store<ShellState, Void>? = Store<ShellState, Void>()
+    weakRoot = root
+    guard let profile = root?.scope(state: \.profile).scope(state: \.avatar) else { return }
+    profile.onUnhandledError = { error, _ in errors.append("\(error)") }
+    var token: Subscription?
+    token = root?.subscribe(to: \.profile.avatar.url) { url in
+      heard.append(url)
+      // The root's last reference goes inside its own notification of the scope's dispatch.
+      if url == "a.png" { root = nil }
+    }
+    profile.dispatch(SetAvatar(url: "a.png"))
+    #expect(heard == ["", "a.png"])
+    #expect(weakRoot == nil)
+    profile.dispatch(SetAvatar(url: "b.png"))
+    #expect(errors.count == 1)
+    #expect(errors.first?.contains("root store has been released") == true)
+    withExtendedLifetime(token) {}
+  }
+
+  @Test(
     "a value whose deinit dispatches through the scope that replaced it in place: queued behind that dispatch, each change heard once, in order"
   )
   func deinitDispatchesDuringAnInPlaceScopedDispatch() {

@@ -230,6 +230,24 @@ struct ScopeTests {
     #expect(seen == ["2 RenameProfile(name: \"Ada\")"])
     token.cancel()
   }
+
+  @Test(
+    "a scope of a scope whose slice lies past the root's first field changes exactly its own bytes, at its offset in the root"
+  )
+  func scopeAtAnOffsetChangesItsOwnSlice() {
+    let app = Store<ShellState, Void>()
+    let avatar = app.scope(state: \.other).scope(state: \.avatar)
+    let before = app.state
+    avatar.dispatch(SetAvatar(url: "deep.png"))
+    var expected = before
+    expected.other.avatar.url = "deep.png"
+    #expect(app.state == expected)
+    #expect(avatar.state.url == "deep.png")
+    app.scope(state: \.other).dispatch(RenameProfile(name: "Other"))
+    expected.other.name = "Other"
+    #expect(app.state == expected)
+    #expect(avatar.state.url == "deep.png")
+  }
 }
 
 /// Collects strings from `@Sendable` interceptor closures, on the main actor.

@@ -56,8 +56,10 @@ package final class _ScopeLink<Sub: State> {
   /// stored properties, the root's origin `.bytes`); `nil` under an element or a computed key
   /// path.
   @usableFromInline let _offsetInRoot: Int?
-  /// The root link's way to change the root's bytes at once: applies `body` to the address
-  /// `offset` bytes into the root's state, when the root can apply without queueing. Shared by
+  /// The root link's way to change the root's bytes at once.
+  ///
+  /// Applies `body` to the address `offset` bytes into the root's state, when the root can
+  /// apply without queueing. Shared by
   /// every link made from the root's, so that a scope whose slice is stored inline reaches the
   /// root in one call, however deep it is.
   @usableFromInline let _withRootBytes:

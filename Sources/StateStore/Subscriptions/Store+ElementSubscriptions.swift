@@ -44,7 +44,8 @@ extension Store {
   func lookupTable<Element: Identifiable & Equatable & Sendable>(
     of group: _ElementGroup<S, Element>
   ) -> TrackedArray<Element>._LookupTable where Element.ID: Sendable {
-    // An access to `currentState` beside the updater's, which cannot overlap it: the caller has
+    // An access to the engine's `currentState` beside the updater's (see the top of
+    // `Store/RootEngine.swift`), which cannot overlap it: the caller has
     // checked that no updater is running (`isApplyingUpdater`, set for the updater's whole
     // access), and `lookupTable(at:)` runs no code of the
     // application's while the access is open (at the key path's offset, it copies two buffers'

@@ -70,9 +70,13 @@ public final class Store<S: State, Dependencies: Sendable> {
   }
   /// Whether `lastSlice` was dropped before an in-place scoped dispatch (see
   /// `forgetSlices(changedBy:)`) and not yet taken again.
-  @usableFromInline var _hasForgottenSlice = false
+  // Unchecked: a plain value, read by copy and written by assignment on the main actor, never
+  // passed `inout`, so no access to it spans any call.
+  @exclusivity(unchecked) @usableFromInline var _hasForgottenSlice = false
   /// `==` on the slice, for a scope whose slice is `Equatable`; `nil` otherwise and at the root.
-  @usableFromInline var _sliceEquality: (@MainActor (S, S) -> Bool)?
+  // Unchecked: read by copy on every refresh of the scope, written once, where the scope is
+  // made (replacing `nil`, so nothing is released), on the main actor.
+  @exclusivity(unchecked) @usableFromInline var _sliceEquality: (@MainActor (S, S) -> Bool)?
   /// Makes a scope's node; set where the scope is made, so that its notification runs as code
   /// specialised for the application's types.
   @usableFromInline var _makeScopeNode: (@MainActor (Store) -> _ScopeNode)?

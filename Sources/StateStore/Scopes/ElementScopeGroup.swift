@@ -82,11 +82,28 @@ where Element.ID: Sendable {
   @usableFromInline let _relay: _CancellationLog
   /// The array as it is now, or `nil` once its parent is gone.
   @usableFromInline let _read: @MainActor () -> TrackedArray<Element>?
-  @usableFromInline var _members: [Element.ID: [_ScopeNode]] = [:]
+  // The four fields below skip the run-time exclusivity check (several begin and end accesses
+  // per update, each as much as a member's refresh) because no two accesses to one of them can
+  // overlap, even when the application's code (an id's `hash(into:)` or `==`, a subscriber, a
+  // `deinit`) subscribes or dispatches; all of it is main-actor state:
+  // - `members` is read only by copying it (`takeMembers()`, `captureMembers()`) and written by
+  //   assignment: `takeMembers()` empties it while its copy holds the table, and the refresh
+  //   puts the table back over that empty value, so no write releases a member and no
+  //   deinitializer runs inside an access; the ids' hashing runs on the copy;
+  // - `pending` is appended to (`add`) and read by copy, and emptied only while a copy holds
+  //   what it had, for the same reason;
+  // - `lastStamp` and `round` are plain values, read by copy and written by assignment.
+  // Tests: `ScopeNotificationTests` ("an id whose hash subscribes and dispatches while element
+  // scopes are notified", "element scopes whose tokens are cancelled are released by the next
+  // update").
+  @exclusivity(unchecked) @usableFromInline var _members: [Element.ID: [_ScopeNode]] = [:]
   /// Members that joined since the last refresh.
-  @usableFromInline var _pending: [_PendingMember] = []
-  @usableFromInline var _lastStamp: UInt64
-  @usableFromInline var _round: UInt64 = 0
+  // Unchecked: see above `members`.
+  @exclusivity(unchecked) @usableFromInline var _pending: [_PendingMember] = []
+  // Unchecked: see above `members`.
+  @exclusivity(unchecked) @usableFromInline var _lastStamp: UInt64
+  // Unchecked: see above `members`.
+  @exclusivity(unchecked) @usableFromInline var _round: UInt64 = 0
 
   /// A member that joined since the last refresh.
   @usableFromInline

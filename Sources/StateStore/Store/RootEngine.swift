@@ -38,9 +38,9 @@
 //   `drainQueue(store:)` (taking one element out, then a reset), short accesses that call no
 //   user code: each queued dispatchable is moved out of its slot before it runs, so the queue
 //   never holds the last reference to one, and the reset destroys nothing but empty slots.
-// - The flags (`isDispatching`, `isApplyingUpdater`, `hasObservers`, `keepsOldState`) are
-//   plain values, read by copy and written by assignment, never passed `inout`, so no access
-//   to one spans any call.
+// - The flags (`isDispatching`, `isApplyingUpdater`, `hasObservers`, `keepsOldState`,
+//   `scopesKeepSlices`) are plain values, read by copy and written by assignment, never passed
+//   `inout`, so no access to one spans any call.
 // - The observer lists (`updateObservers`, `scopeNodes`, `unmirroredScopeNodes`) follow the
 //   store's rule for its own lists (see `listeners` in `Store.swift`): read by copying them,
 //   written by short appends, removals and assignments that call nothing outside the store,
@@ -82,7 +82,8 @@ final class _RootEngine<S: State, Dependencies: Sendable> {
   ///
   /// A scope's in-place dispatch that may change such a slice drops it first, so that the
   /// dispatch mutates without copying.
-  @usableFromInline var _scopesKeepSlices = false
+  // Unchecked: a flag (see the top of this file).
+  @exclusivity(unchecked) @usableFromInline var _scopesKeepSlices = false
   /// The dispatches waiting for their turn.
   // Unchecked: see the top of this file.
   @exclusivity(unchecked) @usableFromInline var _queue: [_QueuedDispatch<S, Dependencies>?] = []

@@ -36,9 +36,25 @@ final class _SelectionEntry<Value: Equatable> {
 @MainActor
 final class _SelectionGroup<S: State, Value: Equatable>: _SelectionGroupBase<S> {
   @usableFromInline let _select: (S) -> Value
-  @usableFromInline var _entries: [_SelectionEntry<Value>] = []
-  @usableFromInline var _cached: Value
-  @usableFromInline var _cachedVersion: UInt64
+  // The three fields below skip the run-time exclusivity check (a begin and an end access per
+  // read, several per update, as much as a row's whole delivery) because no two accesses to
+  // one of them can overlap, even with a hostile view model (an initialiser, `==` or `deinit`
+  // that subscribes, cancels or dispatches); all of it is main-actor state:
+  // - `entries` is read by copying it (`deliver` iterates a copy) and written by an append
+  //   (subscribing) and by `removeCancelledEntries()`, whose predicate asks our own slot, and
+  //   which keeps the entries as they were alive until after the write, so a removed entry's
+  //   last value is released, and its `deinit` runs, with no access open;
+  // - `cached` is written only by the `swap` in `value(for:version:)`, which moves values and
+  //   runs nothing; the evaluation (`select`, the application's initialiser) runs before it,
+  //   and the value it replaces is released after it, from `fresh`; every read copies;
+  // - `cachedVersion` is a plain value, read by copy and written by assignment.
+  // Tests: `HostileUserCodeTests` ("a view model whose release subscribes, released by the
+  // sweep and by a new evaluation").
+  @exclusivity(unchecked) @usableFromInline var _entries: [_SelectionEntry<Value>] = []
+  // Unchecked: see above `entries`.
+  @exclusivity(unchecked) @usableFromInline var _cached: Value
+  // Unchecked: see above `entries`.
+  @exclusivity(unchecked) @usableFromInline var _cachedVersion: UInt64
 
   /// A group whose operations are its own methods, specialised where this is called.
   @inlinable

@@ -52,16 +52,21 @@ package final class _ScopeLink<Sub: State> {
   /// Whether this scope is an element scope or lies under one: its node is then notified by
   /// its element's group, through the array's change journal, rather than by the root.
   @usableFromInline let _isUnderElement: Bool
-  /// Where the slice starts in the root's state, when it is stored there inline (a chain of
-  /// stored properties, the root's origin `.bytes`); `nil` under an element or a computed key
-  /// path.
-  @usableFromInline let _offsetInRoot: Int?
+  /// Where the slice starts in the root's state, when it is stored there inline; `nil` under
+  /// an element or a computed key path.
+  ///
+  /// The origin is `.bytes` exactly when every step from the root is a stored property with an
+  /// offset (`SliceOrigin.narrowed(offset:size:)`), so its start is the slice's offset.
+  @inlinable
+  var offsetInRoot: Int? {
+    guard case .bytes(let range) = _origin else { return nil }
+    return range.lowerBound
+  }
   /// The root link's way to change the root's bytes at once.
   ///
   /// Applies `body` to the address `offset` bytes into the root's state, when the root can
-  /// apply without queueing. Shared by
-  /// every link made from the root's, so that a scope whose slice is stored inline reaches the
-  /// root in one call, however deep it is.
+  /// apply without queueing. Shared by every link made from the root's, so that a scope whose
+  /// slice is stored inline reaches the root in one call, however deep it is.
   @usableFromInline let _withRootBytes:
     @MainActor (_ offset: Int, _ origin: _SliceOrigin, _ body: (UnsafeMutableRawPointer) -> Void)
       -> _ScopeDispatchOutcome
@@ -79,7 +84,7 @@ package final class _ScopeLink<Sub: State> {
     dropReason: @escaping @MainActor () -> ScopeDispatchDroppedError.Reason?,
     register: @escaping @MainActor (_ScopeNode) -> Void,
     observersChanged: @escaping @MainActor () -> Void,
-    relay: _CancellationLog?, isUnderElement: Bool, offsetInRoot: Int?,
+    relay: _CancellationLog?, isUnderElement: Bool,
     withRootBytes:
       @escaping @MainActor (Int, _SliceOrigin, (UnsafeMutableRawPointer) -> Void)
       -> _ScopeDispatchOutcome
@@ -98,7 +103,6 @@ package final class _ScopeLink<Sub: State> {
     self._observersChanged = observersChanged
     self._relay = relay
     self._isUnderElement = isUnderElement
-    self._offsetInRoot = offsetInRoot
     self._withRootBytes = withRootBytes
   }
 
@@ -177,9 +181,7 @@ package final class _ScopeLink<Sub: State> {
       },
       dropReason: parent._dropReason, register: parent._register,
       observersChanged: parent._observersChanged, relay: parent._relay,
-      isUnderElement: parent._isUnderElement,
-      offsetInRoot: offset.flatMap { offset in parent._offsetInRoot.map { $0 + offset } },
-      withRootBytes: parent._withRootBytes)
+      isUnderElement: parent._isUnderElement, withRootBytes: parent._withRootBytes)
   }
 
   /// Runs `body` on the stored property at `offset` bytes into `slice`.
@@ -334,7 +336,7 @@ package final class _ScopeLink<Sub: State> {
           node, id: id, origin: origin, read: readArray, registerGroup: parent._register)
       },
       observersChanged: parent._observersChanged, relay: entry._relay, isUnderElement: true,
-      offsetInRoot: nil, withRootBytes: parent._withRootBytes)
+      withRootBytes: parent._withRootBytes)
   }
 }
 
@@ -348,7 +350,7 @@ extension Store {
   func dispatchThroughScope<U: StateUpdater>(_ updater: U, link: _ScopeLink<S>)
   where U.StateType == S {
     let outcome: _ScopeDispatchOutcome
-    if let offset = link._offsetInRoot {
+    if let offset = link.offsetInRoot {
       // `offsetInRoot` is set only where every step from the root is a stored property with
       // an offset, and `MemoryLayout.offset(of:)` documents that an access through the offset
       // pointer is the same as one through the key path: the slice is a `S` at that address,

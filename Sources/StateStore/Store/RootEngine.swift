@@ -444,7 +444,7 @@ final class _RootEngine<S: State, Dependencies: Sendable> {
         engine._addScopeNode(node, store: store)
       },
       observersChanged: { root.store?._refreshHasObservers() }, relay: mirror._cancellations,
-      isUnderElement: false, offsetInRoot: 0,
+      isUnderElement: false,
       withRootBytes: { offset, origin, body in
         guard let store = root.store else { return .dropped(.rootReleased) }
         return store.applyInPlaceAtRoot(origin: origin) {

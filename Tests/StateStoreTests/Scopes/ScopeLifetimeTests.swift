@@ -129,13 +129,13 @@ struct ScopeLifetimeTests {
   @Test(
     "a root whose only reference a subscriber drops during a scope's in-place dispatch: that dispatch finishes, the next is dropped"
   )
-  func rootReleasedDuringAScopedDispatch() {
+  func rootReleasedDuringAScopedDispatch() throws {
     var errors: [String] = []
     var heard: [String] = []
     weak var weakRoot: Store<ShellState, Void>?
     var root: Store<ShellState, Void>? = Store<ShellState, Void>()
     weakRoot = root
-    guard let profile = root?.scope(state: \.profile).scope(state: \.avatar) else { return }
+    let profile = try #require(root?.scope(state: \.profile).scope(state: \.avatar))
     profile.onUnhandledError = { error, _ in errors.append("\(error)") }
     var token: Subscription?
     token = root?.subscribe(to: \.profile.avatar.url) { url in

@@ -23,8 +23,22 @@ public struct SideEffectContext<S: State, D: Sendable>: Sendable {
   /// ```swift
   /// let done = await context.state.todos.filter(\.done).count
   /// ```
+  ///
+  /// - Precondition: For an effect running on a scope, the scope's slice still exists (see
+  ///   `Store.state`). An effect of an element scope that may outlive its element (a save
+  ///   that finishes after the row is deleted) reads ``stateIfAvailable`` instead.
   public var state: S {
     get async { await _store.stateForEffect() }
+  }
+
+  /// The store's current state, or `nil` when the effect runs on a scope whose slice is gone:
+  /// its root was released, or its element removed.
+  ///
+  /// ```swift
+  /// guard let todo = await context.stateIfAvailable else { return }
+  /// ```
+  public var stateIfAvailable: S? {
+    get async { await _store.stateIfAvailableForEffect() }
   }
 
   /// The store's current state; use ``state``.
@@ -86,5 +100,10 @@ extension Store {
   /// The state, as an effect reads it.
   func stateForEffect() async -> S {
     state
+  }
+
+  /// The state, or `nil` for a scope whose slice is gone, as an effect reads it.
+  func stateIfAvailableForEffect() async -> S? {
+    stateIfAvailable
   }
 }

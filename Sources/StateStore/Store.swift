@@ -175,17 +175,58 @@ public final class Store<S: State, Dependencies: Sendable> {
   /// Reading it from inside an updater (which can only happen if the updater smuggled the store
   /// in and forced its way onto the main actor) stops the process with a message: an updater
   /// gets the state `inout` and must not reach the store.
+  ///
+  /// - Precondition: For a scope, its slice still exists: the root has not been released and,
+  ///   for an element scope (or a scope under one), the element has not been removed. A root's
+  ///   state always exists. A scope whose slice is gone has no state to give, and a made-up one
+  ///   (`S()`, which this returned before) would be a state the app never had, so reading it
+  ///   stops the process with a message naming the scope and what went, as an `unowned`
+  ///   reference would. Code that can outlive the slice (a row's view during a removal
+  ///   animation, an effect that may finish after its element is deleted) reads
+  ///   ``stateIfAvailable`` instead.
   public var state: S {
     checkNotInsideUpdater("read store.state")
+    if let state = liveState { return state }
+    _sliceIsGone("read store.state")
+  }
+
+  /// The current state, or `nil` for a scope whose slice is gone: its root was released, or its
+  /// element removed.
+  ///
+  /// A root store always has a state. A scope of an element reads `nil` from the moment its
+  /// element leaves the array, which a row's view can check before rendering:
+  ///
+  /// ```swift
+  /// guard let todo = row.stateIfAvailable else { return }
+  /// ```
+  public var stateIfAvailable: S? {
+    checkNotInsideUpdater("read store.stateIfAvailable")
     return liveState
   }
 
-  /// The state as this store sees it: its own at the root, the root's slice in a scope (a fresh
-  /// `S()` once the root is released or the scoped element removed).
+  /// The state as this store sees it: its own at the root, the root's slice in a scope; `nil`
+  /// once a scope's root is released or its element removed.
   @inlinable
-  var liveState: S {
+  var liveState: S? {
     if let _engine { return _engine._currentState }
-    return _scopeLink?._read() ?? S()
+    return _scopeLink?._read()
+  }
+
+  /// Stops the process: `operation` needs the state of a scope whose slice is gone.
+  ///
+  /// Trapping is deliberate, and documented on ``state``: there is no state to give.
+  @usableFromInline
+  func _sliceIsGone(_ operation: String) -> Never {
+    let why: String
+    switch _scopeLink?._dropReason() {
+    case .elementRemoved(let id)?: why = "its element (id \(id)) was removed"
+    default: why = "its root store has been released"
+    }
+    let path = _scopeLink.map { "\"\($0._path)\" " } ?? ""
+    preconditionFailure(
+      "StateStore: \(operation) on the scope \(path)of \(S.self), whose slice is gone: \(why). "
+        + "A scope can outlive its slice; read stateIfAvailable there, which is nil once the "
+        + "slice is gone.")
   }
 
   /// Stops the process if an updater is running: `operation` would read the state while the

@@ -4,7 +4,8 @@ extension Store {
   /// This is the subscription for rows of a large list: the store learns from the
   /// ``TrackedArray`` which elements an updater touched and evaluates only their subscribers, so
   /// 10,000 row subscribers cost what the changed rows cost. `nil` means no element has `id`
-  /// (it was removed, or not added yet).
+  /// (it was removed, or not added yet). A scope whose slice is gone (its root released, its
+  /// element removed) delivers `nil` once and gives a token that does nothing.
   ///
   /// ```swift
   /// let token = store.subscribe(to: \.todos, id: todo.id) { row.render($0) }
@@ -20,7 +21,11 @@ extension Store {
     _ onChange: @escaping @MainActor (Element?) -> Void
   ) -> Subscription where Element.ID: Sendable {
     checkNotInsideUpdater("subscribe")
-    let group = elementGroup(for: keyPath)
+    guard let state = liveState else {
+      runAsStoreCallback { onChange(nil) }
+      return Subscription {}
+    }
+    let group = elementGroup(for: keyPath, state: state)
     let subscriber = group._table.add(onChange)
     // From the read of the list to the first value, user code runs (the identifier's
     // `hash(into:)` and `==`, a computed key path's getter, `onChange`): with the store marked
@@ -57,7 +62,10 @@ extension Store {
     else {
       // A scope's list, or one that a getter of the application's gives (a computed key path, or
       // one through a class): read from a copy of the state, with no access to it open.
-      return group._array.value(in: liveState).lookupTable
+      // A scope whose slice went since the subscriber checked (a getter of the application's
+      // released the root) has no elements.
+      guard let state = liveState else { return TrackedArray<Element>().lookupTable }
+      return group._array.value(in: state).lookupTable
     }
     return table
   }
@@ -68,7 +76,7 @@ extension Store {
   /// group found last is checked first, by the key path's identity, before hashing the key path.
   @inlinable
   func elementGroup<Element: Identifiable & Equatable & Sendable>(
-    for keyPath: KeyPath<S, TrackedArray<Element>>
+    for keyPath: KeyPath<S, TrackedArray<Element>>, state: S
   ) -> _ElementGroup<S, Element> where Element.ID: Sendable {
     // The same key path object has the same type, `KeyPath<S, TrackedArray<Element>>`, and the
     // group made for it is an `ElementGroup<S, Element>`: the cast cannot fail, so it skips the
@@ -82,7 +90,7 @@ extension Store {
     } else {
       // Made here, in code specialised for the application, so that its tokens' releases are.
       group = _ElementGroup(
-        keyPath: keyPath, state: liveState, table: _SubscriberTable(noting: _cancellationLog))
+        keyPath: keyPath, state: state, table: _SubscriberTable(noting: _cancellationLog))
       _elementGroups[keyPath] = group
       _elementOrder.append(group)
       _refreshHasObservers()

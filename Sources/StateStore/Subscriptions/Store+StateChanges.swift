@@ -60,7 +60,8 @@ extension Store {
   ///
   /// Unlike a listener, it does not make the store keep the old state; unlike `observeUpdates`,
   /// a scope's observer also hears about changes made at the root. It runs with the view-model
-  /// and key-path subscribers, in subscription order, before the element subscribers.
+  /// and key-path subscribers, in subscription order, before the element subscribers. A scope
+  /// whose slice is gone calls nothing and gives a token that does nothing.
   ///
   /// - Returns: The token that keeps the observer registered.
   /// - Complexity: O(1) to register; per update, one call of `onChange`.
@@ -69,9 +70,10 @@ extension Store {
     _ onChange: @escaping @MainActor (_ state: S) -> Void
   ) -> Subscription {
     let group = stateChangeGroup()
+    // A scope whose slice is gone has no state to give, and never will have.
+    guard let state = liveState else { return Subscription {} }
     let entry = _CallbackSlot(onChange)
     group._entries.append(entry)
-    let state = liveState
     runAsStoreCallback { onChange(state) }
     // The token holds the entry strongly: a weak reference would give the entry a side table
     // and make every retain of it in `deliver` take the slow path. The entry holds nothing once

@@ -2,7 +2,8 @@ extension Store {
   /// Delivers `VM(state:)` at once and then whenever it differs from the last value delivered.
   ///
   /// All subscribers of one view-model type share a single `init?(state:)` evaluation per state
-  /// change. `nil` means `init?(state:)` failed.
+  /// change. `nil` means `init?(state:)` failed. A scope whose slice is gone (its root
+  /// released, its element removed) delivers nothing and gives a token that does nothing.
   ///
   /// - Returns: The token that keeps the subscription alive.
   /// - Complexity: O(view-model types) per dispatch, plus one comparison per subscriber.
@@ -15,7 +16,8 @@ extension Store {
 
   /// Delivers the value at `keyPath` at once and then whenever it differs from the last one.
   ///
-  /// All subscribers of one key path share a single read per state change.
+  /// All subscribers of one key path share a single read per state change. A scope whose slice
+  /// is gone delivers nothing and gives a token that does nothing.
   ///
   /// - Returns: The token that keeps the subscription alive.
   @inlinable
@@ -33,16 +35,18 @@ extension Store {
     _ onChange: @escaping @MainActor (Value) -> Void
   ) -> Subscription {
     checkNotInsideUpdater("subscribe")
+    // A scope whose slice is gone has no value to deliver, and never will have.
+    guard let state = liveState else { return Subscription {} }
     let group: _SelectionGroup<S, Value>
     if let existing = _selectionGroups[key] as? _SelectionGroup<S, Value> {
       group = existing
     } else {
-      group = _SelectionGroup(key: key, select: select, state: liveState, version: _version)
+      group = _SelectionGroup(key: key, select: select, state: state, version: _version)
       _selectionGroups[key] = group
       _selectionOrder.append(group)
       _refreshHasObservers()
     }
-    let value = group.value(for: liveState, version: _version)
+    let value = group.value(for: state, version: _version)
     let entry = _SelectionEntry(last: value, callback: onChange)
     group._entries.append(entry)
     runAsStoreCallback { onChange(value) }

@@ -126,8 +126,9 @@ public final class LocalStateScreenController<
   }
 
   private func render(always: Bool) {
-    guard let store else { return }
-    let model = View.VM(state: store.state, localState: localState)
+    // A scope whose slice is gone (its element removed) keeps showing its last model.
+    guard let state = store?.stateIfAvailable else { return }
+    let model = View.VM(state: state, localState: localState)
     guard always || model != lastModel else { return }
     lastModel = model
     let oldModel = view.model

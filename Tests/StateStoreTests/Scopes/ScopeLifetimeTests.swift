@@ -72,7 +72,7 @@ struct ScopeLifetimeTests {
     profile.dispatch(any: RenameProfile(name: "Ada"))
     #expect(errors.count == 2)
     #expect(errors.allSatisfy { $0.contains("root store has been released") })
-    #expect(profile.state == ProfileState())
+    #expect(profile.stateIfAvailable == nil)
   }
 
   @Test(
@@ -92,14 +92,14 @@ struct ScopeLifetimeTests {
           canary: Canary {
             MainActor.assumeIsolated {
               scope.dispatch(RenameProfile(name: "from a deinit"))
-              readDuringDeinit.append(scope.state.name)
+              readDuringDeinit.append(scope.stateIfAvailable?.name ?? "no state")
             }
           }))
     }
     #expect(errors.count == 1)
     #expect(errors.first?.contains("root store has been released") == true)
-    #expect(readDuringDeinit.count == 1)
-    #expect(profile.state == ProfileState())
+    #expect(readDuringDeinit == ["no state"])
+    #expect(profile.stateIfAvailable == nil)
   }
 
   @Test(
@@ -123,7 +123,8 @@ struct ScopeLifetimeTests {
     profile?.dispatch(RenameProfile(name: "Grace"))
     #expect(errors.count >= 1)
     #expect(errors.last?.contains("root store has been released") == true)
-    #expect(profile?.state == ProfileState())
+    #expect(profile != nil)
+    #expect(profile?.stateIfAvailable == nil)
   }
 
   @Test(
@@ -176,6 +177,84 @@ struct ScopeLifetimeTests {
     #expect(heard == ["|none", "|canary", "|none", "from a deinit|none"])
     withExtendedLifetime(token) {}
   }
+  @Test(
+    "a scope's state is available exactly while its slice exists: its root alive, its element present"
+  )
+  func stateIfAvailable() {
+    let app = Store<ShellState, Void>(
+      initialState: ShellState(rows: [Row(id: 1, title: "a"), Row(id: 2, title: "b")]))
+    let row = app.scope(state: \.rows, id: 2)
+    #expect(app.stateIfAvailable == app.state)
+    #expect(row.stateIfAvailable == Row(id: 2, title: "b"))
+    #expect(row.state == Row(id: 2, title: "b"))
+    app.dispatch(RemoveRow(id: 2))
+    #expect(row.stateIfAvailable == nil)
+    #expect(app.scope(state: \.rows, id: 1).stateIfAvailable?.title == "a")
+  }
+
+  @Test(
+    "subscribing to a scope whose slice is gone delivers nothing and gives a token that does nothing"
+  )
+  func subscribingToAGoneSlice() {
+    let app = Store<ShellState, Void>(initialState: ShellState(rows: [Row(id: 2, title: "b")]))
+    let row = app.scope(state: \.rows, id: 2)
+    app.dispatch(RemoveRow(id: 2))
+    var heard: [String] = []
+    let byPath = row.subscribe(to: \.title) { heard.append("path \($0)") }
+    let byModel = row.subscribe(RowHeading.self) { heard.append("model \(String(describing: $0))") }
+    let list: Store<RowList, Void>
+    do {
+      let board = Store<Board, Void>(initialState: Board(list: RowList(rows: [Row(id: 1)])))
+      list = board.scope(state: \.list)
+      #expect(list.stateIfAvailable?.rows.count == 1)
+    }
+    var elements: [Row?] = []
+    let byElement = list.subscribe(to: \.rows, id: 1) { elements.append($0) }
+    #expect(heard.isEmpty)
+    #expect(elements == [nil])
+    app.dispatch(BumpCounter())
+    #expect(heard.isEmpty)
+    byPath.cancel()
+    byElement.cancel()
+    #expect(byPath.isCancelled && byElement.isCancelled)
+    withExtendedLifetime(byModel) {}
+  }
+
+  @Test(
+    "reading the state of a scope whose root was released stops the process, naming the scope and why"
+  )
+  func stateOfAReleasedRootStops() async {
+    await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      await MainActor.run {
+        var app: Store<ShellState, Void>? = Store<ShellState, Void>()
+        let avatar = app?.scope(state: \.profile).scope(state: \.avatar)
+        app = nil
+        _ = (app, avatar?.state)
+      }
+    }.map { result in
+      let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+      #expect(message.contains("read store.state on the scope \"profile/avatar\""))
+      #expect(message.contains("its root store has been released"))
+      #expect(message.contains("read stateIfAvailable there"))
+    }
+  }
+
+  @Test(
+    "reading the state of an element scope whose element was removed stops the process, naming the element"
+  )
+  func stateOfARemovedElementStops() async {
+    await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      await MainActor.run {
+        let app = Store<ShellState, Void>(initialState: ShellState(rows: [Row(id: 7)]))
+        let row = app.scope(state: \.rows, id: 7)
+        app.dispatch(RemoveRow(id: 7))
+        _ = row.state
+      }
+    }.map { result in
+      let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+      #expect(message.contains("its element (id 7) was removed"))
+    }
+  }
 }
 
 /// A root whose state holds a ``Canary``.
@@ -220,4 +299,20 @@ struct ReplaceFeatureCanary: StateUpdater {
 struct RenameFeature: StateUpdater {
   let name: String
   func updateState(_ state: inout CanaryFeature) { state.name = name }
+
+}
+
+/// A row's heading, for a view-model subscriber of an element scope.
+private struct RowHeading: ViewModelWithState {
+  let text: String
+  init?(state: Row) { text = state.title }
+}
+
+/// A root whose list sits one level down, for a scope that holds a tracked array.
+private struct Board: State {
+  var list = RowList()
+}
+
+private struct RowList: State, Equatable {
+  var rows = TrackedArray<Row>()
 }

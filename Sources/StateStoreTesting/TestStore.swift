@@ -178,6 +178,8 @@ public final class TestStore<S: State, Dependencies: Sendable> {
   }
 
   /// The current state of the store.
+  ///
+  /// - Precondition: For a scope, its slice still exists (see `Store.state`).
   public var state: S { store.state }
 
   deinit {
@@ -229,14 +231,24 @@ public final class TestStore<S: State, Dependencies: Sendable> {
   ) async where U.StateType == S {
     let label = "send(\(type(of: updater)))"
     checkNothingPending(before: label, at: sourceLocation)
-    let before = store.state
+    // A scope whose element the test removed (or whose root it released) has no state: a
+    // failed test, not a stopped test process.
+    guard let before = store.stateIfAvailable else {
+      Issue.record(
+        """
+        \(label) on a scope whose slice is gone: its element was removed or its root \
+        released. The updater was not dispatched.
+        """,
+        sourceLocation: sourceLocation)
+      return
+    }
     isSending = true
     sendingType = U.self
     sentState = nil
     store.dispatch(updater)
     isSending = false
     // Updaters that interceptors queued behind this one were received, not folded in here.
-    let after = sentState ?? store.state
+    let after = sentState ?? store.stateIfAvailable ?? before
     sentState = nil
     updateLedger()
     assertChange(
@@ -262,7 +274,8 @@ public final class TestStore<S: State, Dependencies: Sendable> {
   // MARK: - Internals
 
   private func observe(_ update: AppliedUpdate<S>) {
-    let new = store.state
+    // Only the scope's own updaters are observed, and they cannot remove its slice.
+    guard let new = store.stateIfAvailable else { return }
     defer { lastState = new }
     if isSending, sentState == nil, type(of: update.updater) == sendingType {
       sentState = new

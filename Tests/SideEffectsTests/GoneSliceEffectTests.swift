@@ -1,4 +1,5 @@
 import SideEffects
+import StateStoreTesting
 import Testing
 
 @MainActor
@@ -21,6 +22,28 @@ func effectOfARemovedElement() async throws {
   signalRemoved.yield()
   let titles = try await effect.value
   #expect(titles == ["work", nil])
+}
+
+@MainActor
+@Test(
+  "a test store of an element scope whose element the test removed fails the send, and does not stop the process"
+)
+func testStoreOfARemovedElement() async {
+  let app = Store<TabsState, Void>(initialState: TabsState(tabs: [Tab(id: 1, title: "inbox")]))
+  let messages = await recordedIssues {
+    let row = TestStore(wrapping: app.scope(state: \.tabs, id: 1))
+    await row.send(Retitle(title: "mail")) { $0.title = "mail" }
+    app.dispatch(CloseTab(id: 1))
+    await row.send(Retitle(title: "post"))
+  }
+  #expect(messages.count == 1)
+  #expect(messages.first?.contains("send(Retitle) on a scope whose slice is gone") == true)
+  #expect(app.state.tabs.isEmpty)
+}
+
+private struct Retitle: StateUpdater {
+  let title: String
+  func updateState(_ state: inout Tab) { state.title = title }
 }
 
 private struct Tab: State, Identifiable, Equatable {

@@ -270,13 +270,25 @@ final class _RootEngine<S: State, Dependencies: Sendable> {
     if !_hasObservers {
       // The apply path's first step, as in `Store.dispatch(_:)`.
       runChange(body, store: store)
-      endDispatch(store: store)
-      return .applied
+    } else {
+      _applyObservedInPlace(origin: origin, body, store: store)
     }
-    applyChange(
-      body, origin: origin, forgetsKeptSlices: true, notifyingUpdateObservers: {}, store: store)
     endDispatch(store: store)
     return .applied
+  }
+
+  /// `applyInPlace`'s path for a root with observers: the one apply path, out of line.
+  ///
+  /// Out of line so that what is left of `applyInPlace` is small enough for the compiler to
+  /// inline into the root link's closures: a scope's dispatch to a root nothing observes then
+  /// makes one call less (S1: 672 → 605 instructions a dispatch, with `dispatchThroughScope`
+  /// inlined into `dispatchLater`).
+  @inlinable @inline(never)
+  func _applyObservedInPlace(
+    origin: _SliceOrigin, _ body: (inout S) -> Void, store: Store<S, Dependencies>
+  ) {
+    applyChange(
+      body, origin: origin, forgetsKeptSlices: true, notifyingUpdateObservers: {}, store: store)
   }
 
   /// The one apply path: sweeps cancelled entries, keeps what the observers need from before

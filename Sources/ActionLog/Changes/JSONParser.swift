@@ -190,31 +190,51 @@ package struct JSONParser {
 
   private mutating func parseString() throws(Failure) -> String {
     index += 1
-    var scalars = String.UnicodeScalarView()
-    var runStart = index
+    let start = index
+    // Most strings hold no escape: their bytes are the string's UTF-8, decoded once (invalid
+    // bytes read as U+FFFD).
     while index < end {
       let byte = bytes[index]
       if byte == UInt8(ascii: "\"") {
-        appendRun(from: runStart, to: &scalars)
+        let string = String(decoding: bytes[start..<index], as: UTF8.self)
         index += 1
-        return String(scalars)
+        return string
+      }
+      if byte < 0x20 { throw failure("control character in a string") }
+      if byte == UInt8(ascii: "\\") { return try parseEscapedString(from: start) }
+      index += 1
+    }
+    throw failure("unterminated string")
+  }
+
+  /// The rest of a string that holds an escape, from `start`, its first byte, with `index` at
+  /// its first backslash: the runs' bytes and each escaped scalar's UTF-8, decoded once.
+  ///
+  /// The same string as decoding each run on its own: an escape gives a whole, well-formed
+  /// scalar, so it neither completes a run's unfinished sequence nor is absorbed by one, and the
+  /// decoder replaces an unfinished sequence the same way whether a new scalar or the end
+  /// follows it.
+  private mutating func parseEscapedString(from start: Int) throws(Failure) -> String {
+    var utf8: [UInt8] = []
+    var runStart = start
+    while index < end {
+      let byte = bytes[index]
+      if byte == UInt8(ascii: "\"") {
+        utf8.append(contentsOf: bytes[runStart..<index])
+        index += 1
+        return String(decoding: utf8, as: UTF8.self)
       }
       if byte < 0x20 { throw failure("control character in a string") }
       if byte == UInt8(ascii: "\\") {
-        appendRun(from: runStart, to: &scalars)
+        utf8.append(contentsOf: bytes[runStart..<index])
         index += 1
-        scalars.append(try parseEscape())
+        utf8.append(contentsOf: try parseEscape().utf8)
         runStart = index
         continue
       }
       index += 1
     }
     throw failure("unterminated string")
-  }
-
-  private func appendRun(from start: Int, to scalars: inout String.UnicodeScalarView) {
-    guard start < index else { return }
-    scalars.append(contentsOf: String(decoding: bytes[start..<index], as: UTF8.self).unicodeScalars)
   }
 
   private mutating func parseEscape() throws(Failure) -> Unicode.Scalar {

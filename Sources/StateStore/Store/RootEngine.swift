@@ -44,8 +44,7 @@
 // - The observer lists (`updateObservers`, `scopeNodes`, `unmirroredScopeNodes`) follow the
 //   store's rule for its own lists (see `listeners` in `Store.swift`): read by copying them,
 //   written by short appends, removals and assignments that call nothing outside the store,
-//   with what a write releases kept alive until after it. `scopeMirror` is written once, by an
-//   assignment that releases nothing.
+//   with what a write releases kept alive until after it.
 
 import Synchronization
 
@@ -102,9 +101,12 @@ final class _RootEngine<S: State, Dependencies: Sendable> {
   /// The scopes of this root that have listeners or subscribers, notified after every update.
   // Unchecked: an observer list (see the top of this file).
   @exclusivity(unchecked) @usableFromInline var _scopeNodes: [_ScopeNode] = []
-  /// The mirror of the scopes' kept slices, made with the first scope; see ``ScopeMirror``.
-  // Unchecked: read on every update that has scopes; written once (see the top of this file).
-  @exclusivity(unchecked) @usableFromInline var _scopeMirror: _ScopeMirror?
+  /// The mirror of the scopes' kept slices; see ``ScopeMirror``.
+  ///
+  /// A constant, made with the engine: an update with scopes reads it without retaining it,
+  /// which a variable, or an optional bound on every update, would cost (two atomic operations
+  /// per dispatch).
+  @usableFromInline let _scopeMirror = _ScopeMirror(size: MemoryLayout<S>.size)
   /// The scope nodes outside the mirror, in `scopeNodes`' order.
   ///
   /// All that an update visits when the mirror matches.
@@ -428,8 +430,7 @@ final class _RootEngine<S: State, Dependencies: Sendable> {
     // Every closure below takes the store from it first, a strong reference held for the call.
     let root = _RootReference(store)
     _rootReference = root
-    let mirror = _ScopeMirror(size: MemoryLayout<S>.size)
-    _scopeMirror = mirror
+    let mirror = _scopeMirror
     let link = _ScopeLink<S>(
       rootHandle: root, path: "", name: "", origin: .bytes(0..<MemoryLayout<S>.size),
       identity: _ScopeIdentity(),
@@ -484,7 +485,7 @@ final class _RootEngine<S: State, Dependencies: Sendable> {
   @usableFromInline
   func _addScopeNode(_ node: _ScopeNode, store: Store<S, Dependencies>) {
     node._mirror = _scopeMirror
-    _scopeMirror?._needsRebuild = true
+    _scopeMirror._needsRebuild = true
     _scopeNodes.append(node)
     store._refreshHasObservers()
   }
@@ -510,10 +511,7 @@ final class _RootEngine<S: State, Dependencies: Sendable> {
   ///   that changed.
   @inlinable
   func notifyScopes(origin: () -> _SliceOrigin, store: Store<S, Dependencies>) {
-    guard let mirror = _scopeMirror else {
-      _refreshScopes(_scopeNodes, origin: origin(), skippingMirrored: nil, store: store)
-      return
-    }
+    let mirror = _scopeMirror
     if mirror._needsRebuild { _rebuildMirror(mirror) }
     if mirror._cancellations._count.load(ordering: .relaxed) != 0 {
       mirror._cancellations._count.store(0, ordering: .relaxed)
@@ -546,13 +544,12 @@ final class _RootEngine<S: State, Dependencies: Sendable> {
         node._isActive = false
         emptied = true
       } else if node._isMirrorMember, node._holdsSlice, !node._isMirrored,
-        let mirror = _scopeMirror,
         let range = node.mirrorRange
       {
         // The scope took its slice from the root during this refresh, and the root cannot
         // change while it notifies (a dispatch from a subscriber is queued), so these bytes
         // are the kept slice's.
-        _ScopeLink<S>.withAddress(of: &_currentState) { mirror.take($0, in: range) }
+        _ScopeLink<S>.withAddress(of: &_currentState) { _scopeMirror.take($0, in: range) }
         node._isMirrored = true
       }
     }
@@ -561,7 +558,7 @@ final class _RootEngine<S: State, Dependencies: Sendable> {
     let before = _scopeNodes
     defer { withExtendedLifetime(before) {} }
     _scopeNodes.removeAll { !$0._isActive }
-    if let _scopeMirror { _rebuildMirror(_scopeMirror) }
+    _rebuildMirror(_scopeMirror)
     store._refreshHasObservers()
   }
 

@@ -27,8 +27,9 @@ public struct StoreHandle<S: State, Dependencies: Sendable>: Sendable {
     self.store = store
   }
 
-  /// The store's current state, or `nil` once the store is released.
-  public var state: S? { store?.state }
+  /// The store's current state, or `nil` once the store is released or, for a scope, once its
+  /// slice is gone (see ``Store/stateIfAvailable``).
+  public var state: S? { store?.stateIfAvailable }
 
   /// Dispatches `updater`; does nothing once the store is released.
   public func dispatch<U: StateUpdater>(_ updater: U) where U.StateType == S {

@@ -192,6 +192,17 @@ struct ScopeLifetimeTests {
     #expect(app.scope(state: \.rows, id: 1).stateIfAvailable?.title == "a")
   }
 
+  @Test("a handle on a scope whose slice is gone reads nil, as a handle on a released store does")
+  func handleOnAGoneSlice() {
+    let app = Store<ShellState, Void>(initialState: ShellState(rows: [Row(id: 4, title: "d")]))
+    let row = app.scope(state: \.rows, id: 4)
+    let handle = row.handle
+    #expect(handle.state == Row(id: 4, title: "d"))
+    app.dispatch(RemoveRow(id: 4))
+    #expect(handle.store != nil)
+    #expect(handle.state == nil)
+  }
+
   @Test(
     "subscribing to a scope whose slice is gone delivers nothing and gives a token that does nothing"
   )

@@ -168,6 +168,7 @@ public final class Store<S: State, Dependencies: Sendable> {
     _engine?._rootReference?._isAlive = false
     // Their tokens hold the entries: release the observers, and what they captured, now.
     for entry in _engine?._updateObservers ?? [] { entry._clear() }
+    for entry in _listeners { entry._clear() }
   }
 
   /// The current state.
@@ -218,12 +219,6 @@ public final class Store<S: State, Dependencies: Sendable> {
       getState: { [weak self] in self?.state },
       enqueue: { [weak self] dispatchable in self?.dispatch(any: dispatchable) },
       retain: { [weak self] resource in self?.interceptorResources.append(resource) })
-  }
-
-  /// Records that a token was cancelled, so the next update sweeps the emptied entry.
-  @usableFromInline
-  nonisolated func _noteCancellation() {
-    _cancellationLog._note()
   }
 
   /// Removes the entries whose tokens were cancelled, and groups left without subscribers.

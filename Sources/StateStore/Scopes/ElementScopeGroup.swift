@@ -46,7 +46,12 @@ package class _ElementScopeGroupBase {
   /// How many members have `(old, new)` listeners.
   private var listening = 0
   /// The group's own node; it holds the group.
-  @usableFromInline weak var _node: _ScopeNode?
+  ///
+  /// Not a weak reference, which would give the node a side table (see `Store.ownScopeNode`).
+  // Unchecked lifetime: set to the node `makeNode()` has just made, and cleared by that node's
+  // isolated deinitializer as it begins (`onRelease`); every access is on the main actor. The
+  // proof of `Store.ownScopeNode` applies as it is. Tests: `ScopeNodeLifetimeTests`.
+  @usableFromInline unowned(unsafe) var _node: _ScopeNode?
 
   @usableFromInline
   init() {}
@@ -138,6 +143,9 @@ where Element.ID: Sendable {
       refresh: { [self] _origin in refresh(_origin) },
       sweep: { [self] in sweepMembers() })
     self._node = node
+    node._onRelease = { [self] node in
+      if self._node === node { self._node = nil }
+    }
     return node
   }
 

@@ -41,7 +41,14 @@ package final class _ScopeNode {
   /// False once the scope has no observers; its holder then drops the node.
   @usableFromInline var _isActive = true
   /// The element group holding the node, told when ``keepsOldSlice`` changes.
-  @usableFromInline weak var _container: _ElementScopeGroupBase?
+  ///
+  /// Not a weak reference, which would give the group a side table (see
+  /// `ElementScopeEntry.group`).
+  // Unchecked lifetime: set by the group itself as it files the node (`add`), and cleared when
+  // the group drops the node (`_remove`) and by the group's isolated deinitializer as it begins;
+  // every access is on the main actor. The proof of `Store.ownScopeNode` applies as it is.
+  // Tests: `ScopeNodeLifetimeTests`.
+  @usableFromInline unowned(unsafe) var _container: _ElementScopeGroupBase?
   /// Called by the deinitializer, so that whoever refers to the node without keeping it alive
   /// (its scope's `ownScopeNode`, its group's `node`) forgets it.
   @usableFromInline var _onRelease: (@MainActor (_ScopeNode) -> Void)?

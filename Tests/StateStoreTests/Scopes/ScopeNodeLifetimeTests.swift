@@ -100,4 +100,27 @@ struct ScopeNodeLifetimeTests {
     #expect(changes == [true, true])
     _ = token
   }
+
+  @Test("an element scope that outlives its root and its group takes listeners and reports")
+  func elementScopeOutlivesItsGroup() {
+    weak var weakRoot: Store<ShellState, Void>?
+    let row: Store<Row, Void>
+    var tokens: [Subscription] = []
+    var errors: [String] = []
+    do {
+      let app = Store<ShellState, Void>(initialState: ShellState(rows: TrackedArray([Row(id: 0)])))
+      weakRoot = app
+      row = app.scope(state: \.rows, id: 0)
+      tokens.append(row.subscribe(to: \.done) { _ in })
+      tokens.append(row.addListener { _, _ in })
+      row.dispatch(ToggleRow())
+    }
+    // The root went, and with it the group and the row's registration, which the row forgets.
+    #expect(weakRoot == nil)
+    row.onUnhandledError = { error, _ in errors.append("\(error)") }
+    tokens.append(row.addListener { _, _ in })
+    for token in tokens { token.cancel() }
+    row.dispatch(ToggleRow())
+    #expect(errors.count == 1)
+  }
 }

@@ -59,7 +59,23 @@ public final class Store<S: State, Dependencies: Sendable> {
   // from inside a callback. All of it is main-actor state. The root's engine keeps its own
   // lists (update observers, scopes) by the same rule.
   /// A scope's registration with its root, while the scope has observers.
-  weak var ownScopeNode: _ScopeNode?
+  ///
+  /// Not a weak reference: that would give the node a side table, and every retain and release
+  /// of the node, by its holder on every update, would take the runtime's slow path.
+  // Unchecked lifetime, proof that it never refers to a node whose deinitializer has run:
+  // - it is written only by `scopeObserversChanged()`, to a node it has just made (alive), by
+  //   `giveUpScopeNode()`, to nil, and by the node's deinitializer (`ScopeNode.deinit`), which
+  //   sets it to nil when it refers to that node, as the deinitializer's first statement;
+  // - that deinitializer is isolated to the main actor, as is every access to this field, so
+  //   no read runs between it and the node's memory being freed; a node whose last reference
+  //   goes on another thread waits for the main actor with its memory intact, and main-actor
+  //   code that reaches it meanwhile finds a whole node, which it uses only for the length of
+  //   a call (it stores it nowhere), as `RootHandle` argues for the root;
+  // - a store that answers its holder that it has no observers left gives its node up first
+  //   (`giveUpScopeNode()`), so a subscriber added from any callback before the holder drops
+  //   the node registers a new node rather than joining one about to be dropped.
+  // Tests: `ScopeNodeLifetimeTests`.
+  unowned(unsafe) var ownScopeNode: _ScopeNode?
   /// A scope's slice from before the update being applied, for its `(old, new)` listeners.
   @usableFromInline var _capturedSlice: S?
   /// A scope's slice as its view-model and key-path subscribers were last evaluated on, kept
@@ -168,6 +184,7 @@ public final class Store<S: State, Dependencies: Sendable> {
     _engine?._rootReference?._isAlive = false
     // Their tokens hold the entries: release the observers, and what they captured, now.
     for entry in _engine?._updateObservers ?? [] { entry._clear() }
+    for entry in _listeners { entry._clear() }
   }
 
   /// The current state.
@@ -259,12 +276,6 @@ public final class Store<S: State, Dependencies: Sendable> {
       getState: { [weak self] in self?.state },
       enqueue: { [weak self] dispatchable in self?.dispatch(any: dispatchable) },
       retain: { [weak self] resource in self?.interceptorResources.append(resource) })
-  }
-
-  /// Records that a token was cancelled, so the next update sweeps the emptied entry.
-  @usableFromInline
-  nonisolated func _noteCancellation() {
-    _cancellationLog._note()
   }
 
   /// Removes the entries whose tokens were cancelled, and groups left without subscribers.

@@ -108,6 +108,48 @@ struct LifetimeTests {
     #expect(weakCaptured == nil)
   }
 
+  /// How a subscriber of each kind subscribes, for the test below.
+  enum SubscriberKind: CaseIterable, Sendable {
+    case listener, viewModel, keyPath
+  }
+
+  @Test(
+    "a listener or subscriber that holds its own token is released with the store",
+    arguments: SubscriberKind.allCases)
+  func subscriberHoldingItsOwnToken(kind: SubscriberKind) {
+    /// Where the subscriber keeps its token: a cycle through the token, which holds the slot.
+    final class TokenHolder {
+      var token: Subscription?
+    }
+    weak var weakStore: Store<CounterState, Void>?
+    weak var weakCaptured: Tracked?
+    weak var weakHolder: TokenHolder?
+    var calls = 0
+    do {
+      let captured = Tracked()
+      weakCaptured = captured
+      let holder = TokenHolder()
+      weakHolder = holder
+      let store = Store<CounterState, Void>()
+      weakStore = store
+      let callback = {
+        _ = captured
+        _ = holder
+        calls += 1
+      }
+      switch kind {
+      case .listener: holder.token = store.addListener { _, _ in callback() }
+      case .viewModel: holder.token = store.subscribe(ParityModel.self) { _ in callback() }
+      case .keyPath: holder.token = store.subscribe(to: \.value) { _ in callback() }
+      }
+      store.dispatch(Increment())
+    }
+    #expect(calls >= 1)
+    #expect(weakStore == nil)
+    #expect(weakHolder == nil, "the callback and its token must go with the store")
+    #expect(weakCaptured == nil)
+  }
+
   @Test("cancel() from another thread stops delivery and the entry is swept")
   func cancelFromBackground() async {
     let store = Store<CounterState, Void>()

@@ -9,7 +9,15 @@ import Synchronization
 @MainActor
 package final class _ElementScopeEntry {
   @usableFromInline let _relay: _CancellationLog
-  @usableFromInline weak var _group: _ElementScopeGroupBase?
+  /// The group, while it has members.
+  ///
+  /// Not a weak reference, which would give the group a side table, and every retain and
+  /// release of it, on every update that touches its array, the runtime's slow path.
+  // Unchecked lifetime: set by `register`, to the group it has just made and holds, and cleared
+  // by that group's isolated deinitializer as it begins (`ElementScopeGroupBase.deinit`); every
+  // access is on the main actor. The proof of `Store.ownScopeNode` applies as it is. Tests:
+  // `ScopeNodeLifetimeTests`.
+  @usableFromInline unowned(unsafe) var _group: _ElementScopeGroupBase?
 
   @usableFromInline
   init(relay: _CancellationLog) {
@@ -33,6 +41,7 @@ package final class _ElementScopeEntry {
     } else {
       group = _ElementScopeGroup(origin: origin, relay: _relay, read: read)
       self._group = group
+      group._entry = self
       registerGroup(group.makeNode())
     }
     group.add(node, id: id)
@@ -46,10 +55,24 @@ package class _ElementScopeGroupBase {
   /// How many members have `(old, new)` listeners.
   private var listening = 0
   /// The group's own node; it holds the group.
-  @usableFromInline weak var _node: _ScopeNode?
+  ///
+  /// Not a weak reference, which would give the node a side table (see `Store.ownScopeNode`).
+  // Unchecked lifetime: set to the node `makeNode()` has just made, and cleared by that node's
+  // isolated deinitializer as it begins (`onRelease`); every access is on the main actor. The
+  // proof of `Store.ownScopeNode` applies as it is. Tests: `ScopeNodeLifetimeTests`.
+  @usableFromInline unowned(unsafe) var _node: _ScopeNode?
+
+  /// The entry that refers to the group, told when the group goes.
+  @usableFromInline var _entry: _ElementScopeEntry?
 
   @usableFromInline
   init() {}
+
+  // Isolated, so that the entry's reference, read on the main actor, is cleared before the
+  // group is destroyed (see `ElementScopeEntry.group`).
+  isolated deinit {
+    if let _entry, _entry._group === self { _entry._group = nil }
+  }
 
   /// Counts a member that starts or stops listening, and says whether the group does.
   @usableFromInline
@@ -130,6 +153,15 @@ where Element.ID: Sendable {
     super.init()
   }
 
+  // Isolated, so that the members' references to the group (`ScopeNode.container`), read on the
+  // main actor, are cleared before the group is destroyed.
+  isolated deinit {
+    for nodes in _members.values {
+      for node in nodes { node._container = nil }
+    }
+    for member in _pending { member._node._container = nil }
+  }
+
   /// The node the group's holder notifies; it keeps the group alive.
   @inlinable
   func makeNode() -> _ScopeNode {
@@ -138,6 +170,9 @@ where Element.ID: Sendable {
       refresh: { [self] _origin in refresh(_origin) },
       sweep: { [self] in sweepMembers() })
     self._node = node
+    node._onRelease = { [self] node in
+      if self._node === node { self._node = nil }
+    }
     return node
   }
 

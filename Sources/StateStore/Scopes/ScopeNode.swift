@@ -41,7 +41,17 @@ package final class _ScopeNode {
   /// False once the scope has no observers; its holder then drops the node.
   @usableFromInline var _isActive = true
   /// The element group holding the node, told when ``keepsOldSlice`` changes.
-  @usableFromInline weak var _container: _ElementScopeGroupBase?
+  ///
+  /// Not a weak reference, which would give the group a side table (see
+  /// `ElementScopeEntry.group`).
+  // Unchecked lifetime: set by the group itself as it files the node (`add`), and cleared when
+  // the group drops the node (`_remove`) and by the group's isolated deinitializer as it begins;
+  // every access is on the main actor. The proof of `Store.ownScopeNode` applies as it is.
+  // Tests: `ScopeNodeLifetimeTests`.
+  @usableFromInline unowned(unsafe) var _container: _ElementScopeGroupBase?
+  /// Called by the deinitializer, so that whoever refers to the node without keeping it alive
+  /// (its scope's `ownScopeNode`, its group's `node`) forgets it.
+  @usableFromInline var _onRelease: (@MainActor (_ScopeNode) -> Void)?
   /// The group's notification round the node was last refreshed in: an element the journal
   /// names twice is refreshed once.
   @usableFromInline var _round: UInt64 = 0
@@ -80,6 +90,12 @@ package final class _ScopeNode {
     self._sweep = sweep
     self._origin = origin
     self._forgetSlice = forgetSlice
+  }
+
+  // Isolated, so that the references to the node that do not keep it alive are cleared on the
+  // main actor, where they are read, before the node is destroyed (see `Store.ownScopeNode`).
+  isolated deinit {
+    _onRelease?(self)
   }
 }
 
@@ -143,6 +159,9 @@ extension Store {
           refresh: { [self] _origin in self.refreshAsScope(origin: _origin) },
           sweep: { [self] in self.sweepAsScope() })
       ownScopeNode = node
+      node._onRelease = { [self] node in
+        if self.ownScopeNode === node { self.ownScopeNode = nil }
+      }
       node._holdsSlice = _lastSlice != nil
       node._keepsOldSlice = !_listeners.isEmpty
       node._keepsLastSlice = _lastSlice != nil || _hasForgottenSlice
@@ -159,7 +178,18 @@ extension Store {
   @inlinable
   func sweepAsScope() -> Bool {
     if _cancellationLog._count.load(ordering: .relaxed) != 0 { _sweepCancelledEntries() }
-    return _hasObservers
+    guard _hasObservers else {
+      giveUpScopeNode()
+      return false
+    }
+    return true
+  }
+
+  /// Forgets this scope's node, which its holder is told to drop: a subscriber that joins
+  /// before the holder drops it registers a new node.
+  @usableFromInline
+  func giveUpScopeNode() {
+    ownScopeNode = nil
   }
 
   /// Notifies this scope's observers after an update of the root; returns false once it has
@@ -173,7 +203,10 @@ extension Store {
     if _cancellationLog._count.load(ordering: .relaxed) != 0 { _sweepCancelledEntries() }
     let old = _capturedSlice
     _capturedSlice = nil
-    guard _hasObservers, let link = _scopeLink else { return false }
+    guard _hasObservers, let link = _scopeLink else {
+      giveUpScopeNode()
+      return false
+    }
     guard origin.mayChange(link._origin), let slice = link._read() else { return true }
     if let old, !_listeners.isEmpty, !Self._isSame(old, slice) {
       for entry in _listeners { entry.callback?(old, slice) }

@@ -84,6 +84,13 @@ final class _SelectionGroup<S: State, Value: Equatable>: _SelectionGroupBase<S> 
     super.init(key: key, refresh: refresh, removeCancelled: removeCancelled, isEmpty: isEmpty)
   }
 
+  // The subscribers' tokens hold their slots (see `Store.subscribe(key:select:_:)`): release
+  // the callbacks, and what they captured, with the group, that is with the store, as a weak
+  // reference from the token would. A slot may be cleared from any thread.
+  deinit {
+    for entry in _entries { entry._slot._clear() }
+  }
+
   /// Drops cancelled subscribers; returns whether the group is now empty.
   @usableFromInline
   func _removeCancelledEntries() -> Bool {

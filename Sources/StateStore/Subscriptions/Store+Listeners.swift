@@ -20,9 +20,11 @@ extension Store {
     let entry = _ListenerEntry(listener)
     _listeners.append(entry)
     _refreshHasObservers()
-    return Subscription { [weak self, weak entry] in
-      entry?._clear()
-      self?._noteCancellation()
+    // The token holds the entry and the store's cancellation log strongly, for the reason
+    // given in `subscribe(key:select:_:)`; the store's deinitializer clears its listeners.
+    return Subscription { [_cancellationLog, entry] in
+      entry._clear()
+      _cancellationLog._note()
     }
   }
 
@@ -45,9 +47,9 @@ extension Store {
     // of a journaled store's dispatch, P1 in store-bench). An observer that holds its own
     // token makes a cycle through the entry, which the store's deinitializer breaks by
     // clearing its observers.
-    return Subscription { [weak self, entry] in
+    return Subscription { [_cancellationLog, entry] in
       entry._clear()
-      self?._noteCancellation()
+      _cancellationLog._note()
     }
   }
 }

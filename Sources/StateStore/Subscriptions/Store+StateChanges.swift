@@ -78,9 +78,9 @@ extension Store {
     // The token holds the entry strongly: a weak reference would give the entry a side table
     // and make every retain of it in `deliver` take the slow path. The entry holds nothing once
     // cleared, and nothing in it refers back to the token.
-    return Subscription { [weak self, entry] in
+    return Subscription { [_cancellationLog, entry] in
       entry._clear()
-      self?._noteCancellation()
+      _cancellationLog._note()
     }
   }
 

@@ -50,9 +50,15 @@ extension Store {
     let entry = _SelectionEntry(last: value, callback: onChange)
     group._entries.append(entry)
     runAsStoreCallback { onChange(value) }
-    return Subscription { [weak self, weak entry] in
-      entry?._slot._clear()
-      self?._noteCancellation()
+    // The token holds the slot and the store's cancellation log, not weak references to the
+    // entry and the store: a weak reference gives its object a side table, and every retain
+    // and release of it (the entry in `deliver`, a scope at each call) then takes the
+    // runtime's slow path. Neither refers back to the token. The group's deinitializer clears
+    // its entries' slots, so a callback that holds its own token is released with the store.
+    let slot = entry._slot
+    return Subscription { [_cancellationLog] in
+      slot._clear()
+      _cancellationLog._note()
     }
   }
 }

@@ -78,43 +78,13 @@ struct LifetimeTests {
     #expect(store._engine?._updateObservers.isEmpty == true)
   }
 
-  @Test("an update observer that holds its own token is released with the store")
-  func observerHoldingItsOwnToken() {
-    /// Where the observer keeps its token: a cycle through the token, which holds the entry.
-    final class TokenHolder {
-      var token: Subscription?
-    }
-    weak var weakStore: Store<CounterState, Void>?
-    weak var weakCaptured: Tracked?
-    weak var weakHolder: TokenHolder?
-    var calls = 0
-    do {
-      let captured = Tracked()
-      weakCaptured = captured
-      let holder = TokenHolder()
-      weakHolder = holder
-      let store = Store<CounterState, Void>()
-      weakStore = store
-      holder.token = store.observeUpdates { _ in
-        _ = captured
-        _ = holder
-        calls += 1
-      }
-      store.dispatch(Increment())
-    }
-    #expect(calls == 1)
-    #expect(weakStore == nil)
-    #expect(weakHolder == nil, "the observer and its token must go with the store")
-    #expect(weakCaptured == nil)
-  }
-
   /// How a subscriber of each kind subscribes, for the test below.
   enum SubscriberKind: CaseIterable, Sendable {
-    case listener, viewModel, keyPath
+    case updateObserver, listener, viewModel, keyPath
   }
 
   @Test(
-    "a listener or subscriber that holds its own token is released with the store",
+    "an update observer, listener or subscriber that holds its own token is released with the store",
     arguments: SubscriberKind.allCases)
   func subscriberHoldingItsOwnToken(kind: SubscriberKind) {
     /// Where the subscriber keeps its token: a cycle through the token, which holds the slot.
@@ -138,6 +108,7 @@ struct LifetimeTests {
         calls += 1
       }
       switch kind {
+      case .updateObserver: holder.token = store.observeUpdates { _ in callback() }
       case .listener: holder.token = store.addListener { _, _ in callback() }
       case .viewModel: holder.token = store.subscribe(ParityModel.self) { _ in callback() }
       case .keyPath: holder.token = store.subscribe(to: \.value) { _ in callback() }

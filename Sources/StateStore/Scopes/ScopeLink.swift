@@ -571,7 +571,8 @@ struct _ScopeKey: Hashable {
 /// too, and the root's `isolated deinit` clears ``isAlive`` before anything of the root is
 /// destroyed.
 ///
-/// Proof that ``unownedRoot`` is never read after the root is freed:
+/// Proof that ``unownedScopeRoot`` (and `RootReference`'s `unownedRoot`) is never read after
+/// the root is freed:
 /// - it is read only through ``root``, on the main actor, and only while ``isAlive`` is true;
 /// - ``isAlive`` is cleared by the root's deinitializer, which is isolated to the main actor,
 ///   as its first statement, so on the main actor no code runs between the end of the
@@ -594,6 +595,20 @@ class _RootHandle {
   @exclusivity(unchecked) @usableFromInline final var _isAlive = true
   // Unchecked lifetime: see the type's comment.
   @usableFromInline final unowned(unsafe) let _unownedScopeRoot: any _ScopeRoot
+  /// The root's engine, kept alive by its store's deinitializer when the store goes in the
+  /// middle of a scope's in-place dispatch, until that dispatch has returned.
+  ///
+  /// `RootReference.withEngine` runs a scope's change on the engine without a reference of its
+  /// own (a retain and a release, two atomic operations, on every scoped dispatch). The
+  /// change runs the application's code (the updater, the `deinit` of a value it replaces),
+  /// which may release the root's last reference: the store's deinitializer then finds its
+  /// engine dispatching and hands it here, so the engine, its state and its flags outlive the
+  /// store until `withEngine` returns and lets it go. Only then, with no access open, is the
+  /// state destroyed (and the deinitializers of its values run). Nothing else sets it, so it
+  /// holds the engine for the length of one call at most.
+  // Unchecked: written by the root's deinitializer and by `withEngine` after its call, by
+  // plain assignments on the main actor; the release of the engine runs after the write.
+  @exclusivity(unchecked) @usableFromInline final var _survivingEngine: AnyObject?
 
   @usableFromInline
   init(_ root: any _ScopeRoot) {
@@ -603,6 +618,14 @@ class _RootHandle {
   /// The root, or `nil` once it has begun its deinitializer.
   @inlinable
   final var root: (any _ScopeRoot)? { _isAlive ? _unownedScopeRoot : nil }
+
+  /// Lets the engine that its store handed over go, once the call it survived for returns.
+  @usableFromInline
+  final func _releaseSurvivingEngine() {
+    let engine = _survivingEngine
+    _survivingEngine = nil
+    withExtendedLifetime(engine) {}
+  }
 }
 
 /// A ``RootHandle`` that knows the root's types, for the closures of the root's own link.
@@ -611,16 +634,62 @@ class _RootHandle {
 final class _RootReference<S: State, Dependencies: Sendable>: _RootHandle {
   // Unchecked lifetime: see ``RootHandle``'s comment.
   @usableFromInline unowned(unsafe) let _unownedRoot: Store<S, Dependencies>
+  /// The root's engine, not retained: the store owns it (a constant field), so it lives at
+  /// least as long as the store, and read only through ``withEngine(_:ifReleased:)``.
+  @usableFromInline let _unretainedEngine: Unmanaged<_RootEngine<S, Dependencies>>
 
   @usableFromInline
-  init(_ store: Store<S, Dependencies>) {
+  init(_ store: Store<S, Dependencies>, engine: _RootEngine<S, Dependencies>) {
     _unownedRoot = store
+    _unretainedEngine = .passUnretained(engine)
     super.init(store)
   }
 
   /// The root store, or `nil` once it has begun its deinitializer.
   @inlinable
   var store: Store<S, Dependencies>? { _isAlive ? _unownedRoot : nil }
+
+  /// Calls `body` with the root's engine, retaining neither it nor the store, or answers
+  /// `released` once the root has begun its deinitializer.
+  ///
+  /// Proof that the engine is alive for the whole of `body`, whatever the application's code
+  /// that `body` runs does:
+  /// - on entry ``isAlive`` is true, so the store has not begun its deinitializer and holds
+  ///   the engine in a constant field: the engine is alive;
+  /// - during `body` the store can lose its last reference only to the application's code
+  ///   (the engine's own code releases nothing of the store's); then the store's
+  ///   deinitializer, which runs at once on the main actor (or, released on another thread,
+  ///   waits for it, and so for `body` to return), finds its engine dispatching, as the
+  ///   engine sets `isDispatching` before running any such code and clears it only after,
+  ///   and hands the engine to ``survivingEngine``: this handle, alive for the call because
+  ///   the link's closure that holds it is running, keeps it alive until `body` returns;
+  /// - the engine's methods that `body` calls touch the store only through ``store``, which
+  ///   answers `nil` after the deinitializer began, never through a reference kept across
+  ///   the application's code.
+  /// Tests: `RootReleasedDuringScopedDispatchTests`, with updaters and a replaced value's
+  /// `deinit` that release the root.
+  @inlinable
+  func withEngine<Result>(
+    _ body: (_RootEngine<S, Dependencies>) -> Result, ifReleased released: Result
+  ) -> Result {
+    guard _isAlive else { return released }
+    let result = _withUnretained(_unretainedEngine, body)
+    if !_isAlive { _releaseSurvivingEngine() }
+    return result
+  }
+}
+
+/// Calls `body` with the object `reference` refers to, without retaining it; the caller proves
+/// that it stays alive for the call.
+///
+/// A function of this module, so that a main-actor closure passed to it is not compiled with a
+/// run-time check of the executor, which the same closure passed straight to the standard
+/// library's `_withUnsafeGuaranteedRef` gets (it cost more than the retain it saves).
+@inlinable @inline(__always)
+func _withUnretained<Object: AnyObject, Result>(
+  _ reference: Unmanaged<Object>, _ body: (Object) -> Result
+) -> Result {
+  reference._withUnsafeGuaranteedRef(body)
 }
 
 /// A scope remembered without being kept alive.

@@ -20,10 +20,10 @@ package final class _ScopeLink<Sub: State> {
   /// Identifies this scope in the updaters it wraps.
   @usableFromInline package let _identity: _ScopeIdentity
   /// The root, referred to without a weak reference (see ``RootHandle``).
-  @usableFromInline let _rootHandle: _RootHandle?
+  @usableFromInline let _rootHandle: _RootHandle
   /// The root, or `nil` once it is released.
   @inlinable
-  var root: (any _ScopeRoot)? { _rootHandle?.root }
+  var root: (any _ScopeRoot)? { _rootHandle.root }
   /// The slice, or `nil` when the root is released or the scoped element removed.
   @usableFromInline let _read: @MainActor () -> Sub?
   /// Calls `body` with the address of the slice where the root keeps it (of a copy, for a slice
@@ -75,7 +75,7 @@ package final class _ScopeLink<Sub: State> {
 
   @usableFromInline
   init(
-    rootHandle: _RootHandle?, path: String, name: String, origin: _SliceOrigin,
+    rootHandle: _RootHandle, path: String, name: String, origin: _SliceOrigin,
     identity: _ScopeIdentity,
     read: @escaping @MainActor () -> Sub?,
     peek: @escaping @MainActor ((UnsafeRawPointer) -> Void) -> Bool,
@@ -354,6 +354,7 @@ extension Store {
   where U.StateType == S {
     let outcome: _ScopeDispatchOutcome
     if let offset = link.offsetInRoot {
+      if link._rootHandle.applyUnobserved(updater, atOffset: offset) { return }
       // `offsetInRoot` is set only where every step from the root is a stored property with
       // an offset, and `MemoryLayout.offset(of:)` documents that an access through the offset
       // pointer is the same as one through the key path: the slice is a `S` at that address,
@@ -595,6 +596,9 @@ class _RootHandle {
   @exclusivity(unchecked) @usableFromInline final var _isAlive = true
   // Unchecked lifetime: see the type's comment.
   @usableFromInline final unowned(unsafe) let _unownedScopeRoot: any _ScopeRoot
+  /// The root's engine, not retained: the store owns it (a constant field), so it lives at
+  /// least as long as the store; read only through ``withEngineCore(_:)``.
+  @usableFromInline final let _unretainedCore: Unmanaged<_EngineCore>
   /// The root's engine, kept alive by its store's deinitializer when the store goes in the
   /// middle of a scope's in-place dispatch, until that dispatch has returned.
   ///
@@ -611,13 +615,76 @@ class _RootHandle {
   @exclusivity(unchecked) @usableFromInline final var _survivingEngine: AnyObject?
 
   @usableFromInline
-  init(_ root: any _ScopeRoot) {
+  init(_ root: any _ScopeRoot, engine: _EngineCore) {
     _unownedScopeRoot = root
+    _unretainedCore = .passUnretained(engine)
   }
 
   /// The root, or `nil` once it has begun its deinitializer.
   @inlinable
   final var root: (any _ScopeRoot)? { _isAlive ? _unownedScopeRoot : nil }
+
+  /// Calls `body` with the root's engine, retaining neither it nor the store, or answers
+  /// `released` once the root has begun its deinitializer.
+  ///
+  /// Proof that the engine is alive for the whole of `body`, whatever the application's code
+  /// that `body` runs does:
+  /// - on entry ``isAlive`` is true, so the store has not begun its deinitializer and holds
+  ///   the engine in a constant field: the engine is alive;
+  /// - during `body` the store can lose its last reference only to the application's code
+  ///   (the engine's own code releases nothing of the store's); then the store's
+  ///   deinitializer, which runs at once on the main actor (or, released on another thread,
+  ///   waits for it, and so for `body` to return), finds its engine dispatching, as the
+  ///   engine sets `isDispatching` before running any such code and clears it only after,
+  ///   and hands the engine to ``survivingEngine``: this handle, alive for the call because
+  ///   the caller holds it (a link's constant field, or the link's closure that is running),
+  ///   keeps it alive until `body` returns;
+  /// - the engine's code that `body` runs touches the store only through
+  ///   `RootReference.store`, which answers `nil` after the deinitializer began, never
+  ///   through a reference kept across the application's code.
+  /// Tests: `RootReleasedDuringScopedDispatchTests`, with updaters and a replaced value's
+  /// `deinit` that release the root.
+  @inlinable @inline(__always)
+  final func withEngineCore<Result>(_ body: (_EngineCore) -> Result, ifReleased released: Result)
+    -> Result
+  {
+    guard _isAlive else { return released }
+    let result = _withUnretained(_unretainedCore, body)
+    if !_isAlive { _releaseSurvivingEngine() }
+    return result
+  }
+
+  /// Applies `updater` to the slice `offset` bytes into the root's state, at once, when the
+  /// root is idle and nothing observes it or intercepts its dispatches; false, having done
+  /// nothing, otherwise (the scope then takes the root link's way, which handles the rest).
+  ///
+  /// The root's own fast path (`Store.dispatch(_:)`), made from the scope with no call through
+  /// a closure and no reference counted: the same flags are checked and set around the
+  /// updater's `inout` access, so the same rules hold inside it (a dispatch from the updater is
+  /// queued, a read of the state stops the process), and what the updater queued runs after
+  /// it, with the store held.
+  ///
+  /// `offset` is where the slice, of type `U.StateType`, is stored inline in the root's state
+  /// (`ScopeLink.offsetInRoot`): `MemoryLayout.offset(of:)` documents that an access through
+  /// the offset pointer is the same as one through the key path, and the state's memory is
+  /// bound to the root's type, so to the slice's type at that offset.
+  @inlinable @inline(__always)
+  final func applyUnobserved<U: StateUpdater>(_ updater: U, atOffset offset: Int) -> Bool {
+    withEngineCore(
+      { core in
+        guard core._appliesAtOnceUnobserved else { return false }
+        core.applyUnobserved(from: self) {
+          updater.updateState(
+            &(core._stateAddress + offset).assumingMemoryBound(to: U.StateType.self).pointee)
+        }
+        return true
+      }, ifReleased: false)
+  }
+
+  /// Runs what the root queued during a scope's in-place dispatch, with the store held, if it
+  /// is still alive; overridden by ``RootReference``, which knows the store's type.
+  @usableFromInline
+  func _drainQueue() {}
 
   /// Lets the engine that its store handed over go, once the call it survived for returns.
   @usableFromInline
@@ -634,15 +701,11 @@ class _RootHandle {
 final class _RootReference<S: State, Dependencies: Sendable>: _RootHandle {
   // Unchecked lifetime: see ``RootHandle``'s comment.
   @usableFromInline unowned(unsafe) let _unownedRoot: Store<S, Dependencies>
-  /// The root's engine, not retained: the store owns it (a constant field), so it lives at
-  /// least as long as the store, and read only through ``withEngine(_:ifReleased:)``.
-  @usableFromInline let _unretainedEngine: Unmanaged<_RootEngine<S, Dependencies>>
 
   @usableFromInline
   init(_ store: Store<S, Dependencies>, engine: _RootEngine<S, Dependencies>) {
     _unownedRoot = store
-    _unretainedEngine = .passUnretained(engine)
-    super.init(store)
+    super.init(store, engine: engine)
   }
 
   /// The root store, or `nil` once it has begun its deinitializer.
@@ -650,32 +713,20 @@ final class _RootReference<S: State, Dependencies: Sendable>: _RootHandle {
   var store: Store<S, Dependencies>? { _isAlive ? _unownedRoot : nil }
 
   /// Calls `body` with the root's engine, retaining neither it nor the store, or answers
-  /// `released` once the root has begun its deinitializer.
-  ///
-  /// Proof that the engine is alive for the whole of `body`, whatever the application's code
-  /// that `body` runs does:
-  /// - on entry ``isAlive`` is true, so the store has not begun its deinitializer and holds
-  ///   the engine in a constant field: the engine is alive;
-  /// - during `body` the store can lose its last reference only to the application's code
-  ///   (the engine's own code releases nothing of the store's); then the store's
-  ///   deinitializer, which runs at once on the main actor (or, released on another thread,
-  ///   waits for it, and so for `body` to return), finds its engine dispatching, as the
-  ///   engine sets `isDispatching` before running any such code and clears it only after,
-  ///   and hands the engine to ``survivingEngine``: this handle, alive for the call because
-  ///   the link's closure that holds it is running, keeps it alive until `body` returns;
-  /// - the engine's methods that `body` calls touch the store only through ``store``, which
-  ///   answers `nil` after the deinitializer began, never through a reference kept across
-  ///   the application's code.
-  /// Tests: `RootReleasedDuringScopedDispatchTests`, with updaters and a replaced value's
-  /// `deinit` that release the root.
+  /// `released` once the root has begun its deinitializer; see ``withEngineCore(_:ifReleased:)``
+  /// for the proof that the engine stays alive for the call.
   @inlinable
   func withEngine<Result>(
     _ body: (_RootEngine<S, Dependencies>) -> Result, ifReleased released: Result
   ) -> Result {
-    guard _isAlive else { return released }
-    let result = _withUnretained(_unretainedEngine, body)
-    if !_isAlive { _releaseSurvivingEngine() }
-    return result
+    withEngineCore(
+      { body(unsafeDowncast($0, to: _RootEngine<S, Dependencies>.self)) }, ifReleased: released)
+  }
+
+  @usableFromInline
+  override func _drainQueue() {
+    guard let store, let engine = store._engine else { return }
+    engine._drainQueue(store: store)
   }
 }
 

@@ -57,21 +57,19 @@ import Synchronization
 /// of the unchecked accesses.
 @usableFromInline
 @MainActor
-final class _RootEngine<S: State, Dependencies: Sendable> {
+final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
+  /// Where the application's state lives: allocated with the engine, at an address that does
+  /// not change, so that a scope's dispatch reaches its slice there (see ``EngineCore``).
+  @usableFromInline let _state: UnsafeMutablePointer<S>
   /// The application's state.
-  // Unchecked: see the top of this file; its only modifying access is `runChange(_:)`.
-  @exclusivity(unchecked) @usableFromInline var _currentState: S
-  /// True while the store is applying a dispatch or notifying about it.
-  // Unchecked: a flag (see the top of this file).
-  @exclusivity(unchecked) @usableFromInline var _isDispatching = false
-  /// True only while an updater holds the state `inout`.
-  // Unchecked: a flag (see the top of this file).
-  @exclusivity(unchecked) @usableFromInline var _isApplyingUpdater = false
-  /// Whether anything at all must run after an updater is applied.
-  ///
-  /// The store's own observers, update observers, or scopes with observers.
-  // Unchecked: a flag (see the top of this file).
-  @exclusivity(unchecked) @usableFromInline var _hasObservers = false
+  // A pointer's pointee, so no run-time exclusivity check, as `@exclusivity(unchecked)` would
+  // have it: see the top of this file; its only modifying access is `runChange(_:)`, and a
+  // scope's in-place change (`Store.dispatchThroughScope`), which sets the same flags.
+  @inlinable
+  var _currentState: S {
+    unsafeAddress { UnsafePointer(_state) }
+    unsafeMutableAddress { _state }
+  }
   /// Whether an update must keep the state from before it.
   ///
   /// A listener of the root, or of a scope, wants `(old, new)`.
@@ -91,10 +89,6 @@ final class _RootEngine<S: State, Dependencies: Sendable> {
   @exclusivity(unchecked) @usableFromInline var _queueHead = 0
   /// The steps every dispatchable passes through, in order.
   @usableFromInline let _interceptors: [StoreInterceptor<S>]
-  /// Whether there are interceptors, so that the fast path can never apply a dispatch at once.
-  ///
-  /// Kept apart from `interceptors` so that the fast path reads one flag.
-  @usableFromInline let _hasInterceptors: Bool
   /// The observers of applied updaters (an action recorder, a journal).
   // Unchecked: an observer list (see the top of this file).
   @exclusivity(unchecked) @usableFromInline var _updateObservers: [_UpdateObserverEntry<S>] = []
@@ -112,13 +106,6 @@ final class _RootEngine<S: State, Dependencies: Sendable> {
   /// All that an update visits when the mirror matches.
   // Unchecked: an observer list (see the top of this file).
   @exclusivity(unchecked) @usableFromInline var _unmirroredScopeNodes: [_ScopeNode] = []
-  /// The number of updates applied: what a selection group's cache and an ``AppliedUpdate``'s
-  /// `sequence` count.
-  ///
-  /// The engine's, not the store's, so that a scope's in-place dispatch, which does not hold
-  /// the store (see ``RootReference``), counts without touching it.
-  // Unchecked: a flag (see the top of this file).
-  @exclusivity(unchecked) @usableFromInline var _version: UInt64 = 0
   /// The root's link to itself, which its scopes compose; made with the first scope.
   @usableFromInline var _rootLink: _ScopeLink<S>?
   /// How the root's scopes reach it, made with its first scope.
@@ -128,14 +115,21 @@ final class _RootEngine<S: State, Dependencies: Sendable> {
 
   @usableFromInline
   init(initialState: S, interceptors: [StoreInterceptor<S>]) {
-    self._currentState = initialState
+    let state = UnsafeMutablePointer<S>.allocate(capacity: 1)
+    state.initialize(to: initialState)
+    self._state = state
     self._interceptors = interceptors
-    self._hasInterceptors = !interceptors.isEmpty
+    super.init(stateAddress: UnsafeMutableRawPointer(state), hasInterceptors: !interceptors.isEmpty)
   }
 
-  /// Whether a dispatch made now would be applied on the spot: idle, with no interceptors.
-  @inlinable
-  var _appliesAtOnce: Bool { !_isDispatching && !_hasInterceptors }
+  // Runs where the last reference goes, on the main actor: with the store (whose own
+  // deinitializer is isolated), or after a scope's in-place dispatch that the store's release
+  // interrupted (see `RootHandle.survivingEngine`), never inside an access to the state. The
+  // deinitializers of the state's values run here, as they would for a stored property.
+  isolated deinit {
+    _state.deinitialize(count: 1)
+    _state.deallocate()
+  }
 
   // MARK: - The queue
 
@@ -144,6 +138,7 @@ final class _RootEngine<S: State, Dependencies: Sendable> {
   @usableFromInline
   func _enqueue(_ queued: _QueuedDispatch<S, Dependencies>, store: Store<S, Dependencies>) {
     _queue.append(queued)
+    _hasQueued = true
     if !_isDispatching { _drainQueue(store: store) }
   }
 
@@ -180,6 +175,7 @@ final class _RootEngine<S: State, Dependencies: Sendable> {
       if _queueHead == _queue.count {
         _queue.removeAll(keepingCapacity: true)
         _queueHead = 0
+        _hasQueued = false
       }
       guard let next = taken else { continue }
       if _interceptors.isEmpty {
@@ -281,11 +277,7 @@ final class _RootEngine<S: State, Dependencies: Sendable> {
   ) -> _ScopeDispatchOutcome {
     if !_appliesAtOnce || !_updateObservers.isEmpty { return .busy }
     if _hasObservers { return _applyObservedInPlace(origin: origin, body, root: root) }
-    _isDispatching = true
-    // The apply path's first step, as in `Store.dispatch(_:)`.
-    runChange(body)
-    _isDispatching = false
-    if _queueHead < _queue.count { _drainQueue(root: root) }
+    applyUnobserved(from: root) { body(&_currentState) }
     return .applied
   }
 
@@ -306,14 +298,6 @@ final class _RootEngine<S: State, Dependencies: Sendable> {
       body, origin: origin, forgetsKeptSlices: true, notifyingUpdateObservers: {}, store: store)
     endDispatch(store: store)
     return .applied
-  }
-
-  /// Runs what a scope's in-place dispatch queued, with the store held, if it is still alive;
-  /// once the store is gone nothing it queued runs (its deinitializer emptied the queue).
-  @usableFromInline
-  func _drainQueue(root: _RootReference<S, Dependencies>) {
-    guard let store = root.store else { return }
-    _drainQueue(store: store)
   }
 
   /// The one apply path: sweeps cancelled entries, keeps what the observers need from before
@@ -361,13 +345,11 @@ final class _RootEngine<S: State, Dependencies: Sendable> {
     }
   }
 
-  /// The one place where the state is modified: the change's `inout` access.
+  /// Runs `change` on the state through the one place where it is modified
+  /// (`EngineCore.runChange(_:)`).
   @inlinable
   func runChange(_ change: (inout S) -> Void) {
-    _isApplyingUpdater = true
-    change(&_currentState)
-    _isApplyingUpdater = false
-    _version &+= 1
+    runChange { change(&_currentState) }
   }
 
   /// Calls `body` with the state's address, so that a scope copies its slice alone.

@@ -6,7 +6,7 @@
 /// `@inlinable` `scope` methods, where the application's types are known, so they run as code
 /// specialised for them.
 ///
-/// A link holds its root weakly: a scope never keeps the root alive, and once the root is
+/// A link holds its root without keeping it alive (see ``RootHandle``): once the root is
 /// released every operation answers "released" instead of trapping.
 @usableFromInline
 @MainActor

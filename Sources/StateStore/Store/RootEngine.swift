@@ -11,12 +11,15 @@
 // - queued: everything else goes through `enqueue(_:store:)`, and `drainQueue(store:)` runs
 //   the queue through the interceptors to `finish(_:cause:perform:store:)`.
 //
-// Every engine method is called with its store (`store:`), which the caller holds: the store's
-// own methods pass `self`, and a scope reaches the engine only through the root link, which
-// takes a strong reference to the store first (`RootReference.store`). So the store, and the
-// engine it alone owns, stay alive for the whole of any engine method, even when the
-// application's code that the method runs releases every other reference to the store. The
-// engine holds no reference to its store.
+// Every engine method that needs the store is called with it (`store:`), which the caller
+// holds: the store's own methods pass `self`, and a scope's closures take a strong reference to
+// the store first (`RootReference.store`). So the store, and the engine it alone owns, stay
+// alive for the whole of any such method, even when the application's code that the method
+// runs releases every other reference to the store. A scope's change of the state (the
+// unobserved path in `RootHandle.applyUnobserved`, and `applyInPlace`) holds neither, to save
+// two atomic operations a dispatch: the engine then outlives a store released by that code
+// through the scopes' handle (`RootHandle.withEngineCore` has the proof). The engine holds no
+// reference to its store.
 //
 // Why the unchecked accesses in this file never overlap (each field's declaration says which
 // of these it relies on):

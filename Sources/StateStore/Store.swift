@@ -37,10 +37,14 @@ public final class Store<S: State, Dependencies: Sendable> {
   @usableFromInline let _engine: _RootEngine<S, Dependencies>?
   /// The root this store is a window on; `nil` for a root store.
   @usableFromInline let _scopeLink: _ScopeLink<S>?
-  /// The number of updates this store's subscribers have been told about: at the root, every
-  /// update applied; in a scope, every refresh of its slice.
+  /// The number of refreshes of a scope's slice that its subscribers have been told about;
+  /// unused at the root, whose engine counts its updates (see `subscriptionVersion`).
   // A plain value, read by copy and written by assignment, on the main actor.
   @exclusivity(unchecked) @usableFromInline var _version: UInt64 = 0
+  /// What this store's selection groups cache their values against: at the root, the number
+  /// of updates applied; in a scope, the number of refreshes of its slice.
+  @inlinable
+  var _subscriptionVersion: UInt64 { _engine?._version ?? _version }
   /// Whether this store's own lists have any observer (at the root, the engine adds its update
   /// observers and scopes to decide whether anything must run after an update).
   // A plain value, read by copy and written by assignment, on the main actor.
@@ -181,7 +185,14 @@ public final class Store<S: State, Dependencies: Sendable> {
   // anything of the root is destroyed (see `RootHandle`); released on another thread, a store
   // is deinitialised on the main actor.
   isolated deinit {
-    _engine?._rootReference?._isAlive = false
+    if let _engine, let root = _engine._rootReference {
+      root._isAlive = false
+      // Released in the middle of a scope's in-place dispatch, which holds no reference to
+      // the engine: the engine must outlive this store until that dispatch returns (see
+      // `RootHandle.survivingEngine`). No dispatch of the root's own can be in progress here:
+      // every other way into the engine holds the store.
+      if _engine._isDispatching { root._survivingEngine = _engine }
+    }
     // Their tokens hold the entries: release the observers, and what they captured, now.
     for entry in _engine?._updateObservers ?? [] { entry._clear() }
     for entry in _listeners { entry._clear() }

@@ -6,7 +6,7 @@
 /// `@inlinable` `scope` methods, where the application's types are known, so they run as code
 /// specialised for them.
 ///
-/// A link holds its root weakly: a scope never keeps the root alive, and once the root is
+/// A link holds its root without keeping it alive (see ``RootHandle``): once the root is
 /// released every operation answers "released" instead of trapping.
 @usableFromInline
 @MainActor
@@ -20,10 +20,10 @@ package final class _ScopeLink<Sub: State> {
   /// Identifies this scope in the updaters it wraps.
   @usableFromInline package let _identity: _ScopeIdentity
   /// The root, referred to without a weak reference (see ``RootHandle``).
-  @usableFromInline let _rootHandle: _RootHandle?
+  @usableFromInline let _rootHandle: _RootHandle
   /// The root, or `nil` once it is released.
   @inlinable
-  var root: (any _ScopeRoot)? { _rootHandle?.root }
+  var root: (any _ScopeRoot)? { _rootHandle.root }
   /// The slice, or `nil` when the root is released or the scoped element removed.
   @usableFromInline let _read: @MainActor () -> Sub?
   /// Calls `body` with the address of the slice where the root keeps it (of a copy, for a slice
@@ -75,7 +75,7 @@ package final class _ScopeLink<Sub: State> {
 
   @usableFromInline
   init(
-    rootHandle: _RootHandle?, path: String, name: String, origin: _SliceOrigin,
+    rootHandle: _RootHandle, path: String, name: String, origin: _SliceOrigin,
     identity: _ScopeIdentity,
     read: @escaping @MainActor () -> Sub?,
     peek: @escaping @MainActor ((UnsafeRawPointer) -> Void) -> Bool,
@@ -354,6 +354,7 @@ extension Store {
   where U.StateType == S {
     let outcome: _ScopeDispatchOutcome
     if let offset = link.offsetInRoot {
+      if link._rootHandle.applyUnobserved(updater, atOffset: offset) { return }
       // `offsetInRoot` is set only where every step from the root is a stored property with
       // an offset, and `MemoryLayout.offset(of:)` documents that an access through the offset
       // pointer is the same as one through the key path: the slice is a `S` at that address,
@@ -571,7 +572,8 @@ struct _ScopeKey: Hashable {
 /// too, and the root's `isolated deinit` clears ``isAlive`` before anything of the root is
 /// destroyed.
 ///
-/// Proof that ``unownedRoot`` is never read after the root is freed:
+/// Proof that ``unownedScopeRoot`` (and `RootReference`'s `unownedRoot`) is never read after
+/// the root is freed:
 /// - it is read only through ``root``, on the main actor, and only while ``isAlive`` is true;
 /// - ``isAlive`` is cleared by the root's deinitializer, which is isolated to the main actor,
 ///   as its first statement, so on the main actor no code runs between the end of the
@@ -594,15 +596,103 @@ class _RootHandle {
   @exclusivity(unchecked) @usableFromInline final var _isAlive = true
   // Unchecked lifetime: see the type's comment.
   @usableFromInline final unowned(unsafe) let _unownedScopeRoot: any _ScopeRoot
+  /// The root's engine, not retained: the store owns it (a constant field), so it lives at
+  /// least as long as the store; read only through ``withEngineCore(_:)``.
+  @usableFromInline final let _unretainedCore: Unmanaged<_EngineCore>
+  /// The root's engine, kept alive by its store's deinitializer when the store goes in the
+  /// middle of a scope's in-place dispatch, until that dispatch has returned.
+  ///
+  /// `RootReference.withEngine` runs a scope's change on the engine without a reference of its
+  /// own (a retain and a release, two atomic operations, on every scoped dispatch). The
+  /// change runs the application's code (the updater, the `deinit` of a value it replaces),
+  /// which may release the root's last reference: the store's deinitializer then finds its
+  /// engine dispatching and hands it here, so the engine, its state and its flags outlive the
+  /// store until `withEngine` returns and lets it go. Only then, with no access open, is the
+  /// state destroyed (and the deinitializers of its values run). Nothing else sets it, so it
+  /// holds the engine for the length of one call at most.
+  // Unchecked: written by the root's deinitializer and by `withEngine` after its call, by
+  // plain assignments on the main actor; the release of the engine runs after the write.
+  @exclusivity(unchecked) @usableFromInline final var _survivingEngine: AnyObject?
 
   @usableFromInline
-  init(_ root: any _ScopeRoot) {
+  init(_ root: any _ScopeRoot, engine: _EngineCore) {
     _unownedScopeRoot = root
+    _unretainedCore = .passUnretained(engine)
   }
 
   /// The root, or `nil` once it has begun its deinitializer.
   @inlinable
   final var root: (any _ScopeRoot)? { _isAlive ? _unownedScopeRoot : nil }
+
+  /// Calls `body` with the root's engine, retaining neither it nor the store, or answers
+  /// `released` once the root has begun its deinitializer.
+  ///
+  /// Proof that the engine is alive for the whole of `body`, whatever the application's code
+  /// that `body` runs does:
+  /// - on entry ``isAlive`` is true, so the store has not begun its deinitializer and holds
+  ///   the engine in a constant field: the engine is alive;
+  /// - during `body` the store can lose its last reference only to the application's code
+  ///   (the engine's own code releases nothing of the store's); then the store's
+  ///   deinitializer, which runs at once on the main actor (or, released on another thread,
+  ///   waits for it, and so for `body` to return), finds its engine dispatching, as the
+  ///   engine sets `isDispatching` before running any such code and clears it only after,
+  ///   and hands the engine to ``survivingEngine``: this handle, alive for the call because
+  ///   the caller holds it (a link's constant field, or the link's closure that is running),
+  ///   keeps it alive until `body` returns;
+  /// - the engine's code that `body` runs touches the store only through
+  ///   `RootReference.store`, which answers `nil` after the deinitializer began, never
+  ///   through a reference kept across the application's code.
+  /// Tests: `RootReleasedDuringScopedDispatchTests`, with updaters and a replaced value's
+  /// `deinit` that release the root.
+  @inlinable @inline(__always)
+  final func withEngineCore<Result>(_ body: (_EngineCore) -> Result, ifReleased released: Result)
+    -> Result
+  {
+    guard _isAlive else { return released }
+    let result = _withUnretained(_unretainedCore, body)
+    if !_isAlive { _releaseSurvivingEngine() }
+    return result
+  }
+
+  /// Applies `updater` to the slice `offset` bytes into the root's state, at once, when the
+  /// root is idle and nothing observes it or intercepts its dispatches; false, having done
+  /// nothing, otherwise (the scope then takes the root link's way, which handles the rest).
+  ///
+  /// The root's own fast path (`Store.dispatch(_:)`), made from the scope with no call through
+  /// a closure and no reference counted: the same flags are checked and set around the
+  /// updater's `inout` access, so the same rules hold inside it (a dispatch from the updater is
+  /// queued, a read of the state stops the process), and what the updater queued runs after
+  /// it, with the store held.
+  ///
+  /// `offset` is where the slice, of type `U.StateType`, is stored inline in the root's state
+  /// (`ScopeLink.offsetInRoot`): `MemoryLayout.offset(of:)` documents that an access through
+  /// the offset pointer is the same as one through the key path, and the state's memory is
+  /// bound to the root's type, so to the slice's type at that offset.
+  @inlinable @inline(__always)
+  final func applyUnobserved<U: StateUpdater>(_ updater: U, atOffset offset: Int) -> Bool {
+    withEngineCore(
+      { core in
+        guard core._appliesAtOnceUnobserved else { return false }
+        core.applyUnobserved(from: self) {
+          updater.updateState(
+            &(core._stateAddress + offset).assumingMemoryBound(to: U.StateType.self).pointee)
+        }
+        return true
+      }, ifReleased: false)
+  }
+
+  /// Runs what the root queued during a scope's in-place dispatch, with the store held, if it
+  /// is still alive; overridden by ``RootReference``, which knows the store's type.
+  @usableFromInline
+  func _drainQueue() {}
+
+  /// Lets the engine that its store handed over go, once the call it survived for returns.
+  @usableFromInline
+  final func _releaseSurvivingEngine() {
+    let engine = _survivingEngine
+    _survivingEngine = nil
+    withExtendedLifetime(engine) {}
+  }
 }
 
 /// A ``RootHandle`` that knows the root's types, for the closures of the root's own link.
@@ -613,14 +703,44 @@ final class _RootReference<S: State, Dependencies: Sendable>: _RootHandle {
   @usableFromInline unowned(unsafe) let _unownedRoot: Store<S, Dependencies>
 
   @usableFromInline
-  init(_ store: Store<S, Dependencies>) {
+  init(_ store: Store<S, Dependencies>, engine: _RootEngine<S, Dependencies>) {
     _unownedRoot = store
-    super.init(store)
+    super.init(store, engine: engine)
   }
 
   /// The root store, or `nil` once it has begun its deinitializer.
   @inlinable
   var store: Store<S, Dependencies>? { _isAlive ? _unownedRoot : nil }
+
+  /// Calls `body` with the root's engine, retaining neither it nor the store, or answers
+  /// `released` once the root has begun its deinitializer; see ``withEngineCore(_:ifReleased:)``
+  /// for the proof that the engine stays alive for the call.
+  @inlinable
+  func withEngine<Result>(
+    _ body: (_RootEngine<S, Dependencies>) -> Result, ifReleased released: Result
+  ) -> Result {
+    withEngineCore(
+      { body(unsafeDowncast($0, to: _RootEngine<S, Dependencies>.self)) }, ifReleased: released)
+  }
+
+  @usableFromInline
+  override func _drainQueue() {
+    guard let store, let engine = store._engine else { return }
+    engine._drainQueue(store: store)
+  }
+}
+
+/// Calls `body` with the object `reference` refers to, without retaining it; the caller proves
+/// that it stays alive for the call.
+///
+/// A function of this module, so that a main-actor closure passed to it is not compiled with a
+/// run-time check of the executor, which the same closure passed straight to the standard
+/// library's `_withUnsafeGuaranteedRef` gets (it cost more than the retain it saves).
+@inlinable @inline(__always)
+func _withUnretained<Object: AnyObject, Result>(
+  _ reference: Unmanaged<Object>, _ body: (Object) -> Result
+) -> Result {
+  reference._withUnsafeGuaranteedRef(body)
 }
 
 /// A scope remembered without being kept alive.

@@ -6,21 +6,24 @@
 //
 // Every dispatch takes one of two ways in, and both end in the one apply path,
 // `applyChange(_:origin:forgetsKeptSlices:notifyingUpdateObservers:store:)`:
-// - applied at once: `Store.dispatch(_:)` at the root, `applyInPlace(origin:_:store:)` for a
+// - applied at once: `Store.dispatch(_:)` at the root, `applyInPlace(origin:root:_:)` for a
 //   scope, when the root is idle, has no interceptors and (for a scope) no update observers;
 // - queued: everything else goes through `enqueue(_:store:)`, and `drainQueue(store:)` runs
 //   the queue through the interceptors to `finish(_:cause:perform:store:)`.
 //
-// Every engine method is called with its store (`store:`), which the caller holds: the store's
-// own methods pass `self`, and a scope reaches the engine only through the root link, which
-// takes a strong reference to the store first (`RootReference.store`). So the store, and the
-// engine it alone owns, stay alive for the whole of any engine method, even when the
-// application's code that the method runs releases every other reference to the store. The
-// engine holds no reference to its store.
+// Every engine method that needs the store is called with it (`store:`), which the caller
+// holds: the store's own methods pass `self`, and a scope's closures take a strong reference to
+// the store first (`RootReference.store`). So the store, and the engine it alone owns, stay
+// alive for the whole of any such method, even when the application's code that the method
+// runs releases every other reference to the store. A scope's change of the state (the
+// unobserved path in `RootHandle.applyUnobserved`, and `applyInPlace`) holds neither, to save
+// two atomic operations a dispatch: the engine then outlives a store released by that code
+// through the scopes' handle (`RootHandle.withEngineCore` has the proof). The engine holds no
+// reference to its store.
 //
 // Why the unchecked accesses in this file never overlap (each field's declaration says which
 // of these it relies on):
-// - `currentState` is modified only in `runChange(_:store:)`, the updater's `inout` access,
+// - `currentState` is modified only in `runChange(_:)`, the updater's `inout` access,
 //   and every way to it sets `isDispatching` first, so a dispatch from inside the updater (or
 //   from a deinitializer it runs) is queued, never nested. A read cannot nest inside it either,
 //   even from hostile code (an updater that captured the store and calls
@@ -57,21 +60,19 @@ import Synchronization
 /// of the unchecked accesses.
 @usableFromInline
 @MainActor
-final class _RootEngine<S: State, Dependencies: Sendable> {
+final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
+  /// Where the application's state lives: allocated with the engine, at an address that does
+  /// not change, so that a scope's dispatch reaches its slice there (see ``EngineCore``).
+  @usableFromInline let _state: UnsafeMutablePointer<S>
   /// The application's state.
-  // Unchecked: see the top of this file; its only modifying access is `runChange(_:store:)`.
-  @exclusivity(unchecked) @usableFromInline var _currentState: S
-  /// True while the store is applying a dispatch or notifying about it.
-  // Unchecked: a flag (see the top of this file).
-  @exclusivity(unchecked) @usableFromInline var _isDispatching = false
-  /// True only while an updater holds the state `inout`.
-  // Unchecked: a flag (see the top of this file).
-  @exclusivity(unchecked) @usableFromInline var _isApplyingUpdater = false
-  /// Whether anything at all must run after an updater is applied.
-  ///
-  /// The store's own observers, update observers, or scopes with observers.
-  // Unchecked: a flag (see the top of this file).
-  @exclusivity(unchecked) @usableFromInline var _hasObservers = false
+  // A pointer's pointee, so no run-time exclusivity check, as `@exclusivity(unchecked)` would
+  // have it: see the top of this file; its only modifying access is `runChange(_:)`, and a
+  // scope's in-place change (`Store.dispatchThroughScope`), which sets the same flags.
+  @inlinable
+  var _currentState: S {
+    unsafeAddress { UnsafePointer(_state) }
+    unsafeMutableAddress { _state }
+  }
   /// Whether an update must keep the state from before it.
   ///
   /// A listener of the root, or of a scope, wants `(old, new)`.
@@ -91,10 +92,6 @@ final class _RootEngine<S: State, Dependencies: Sendable> {
   @exclusivity(unchecked) @usableFromInline var _queueHead = 0
   /// The steps every dispatchable passes through, in order.
   @usableFromInline let _interceptors: [StoreInterceptor<S>]
-  /// Whether there are interceptors, so that the fast path can never apply a dispatch at once.
-  ///
-  /// Kept apart from `interceptors` so that the fast path reads one flag.
-  @usableFromInline let _hasInterceptors: Bool
   /// The observers of applied updaters (an action recorder, a journal).
   // Unchecked: an observer list (see the top of this file).
   @exclusivity(unchecked) @usableFromInline var _updateObservers: [_UpdateObserverEntry<S>] = []
@@ -121,14 +118,21 @@ final class _RootEngine<S: State, Dependencies: Sendable> {
 
   @usableFromInline
   init(initialState: S, interceptors: [StoreInterceptor<S>]) {
-    self._currentState = initialState
+    let state = UnsafeMutablePointer<S>.allocate(capacity: 1)
+    state.initialize(to: initialState)
+    self._state = state
     self._interceptors = interceptors
-    self._hasInterceptors = !interceptors.isEmpty
+    super.init(stateAddress: UnsafeMutableRawPointer(state), hasInterceptors: !interceptors.isEmpty)
   }
 
-  /// Whether a dispatch made now would be applied on the spot: idle, with no interceptors.
-  @inlinable
-  var _appliesAtOnce: Bool { !_isDispatching && !_hasInterceptors }
+  // Runs where the last reference goes, on the main actor: with the store (whose own
+  // deinitializer is isolated), or after a scope's in-place dispatch that the store's release
+  // interrupted (see `RootHandle.survivingEngine`), never inside an access to the state. The
+  // deinitializers of the state's values run here, as they would for a stored property.
+  isolated deinit {
+    _state.deinitialize(count: 1)
+    _state.deallocate()
+  }
 
   // MARK: - The queue
 
@@ -137,6 +141,7 @@ final class _RootEngine<S: State, Dependencies: Sendable> {
   @usableFromInline
   func _enqueue(_ queued: _QueuedDispatch<S, Dependencies>, store: Store<S, Dependencies>) {
     _queue.append(queued)
+    _hasQueued = true
     if !_isDispatching { _drainQueue(store: store) }
   }
 
@@ -173,6 +178,7 @@ final class _RootEngine<S: State, Dependencies: Sendable> {
       if _queueHead == _queue.count {
         _queue.removeAll(keepingCapacity: true)
         _queueHead = 0
+        _hasQueued = false
       }
       guard let next = taken else { continue }
       if _interceptors.isEmpty {
@@ -250,7 +256,7 @@ final class _RootEngine<S: State, Dependencies: Sendable> {
     // without observers runs it with no closure through `applyChange`, which is too large to
     // be inlined. `Store.dispatch(_:)` takes the same step itself, before calling this.
     guard _hasObservers else {
-      runChange({ updater.updateState(&$0) }, store: store)
+      runChange({ updater.updateState(&$0) })
       return
     }
     applyChange(
@@ -263,23 +269,23 @@ final class _RootEngine<S: State, Dependencies: Sendable> {
   ///
   /// Only when nothing needs the updater as a value: the root is idle and has no interceptors
   /// nor update observers. Otherwise answers `.busy`, and the scope queues a ``ScopedUpdater``.
+  ///
+  /// Called by the root link's closures with the root's handle and no reference to the store
+  /// or to this engine of their own (see ``RootHandle/survivingEngine``): a root that nothing
+  /// observes is changed with no retain and release at all. What needs the store (notifying
+  /// observers, draining what `body` queued) takes it from `root` first.
   @inlinable
   func applyInPlace(
-    origin: _SliceOrigin, _ body: (inout S) -> Void, store: Store<S, Dependencies>
+    origin: _SliceOrigin, root: _RootReference<S, Dependencies>, _ body: (inout S) -> Void
   ) -> _ScopeDispatchOutcome {
     if !_appliesAtOnce || !_updateObservers.isEmpty { return .busy }
-    _isDispatching = true
-    if !_hasObservers {
-      // The apply path's first step, as in `Store.dispatch(_:)`.
-      runChange(body, store: store)
-    } else {
-      _applyObservedInPlace(origin: origin, body, store: store)
-    }
-    endDispatch(store: store)
+    if _hasObservers { return _applyObservedInPlace(origin: origin, body, root: root) }
+    applyUnobserved(from: root) { body(&_currentState) }
     return .applied
   }
 
-  /// `applyInPlace`'s path for a root with observers: the one apply path, out of line.
+  /// `applyInPlace`'s path for a root with observers: the one apply path, out of line, with
+  /// the store held for the whole of it.
   ///
   /// Out of line so that what is left of `applyInPlace` is small enough for the compiler to
   /// inline into the root link's closures: a scope's dispatch to a root nothing observes then
@@ -287,10 +293,14 @@ final class _RootEngine<S: State, Dependencies: Sendable> {
   /// inlined into `dispatchLater`).
   @inlinable @inline(never)
   func _applyObservedInPlace(
-    origin: _SliceOrigin, _ body: (inout S) -> Void, store: Store<S, Dependencies>
-  ) {
+    origin: _SliceOrigin, _ body: (inout S) -> Void, root: _RootReference<S, Dependencies>
+  ) -> _ScopeDispatchOutcome {
+    guard let store = root.store else { return .dropped(.rootReleased) }
+    _isDispatching = true
     applyChange(
       body, origin: origin, forgetsKeptSlices: true, notifyingUpdateObservers: {}, store: store)
+    endDispatch(store: store)
+    return .applied
   }
 
   /// The one apply path: sweeps cancelled entries, keeps what the observers need from before
@@ -310,19 +320,19 @@ final class _RootEngine<S: State, Dependencies: Sendable> {
   ) {
     // Only a store with observers has entries to sweep, so a store without pays nothing.
     guard _hasObservers else {
-      runChange(change, store: store)
+      runChange(change)
       return
     }
     if store._cancellationLog._count.load(ordering: .relaxed) != 0 {
       store._sweepCancelledEntries()
       guard _hasObservers else {
-        runChange(change, store: store)
+        runChange(change)
         return
       }
     }
     if !_keepsOldState {
       if forgetsKeptSlices && _scopesKeepSlices { _forgetSlices(changedBy: origin()) }
-      runChange(change, store: store)
+      runChange(change)
       if !_updateObservers.isEmpty { notifyUpdateObservers() }
       notifyObservers(origin: origin(), store: store)
     } else {
@@ -331,20 +341,18 @@ final class _RootEngine<S: State, Dependencies: Sendable> {
       let old: S? = store._listeners.isEmpty ? nil : _currentState
       _captureScopeSlices()
       if forgetsKeptSlices && _scopesKeepSlices { _forgetSlices(changedBy: origin()) }
-      runChange(change, store: store)
+      runChange(change)
       if !_updateObservers.isEmpty { notifyUpdateObservers() }
       if let old { notifyListeners(old: old, store: store) }
       notifyObservers(origin: origin(), store: store)
     }
   }
 
-  /// The one place where the state is modified: the change's `inout` access.
+  /// Runs `change` on the state through the one place where it is modified
+  /// (`EngineCore.runChange(_:)`).
   @inlinable
-  func runChange(_ change: (inout S) -> Void, store: Store<S, Dependencies>) {
-    _isApplyingUpdater = true
-    change(&_currentState)
-    _isApplyingUpdater = false
-    store._version &+= 1
+  func runChange(_ change: (inout S) -> Void) {
+    runChange { change(&_currentState) }
   }
 
   /// Calls `body` with the state's address, so that a scope copies its slice alone.
@@ -392,7 +400,7 @@ final class _RootEngine<S: State, Dependencies: Sendable> {
   ) {
     if !store._selectionOrder.isEmpty {
       for group in store._selectionOrder {
-        group.refresh(_currentState, version: store._version)
+        group.refresh(_currentState, version: _version)
       }
     }
     if !store._elementOrder.isEmpty {
@@ -411,7 +419,7 @@ final class _RootEngine<S: State, Dependencies: Sendable> {
   func notifyUpdateObservers<U: StateUpdater>(
     _ updater: U, cause: DispatchCause?, store: Store<S, Dependencies>
   ) where U.StateType == S {
-    let update = AppliedUpdate(updater: updater, cause: cause, sequence: store._version)
+    let update = AppliedUpdate(updater: updater, cause: cause, sequence: _version)
     for entry in _updateObservers {
       entry.callback?(update)
     }
@@ -427,22 +435,27 @@ final class _RootEngine<S: State, Dependencies: Sendable> {
   func rootLink(of store: Store<S, Dependencies>) -> _ScopeLink<S> {
     if let _rootLink { return _rootLink }
     // Not a weak reference: see `RootHandle`. The store clears it as its deinitializer begins.
-    // Every closure below takes the store from it first, a strong reference held for the call.
-    let root = _RootReference(store)
+    // The closures that read or change the state reach this engine through it without
+    // retaining anything (`RootReference.withEngine`); the others take the store from it
+    // first, a strong reference held for the call.
+    let root = _RootReference(store, engine: self)
     _rootReference = root
     let mirror = _scopeMirror
     let link = _ScopeLink<S>(
       rootHandle: root, path: "", name: "", origin: .bytes(0..<MemoryLayout<S>.size),
       identity: _ScopeIdentity(),
-      read: { root.store?._engine?._currentState },
+      read: { root.withEngine({ $0._currentState }, ifReleased: nil) },
       peek: { body in
-        guard let store = root.store, store._engine != nil else { return false }
-        store._engine.unsafelyUnwrapped.peekState(body)
-        return true
+        root.withEngine(
+          { engine in
+            engine.peekState(body)
+            return true
+          }, ifReleased: false)
       },
       withSlice: { origin, body in
-        guard let store = root.store else { return .dropped(.rootReleased) }
-        return store.applyInPlaceAtRoot(origin: origin, body)
+        root.withEngine(
+          { $0.applyInPlace(origin: origin, root: root, body) },
+          ifReleased: .dropped(.rootReleased))
       },
       forward: { updater in
         guard let store = root.store, let engine = store._engine else {
@@ -451,7 +464,7 @@ final class _RootEngine<S: State, Dependencies: Sendable> {
         engine._enqueueFromScope(updater, store: store)
         return .applied
       },
-      dropReason: { root.store == nil ? .rootReleased : nil },
+      dropReason: { root._isAlive ? nil : .rootReleased },
       register: { node in
         guard let store = root.store, let engine = store._engine else { return }
         engine._addScopeNode(node, store: store)
@@ -459,10 +472,12 @@ final class _RootEngine<S: State, Dependencies: Sendable> {
       observersChanged: { root.store?._refreshHasObservers() }, relay: mirror._cancellations,
       isUnderElement: false,
       withRootBytes: { offset, origin, body in
-        guard let store = root.store else { return .dropped(.rootReleased) }
-        return store.applyInPlaceAtRoot(origin: origin) {
-          _ScopeLink<S>.withMutableBytes(of: &$0, at: offset, body)
-        }
+        root.withEngine(
+          { engine in
+            engine.applyInPlace(origin: origin, root: root) {
+              _ScopeLink<S>.withMutableBytes(of: &$0, at: offset, body)
+            }
+          }, ifReleased: .dropped(.rootReleased))
       })
     _rootLink = link
     return link
@@ -636,7 +651,7 @@ extension Store {
     } else {
       // The apply path's first step, here so that a store without observers runs the updater
       // with no call at all: `apply` is not inlined into every dispatch.
-      _engine.unsafelyUnwrapped.runChange({ updater.updateState(&$0) }, store: self)
+      _engine.unsafelyUnwrapped.runChange({ updater.updateState(&$0) })
     }
     _engine.unsafelyUnwrapped.endDispatch(store: self)
   }
@@ -699,18 +714,6 @@ extension Store {
         _QueuedDispatch(updater: updater, cause: _engine.unsafelyUnwrapped.observedCause()),
         store: self)
     }
-  }
-
-  /// Applies a scope's `body` at once through the engine's `applyInPlace`; a root store only.
-  ///
-  /// A method of the store, so that the engine is read from the field of a store the caller
-  /// holds, not bound: see `engine`.
-  @inlinable
-  func applyInPlaceAtRoot(origin: _SliceOrigin, _ body: (inout S) -> Void)
-    -> _ScopeDispatchOutcome
-  {
-    guard _engine != nil else { return .dropped(.rootReleased) }
-    return _engine.unsafelyUnwrapped.applyInPlace(origin: origin, body, store: self)
   }
 
   /// Runs `callback`, a call the store makes into user code outside a dispatch (a subscriber's

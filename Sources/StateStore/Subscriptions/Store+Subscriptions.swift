@@ -41,12 +41,12 @@ extension Store {
     if let existing = _selectionGroups[key] as? _SelectionGroup<S, Value> {
       group = existing
     } else {
-      group = _SelectionGroup(key: key, select: select, state: state, version: _version)
+      group = _SelectionGroup(key: key, select: select, state: state, version: _subscriptionVersion)
       _selectionGroups[key] = group
       _selectionOrder.append(group)
       _refreshHasObservers()
     }
-    let value = group.value(for: state, version: _version)
+    let value = group.value(for: state, version: _subscriptionVersion)
     let entry = _SelectionEntry(last: value, callback: onChange)
     group._entries.append(entry)
     runAsStoreCallback { onChange(value) }

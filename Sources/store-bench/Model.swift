@@ -61,3 +61,16 @@ struct ShellState: State {
     feature = AppState(todoCount: todoCount)
   }
 }
+
+/// The state S2 runs on: ``ShellState`` one level down, after a field of its own, so that a
+/// scope of a scope reaches the todos through two stored properties at non-zero offsets.
+struct NestedShellState: State {
+  var settings = 0
+  var outer = ShellState()
+
+  init() {}
+
+  init(todoCount: Int) {
+    outer = ShellState(todoCount: todoCount)
+  }
+}

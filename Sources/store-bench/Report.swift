@@ -21,7 +21,8 @@ struct WorkloadResult: Encodable {
   let meetsTarget: Bool
   /// The naive floor's median, for the workloads that have one besides the indexed floor.
   let naiveFloorMedianNanoseconds: Double?
-  /// For S1: the root store's median on W1 in the same run, and the scope's figure over it.
+  /// For S1 and S2: the root store's median on W1 in the same run, and the scope's figure over
+  /// it.
   let rootStoreMedianNanoseconds: Double?
   let scopeOverRoot: Double?
   let repetitions: Int

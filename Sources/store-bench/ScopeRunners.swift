@@ -1,22 +1,36 @@
 import StateStore
 
-/// S1 and S3 through a scope: W1's `ToggleTodo` dispatched to `app.scope(state: \.feature)`,
-/// with row subscribers registered on the scope; `levels` 2 mounts the feature one level deeper
-/// to show what a scope of a scope adds.
+/// S1, S2 and S3 through a scope: W1's `ToggleTodo` dispatched to `app.scope(state: \.feature)`,
+/// with row subscribers registered on the scope; `nested` mounts the feature one level deeper
+/// and dispatches through a scope of a scope (S2), to show what the second level adds.
 @MainActor
 final class ScopedToggleRunner: Runner {
   let name = "store"
-  let app = Store<ShellState, Void>(initialState: ShellState(todoCount: todoCount))
+  /// The root store, kept alive here: a scope does not keep its root alive.
+  let root: AnyObject
   let scope: Store<AppState, Void>
+  /// The todos' done flags, read through the root.
+  let rootDoneFlags: @MainActor () -> [Bool]
   let subscribers: Int
   let sink = Sink()
   var tokens: [Subscription] = []
   var next = 0
   var failures: [String] = []
 
-  init(subscribers: Int = 0) {
+  init(subscribers: Int = 0, nested: Bool = false) {
     self.subscribers = subscribers
-    scope = app.scope(state: \.feature)
+    if nested {
+      let app = Store<NestedShellState, Void>(
+        initialState: NestedShellState(todoCount: todoCount))
+      root = app
+      scope = app.scope(state: \.outer).scope(state: \.feature)
+      rootDoneFlags = { app.state.outer.feature.todos.map(\.done) }
+    } else {
+      let app = Store<ShellState, Void>(initialState: ShellState(todoCount: todoCount))
+      root = app
+      scope = app.scope(state: \.feature)
+      rootDoneFlags = { app.state.feature.todos.map(\.done) }
+    }
     for k in 0..<subscribers {
       tokens.append(
         scope.subscribe(to: \.todos, id: k % todoCount) { [sink] todo in sink.receive(todo) })
@@ -40,8 +54,9 @@ final class ScopedToggleRunner: Runner {
   func verify(operations: Int) -> [String] {
     let expectation = ToggleExpectation(todoCount: todoCount, operations: operations)
     var failures = self.failures
-    failures += expectation.check(doneFlags: app.state.feature.todos.map(\.done))
-    if scope.state.todos.map(\.done) != app.state.feature.todos.map(\.done) {
+    let rootFlags = rootDoneFlags()
+    failures += expectation.check(doneFlags: rootFlags)
+    if scope.state.todos.map(\.done) != rootFlags {
       failures.append("the scope's state differs from the root's slice")
     }
     failures += expectation.check(sink, subscribers: subscribers)

@@ -174,6 +174,13 @@ struct Workload {
       makeRunners: { [ScopedToggleRunner(), ToggleFloor(), RootStoreRunner()] }, ratioFloor: 1,
       measuresMemory: false),
     Workload(
+      name: "S2",
+      summary: "W1 dispatched through app.scope(state: \\.outer).scope(state: \\.feature), a scope "
+        + "of a scope",
+      targetRatio: 10,
+      makeRunners: { [ScopedToggleRunner(nested: true), ToggleFloor(), RootStoreRunner()] },
+      ratioFloor: 1, measuresMemory: false),
+    Workload(
       name: "S3", summary: "W3's 10,000 row subscribers under the scope", targetRatio: 5,
       makeRunners: {
         [

@@ -38,7 +38,7 @@ struct StoreBenchSmokeTests {
     let rows = try decoder.decode([Row].self, from: Data(run.output.utf8))
     #expect(
       rows.map(\.workload) == [
-        "W0", "W1", "W2", "W3", "L1", "S1", "S3", "S4", "S5", "V1", "O1", "E1", "E2", "SUB",
+        "W0", "W1", "W2", "W3", "L1", "S1", "S2", "S3", "S4", "S5", "V1", "O1", "E1", "E2", "SUB",
         "G1-10k", "G1-100k", "V2", "R1", "R3", "R2", "I1", "I2", "I3", "P1", "P2", "P3", "P4",
       ])
     for row in rows {
@@ -66,8 +66,10 @@ struct StoreBenchSmokeTests {
     #expect(rows.first { $0.workload == "SUB" }?.floor == "bucket floor")
     let s3 = try #require(rows.first { $0.workload == "S3" })
     #expect(s3.floor == "indexed floor")
-    let s1 = try #require(rows.first { $0.workload == "S1" })
-    #expect((s1.rootStoreMedianNs ?? 0) > 0)
+    for name in ["S1", "S2"] {
+      let scoped = try #require(rows.first { $0.workload == name })
+      #expect((scoped.rootStoreMedianNs ?? 0) > 0)
+    }
     #expect(rows.first { $0.workload == "S4" }?.floor == "W2 store")
     #expect(rows.first { $0.workload == "S5" }?.floor == "W1, no scopes")
     let w3 = try #require(rows.first { $0.workload == "W3" })

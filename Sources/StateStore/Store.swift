@@ -187,11 +187,10 @@ public final class Store<S: State, Dependencies: Sendable> {
   isolated deinit {
     if let _engine, let root = _engine._rootReference {
       root._isAlive = false
-      // Released in the middle of a scope's in-place dispatch, which holds no reference to
-      // the engine: the engine must outlive this store until that dispatch returns (see
-      // `RootHandle.survivingEngine`). No dispatch of the root's own can be in progress here:
-      // every other way into the engine holds the store.
-      if _engine._isDispatching { root._survivingEngine = _engine }
+      // Released in the middle of a scope's call that uses the engine without a reference
+      // (an in-place dispatch, and what it runs after): the engine must outlive this store
+      // until that call returns (see `RootHandle.survivingEngine`).
+      if root._isLendingEngine { root._survivingEngine = _engine }
     }
     // Their tokens hold the entries: release the observers, and what they captured, now.
     for entry in _engine?._updateObservers ?? [] { entry._clear() }

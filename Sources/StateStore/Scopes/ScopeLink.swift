@@ -600,19 +600,24 @@ class _RootHandle {
   /// least as long as the store; read only through ``withEngineCore(_:)``.
   @usableFromInline final let _unretainedCore: Unmanaged<_EngineCore>
   /// The root's engine, kept alive by its store's deinitializer when the store goes in the
-  /// middle of a scope's in-place dispatch, until that dispatch has returned.
+  /// middle of a call that uses the engine without a reference (``isLendingEngine``), until
+  /// that call has returned.
   ///
-  /// `RootReference.withEngine` runs a scope's change on the engine without a reference of its
-  /// own (a retain and a release, two atomic operations, on every scoped dispatch). The
-  /// change runs the application's code (the updater, the `deinit` of a value it replaces),
-  /// which may release the root's last reference: the store's deinitializer then finds its
-  /// engine dispatching and hands it here, so the engine, its state and its flags outlive the
-  /// store until `withEngine` returns and lets it go. Only then, with no access open, is the
-  /// state destroyed (and the deinitializers of its values run). Nothing else sets it, so it
-  /// holds the engine for the length of one call at most.
-  // Unchecked: written by the root's deinitializer and by `withEngine` after its call, by
+  /// ``withEngineCore(_:ifReleased:)`` runs a scope's change on the engine without a
+  /// reference of its own (a retain and a release, two atomic operations, on every scoped
+  /// dispatch). The change runs the application's code (the updater, the `deinit` of a value it
+  /// replaces, a queued updater run after it), which may release the root's last reference:
+  /// the store's deinitializer then finds the engine lent and hands it here, so the engine, its
+  /// state and its flags outlive the store until the outermost such call returns and lets it
+  /// go. Only then, with no access open, is the state destroyed (and the deinitializers of its
+  /// values run). Nothing else sets it, so it holds the engine for the length of one call.
+  // Unchecked: written by the root's deinitializer and by `withEngineCore` after its call, by
   // plain assignments on the main actor; the release of the engine runs after the write.
   @exclusivity(unchecked) @usableFromInline final var _survivingEngine: AnyObject?
+  /// Whether a call of ``withEngineCore(_:ifReleased:)`` is running: the store's
+  /// deinitializer then hands its engine to ``survivingEngine``.
+  // Unchecked: a flag, read by copy and written by assignment on the main actor.
+  @exclusivity(unchecked) @usableFromInline final var _isLendingEngine = false
 
   @usableFromInline
   init(_ root: any _ScopeRoot, engine: _EngineCore) {
@@ -631,14 +636,15 @@ class _RootHandle {
   /// that `body` runs does:
   /// - on entry ``isAlive`` is true, so the store has not begun its deinitializer and holds
   ///   the engine in a constant field: the engine is alive;
-  /// - during `body` the store can lose its last reference only to the application's code
-  ///   (the engine's own code releases nothing of the store's); then the store's
-  ///   deinitializer, which runs at once on the main actor (or, released on another thread,
-  ///   waits for it, and so for `body` to return), finds its engine dispatching, as the
-  ///   engine sets `isDispatching` before running any such code and clears it only after,
-  ///   and hands the engine to ``survivingEngine``: this handle, alive for the call because
-  ///   the caller holds it (a link's constant field, or the link's closure that is running),
-  ///   keeps it alive until `body` returns;
+  /// - during `body` the store can lose its last reference only to the application's code, or
+  ///   to the release of a strong reference that `body` took and that code made the last one;
+  ///   then the store's deinitializer, which runs at once on the main actor (or, released on
+  ///   another thread, waits for it, and so for `body` to return), finds ``isLendingEngine``
+  ///   set, as it is for the whole of `body`, and hands the engine to ``survivingEngine``:
+  ///   this handle, alive for the call because the caller holds it (a link's constant field,
+  ///   or the link's closure that is running), keeps it alive until the outermost such call
+  ///   returns (a call nested in another, from the application's code, leaves it to the
+  ///   outer one);
   /// - the engine's code that `body` runs touches the store only through
   ///   `RootReference.store`, which answers `nil` after the deinitializer began, never
   ///   through a reference kept across the application's code.
@@ -649,8 +655,11 @@ class _RootHandle {
     -> Result
   {
     guard _isAlive else { return released }
+    let wasLending = _isLendingEngine
+    _isLendingEngine = true
     let result = _withUnretained(_unretainedCore, body)
-    if !_isAlive { _releaseSurvivingEngine() }
+    _isLendingEngine = wasLending
+    if !_isAlive && !wasLending { _releaseSurvivingEngine() }
     return result
   }
 

@@ -91,6 +91,30 @@ struct RootReleasedDuringScopedDispatchTests {
   }
 
   @Test(
+    "a dispatch queued by an in-place updater releases the root as it runs after it: the root's state goes after the whole dispatch"
+  )
+  func drainedDispatchReleasesTheRoot() throws {
+    let log = EventLog()
+    let box = RootBox()
+    do {
+      let root = Store<KeeperShell, Void>()
+      root.dispatch(SetKeeper(keeper: Canary { log.append("the root's state destroyed") }))
+      box.root = root
+    }
+    let feature = try #require(box.root?.scope(state: \.feature))
+    feature.dispatch(
+      QueueingReleasing(
+        queued: ReleasingRename(name: "queued", box: box, log: log), feature: feature, log: log))
+    #expect(box.root == nil)
+    #expect(
+      log.events == [
+        "outer updater ended", "updater began", "updater ended with the name set",
+        "the root's state destroyed",
+      ])
+    #expect(feature.stateIfAvailable == nil)
+  }
+
+  @Test(
     "a dispatch an unobserved in-place updater makes through its scope runs right after it, in order"
   )
   func queuedDispatchRunsAfter() {
@@ -197,6 +221,17 @@ struct QueueingThenReleasing: StateUpdater {
       feature.dispatch(queued)
       box.root = nil
     }
+  }
+}
+
+/// Dispatches `queued` through the feature's scope, to run after this updater.
+struct QueueingReleasing: StateUpdater {
+  let queued: ReleasingRename
+  let feature: Store<CanaryFeature, Void>
+  let log: EventLog
+  func updateState(_ state: inout CanaryFeature) {
+    MainActor.assumeIsolated { feature.dispatch(queued) }
+    log.append("outer updater ended")
   }
 }
 

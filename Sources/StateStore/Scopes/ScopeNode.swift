@@ -28,18 +28,28 @@ package final class _ScopeNode {
   /// Whether the root's mirror covers this scope: set when the root builds its lists, for a
   /// scope whose slice lies at ``mirrorRange``, is kept for `==`, and has no `(old, new)`
   /// listener (which needs the slice captured before every update).
-  @usableFromInline var _isMirrorMember = false
+  // Unchecked: a plain value, read by copy and written by assignment, on the main actor, by
+  // the node's holders as they notify and sweep; no access spans a call, and none reaches the
+  // application's code (the node is internal). Read on every notification of the scope.
+  @exclusivity(unchecked) @usableFromInline var _isMirrorMember = false
   /// Whether the scope keeps a slice now (its `Store.lastSlice` is set).
-  @usableFromInline var _holdsSlice = false
+  // Unchecked: a plain value, read by copy and written by assignment, on the main actor, by
+  // the node's holders as they notify and sweep; no access spans a call, and none reaches the
+  // application's code (the node is internal). Read on every notification of the scope.
+  @exclusivity(unchecked) @usableFromInline var _holdsSlice = false
   /// Whether the mirror holds the bytes of the slice the scope keeps now; any new kept slice
   /// clears it until the root copies the bytes the slice was read from.
-  @usableFromInline var _isMirrored = false {
+  // Unchecked: as `isActive`; its observer writes a field of the mirror, our code only.
+  @exclusivity(unchecked) @usableFromInline var _isMirrored = false {
     didSet {
       if _isMirrorMember, _isMirrored != oldValue { _mirror?._unmirrored += _isMirrored ? -1 : 1 }
     }
   }
   /// False once the scope has no observers; its holder then drops the node.
-  @usableFromInline var _isActive = true
+  // Unchecked: a plain value, read by copy and written by assignment, on the main actor, by
+  // the node's holders as they notify and sweep; no access spans a call, and none reaches the
+  // application's code (the node is internal). Read on every notification of the scope.
+  @exclusivity(unchecked) @usableFromInline var _isActive = true
   /// The element group holding the node, told when ``keepsOldSlice`` changes.
   ///
   /// Not a weak reference, which would give the group a side table (see
@@ -54,7 +64,10 @@ package final class _ScopeNode {
   @usableFromInline var _onRelease: (@MainActor (_ScopeNode) -> Void)?
   /// The group's notification round the node was last refreshed in: an element the journal
   /// names twice is refreshed once.
-  @usableFromInline var _round: UInt64 = 0
+  // Unchecked: a plain value, read by copy and written by assignment, on the main actor, by
+  // the node's holders as they notify and sweep; no access spans a call, and none reaches the
+  // application's code (the node is internal). Read on every notification of the scope.
+  @exclusivity(unchecked) @usableFromInline var _round: UInt64 = 0
   @usableFromInline let _capture: @MainActor () -> Void
   @usableFromInline let _refresh: @MainActor (_SliceOrigin) -> Bool
   /// Sweeps the scope's cancelled subscriptions; returns whether it still has observers.

@@ -14,14 +14,8 @@ struct RootReleasedDuringScopedDispatchTests {
   )
   func updaterReleasesTheRoot() throws {
     let log = EventLog()
-    let box = RootBox()
-    weak var weakRoot: Store<KeeperShell, Void>?
-    do {
-      let root = Store<KeeperShell, Void>()
-      weakRoot = root
-      root.dispatch(SetKeeper(keeper: Canary { log.append("the root's state destroyed") }))
-      box.root = root
-    }
+    let box = RootBox.holdingRoot(loggingTo: log)
+    weak var weakRoot = box.root
     let feature = try #require(box.root?.scope(state: \.feature))
     var errors: [String] = []
     feature.onUnhandledError = { error, _ in errors.append("\(error)") }
@@ -43,19 +37,13 @@ struct RootReleasedDuringScopedDispatchTests {
   )
   func replacedValueReleasesTheRoot() throws {
     let log = EventLog()
-    let box = RootBox()
-    do {
-      let root = Store<KeeperShell, Void>()
-      root.dispatch(SetKeeper(keeper: Canary { log.append("the root's state destroyed") }))
-      let feature = root.scope(state: \.feature)
-      feature.dispatch(
-        ReplaceFeatureCanary(
-          canary: Canary {
-            log.append("replaced value destroyed")
-            MainActor.assumeIsolated { box.root = nil }
-          }))
-      box.root = root
-    }
+    let box = RootBox.holdingRoot(loggingTo: log)
+    box.root?.scope(state: \.feature).dispatch(
+      ReplaceFeatureCanary(
+        canary: Canary {
+          log.append("replaced value destroyed")
+          MainActor.assumeIsolated { box.root = nil }
+        }))
     let feature = try #require(box.root?.scope(state: \.feature))
     feature.dispatch(ReplaceFeatureCanary(canary: nil))
     #expect(box.root == nil)
@@ -68,12 +56,7 @@ struct RootReleasedDuringScopedDispatchTests {
   )
   func queuedDispatchDiesWithTheRoot() throws {
     let log = EventLog()
-    let box = RootBox()
-    do {
-      let root = Store<KeeperShell, Void>()
-      root.dispatch(SetKeeper(keeper: Canary { log.append("the root's state destroyed") }))
-      box.root = root
-    }
+    let box = RootBox.holdingRoot(loggingTo: log)
     let feature = try #require(box.root?.scope(state: \.feature))
     var errors: [String] = []
     feature.onUnhandledError = { error, _ in errors.append("\(error)") }
@@ -95,12 +78,7 @@ struct RootReleasedDuringScopedDispatchTests {
   )
   func drainedDispatchReleasesTheRoot() throws {
     let log = EventLog()
-    let box = RootBox()
-    do {
-      let root = Store<KeeperShell, Void>()
-      root.dispatch(SetKeeper(keeper: Canary { log.append("the root's state destroyed") }))
-      box.root = root
-    }
+    let box = RootBox.holdingRoot(loggingTo: log)
     let feature = try #require(box.root?.scope(state: \.feature))
     feature.dispatch(
       QueueingReleasing(
@@ -174,6 +152,16 @@ final class EventLog: Sendable {
 @MainActor
 final class RootBox: Sendable {
   var root: Store<KeeperShell, Void>?
+
+  /// A box holding the only reference to a new root, whose state's `keeper` notes in `log`
+  /// when the state is destroyed.
+  static func holdingRoot(loggingTo log: EventLog) -> RootBox {
+    let box = RootBox()
+    let root = Store<KeeperShell, Void>()
+    root.dispatch(SetKeeper(keeper: Canary { log.append("the root's state destroyed") }))
+    box.root = root
+    return box
+  }
 }
 
 /// A root with a scoped feature and a value of its own whose deinit says when it goes.

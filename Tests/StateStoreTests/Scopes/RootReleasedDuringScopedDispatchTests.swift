@@ -15,7 +15,7 @@ struct RootReleasedDuringScopedDispatchTests {
   func updaterReleasesTheRoot() throws {
     let log = EventLog()
     let box = RootBox.holdingRoot(loggingTo: log)
-    weak var weakRoot = box.root
+    weak let weakRoot = box.root
     let feature = try #require(box.root?.scope(state: \.feature))
     var errors: [String] = []
     feature.onUnhandledError = { error, _ in errors.append("\(error)") }

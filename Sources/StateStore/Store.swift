@@ -81,7 +81,11 @@ public final class Store<S: State, Dependencies: Sendable> {
   // Tests: `ScopeNodeLifetimeTests`.
   unowned(unsafe) var ownScopeNode: _ScopeNode?
   /// A scope's slice from before the update being applied, for its `(old, new)` listeners.
-  @usableFromInline var _capturedSlice: S?
+  // Unchecked: read by copy, and written only by `captureSlice()` (a swap: the slice it
+  // replaces is released from a local after the write) and by `refreshAsScope(origin:)`, which
+  // copies it out before clearing it, so that no write releases a slice's last reference, and
+  // no deinitializer of the app's runs, inside the access. Read on every refresh of a scope.
+  @exclusivity(unchecked) @usableFromInline var _capturedSlice: S?
   /// A scope's slice as its view-model and key-path subscribers were last evaluated on, kept
   /// while it has some and its slice is `Equatable`, so that an update that leaves the slice
   /// `==` evaluates none of them.

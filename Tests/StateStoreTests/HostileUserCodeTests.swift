@@ -14,6 +14,8 @@ enum HostileHooks {
   static var onRead: [() -> Void] = []
   /// The actions still to take when a ``ReleaseHook`` is released.
   static var onRelease: [() -> Void] = []
+  /// The actions still to take when two ``ComparingCount``s are compared.
+  static var onEqual: [() -> Void] = []
 
   /// Takes and runs the next action of `actions`, if any.
   static func fire(_ actions: inout [() -> Void]) {
@@ -124,6 +126,20 @@ struct HookedCount: ViewModelWithState {
   init(state: CounterState) { value = state.value }
 
   static func == (lhs: HookedCount, rhs: HookedCount) -> Bool { lhs.value == rhs.value }
+}
+
+/// A view model whose `==` runs ``HostileHooks/onEqual``'s next action, and that holds a
+/// ``ReleaseHook``.
+struct ComparingCount: ViewModelWithState {
+  let value: Int
+  let hook = ReleaseHook()
+
+  init(state: CounterState) { value = state.value }
+
+  static func == (lhs: ComparingCount, rhs: ComparingCount) -> Bool {
+    MainActor.assumeIsolated { HostileHooks.fire(&HostileHooks.onEqual) }
+    return lhs.value == rhs.value
+  }
 }
 
 /// Every delivery of row subscribers, by subscriber name, as the identifier it carried.
@@ -272,6 +288,40 @@ struct HostileUserCodeTests {
     #expect(values["b"] == [0])
     #expect(values["c"] == [0, 1])
     #expect(values["d"] == [0, 1])
+    withExtendedLifetime(tokens) {}
+  }
+
+  @Test(
+    "a view model whose == subscribes and dispatches and whose release subscribes, replaced by a delivery"
+  )
+  func viewModelEqualityAndReleaseDuringDelivery() {
+    let store = Store<CounterState, Void>(initialState: CounterState(), dependencies: ())
+    var values: [String: [Int?]] = [:]
+    var tokens: [String: Subscription] = [:]
+    func subscribe(_ name: String) {
+      tokens[name] = store.subscribe(ComparingCount.self) {
+        values[name, default: []].append($0?.value)
+      }
+    }
+    subscribe("a")
+    // a's delivery compares its last model with the new one (the `==` subscribes b and
+    // dispatches), then replaces it: the replaced model, a's alone, subscribes c as it goes.
+    HostileHooks.onEqual = [
+      {
+        subscribe("b")
+        store.dispatch(Increment())
+      }
+    ]
+    HostileHooks.onRelease = [{ subscribe("c") }]
+    store.dispatch(Increment())
+    #expect(HostileHooks.onEqual.isEmpty, "a's comparison ran the hook")
+    #expect(HostileHooks.onRelease.isEmpty, "a's replaced model was released")
+    HostileHooks.onEqual = []
+    HostileHooks.onRelease = []
+    #expect(values["a"] == [0, 1, 2])
+    #expect(values["b"] == [1, 2])
+    #expect(values["c"] == [1, 2])
+    #expect(store.state.value == 2)
     withExtendedLifetime(tokens) {}
   }
 

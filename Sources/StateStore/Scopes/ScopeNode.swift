@@ -168,7 +168,7 @@ extension Store {
       let node =
         _makeScopeNode?(self)
         ?? _ScopeNode(
-          capture: { [self] in self._capturedSlice = link._read() },
+          capture: { [self] in self.captureSlice() },
           refresh: { [self] _origin in self.refreshAsScope(origin: _origin) },
           sweep: { [self] in self.sweepAsScope() })
       ownScopeNode = node
@@ -203,6 +203,15 @@ extension Store {
   @usableFromInline
   func giveUpScopeNode() {
     ownScopeNode = nil
+  }
+
+  /// Keeps the slice from before an update for the scope's `(old, new)` listeners.
+  @inlinable
+  func captureSlice() {
+    var slice = _scopeLink?._read()
+    // Swapped rather than assigned: a slice still kept is released from `slice`, after the
+    // write (see `capturedSlice`).
+    swap(&_capturedSlice, &slice)
   }
 
   /// Notifies this scope's observers after an update of the root; returns false once it has

@@ -126,7 +126,7 @@ extension Store {
   ) {
     scope._makeScopeNode = { _store in
       _ScopeNode(
-        capture: { [_store] in _store._capturedSlice = _store._scopeLink?._read() },
+        capture: { [_store] in _store.captureSlice() },
         refresh: { [_store] _origin in _store.refreshAsScope(origin: _origin) },
         sweep: { [_store] in _store.sweepAsScope() },
         origin: _store._scopeLink?._origin ?? .everything,

@@ -22,7 +22,16 @@ class _SelectionGroupBase<S: State>: _ObserverGroup<S> {
 @MainActor
 final class _SelectionEntry<Value: Equatable> {
   @usableFromInline let _slot: _CallbackSlot<@MainActor (Value) -> Void>
-  @usableFromInline var _last: Value
+  /// The last value the subscriber received.
+  // Unchecked: read only by `deliver`, across the app's `!=`, and written only there, by a
+  // swap that moves values and runs nothing (the value it replaces is released from a local,
+  // after the write). The app's code that runs meanwhile (that `==`, the deinitializer of the
+  // replaced value) cannot reach an entry, and nothing it can call touches an existing one's
+  // `last`: a subscription makes a new entry, a cancellation clears the slot, and a dispatch
+  // is queued (the store is notifying). So no two accesses overlap. Read on every delivery.
+  // Test: `HostileUserCodeTests` ("a view model whose == subscribes and dispatches and whose
+  // release subscribes, replaced by a delivery").
+  @exclusivity(unchecked) @usableFromInline var _last: Value
 
   @usableFromInline
   init(last: Value, callback: @escaping @MainActor (Value) -> Void) {
@@ -124,7 +133,9 @@ final class _SelectionGroup<S: State, Value: Equatable>: _SelectionGroupBase<S> 
   func deliver(_ state: S, version: UInt64) {
     let value = value(for: state, version: version)
     for entry in _entries where entry._last != value {
-      entry._last = value
+      // Swapped rather than assigned: the value it replaces is released after the write.
+      var replaced = value
+      swap(&entry._last, &replaced)
       entry._slot.callback?(value)
     }
   }

@@ -154,6 +154,36 @@ struct ScopeLifetimeTests {
   }
 
   @Test(
+    "a slice kept for a scope's (old, new) listener, whose value's release adds a listener and dispatches: released after the listeners heard it"
+  )
+  func capturedSliceReleaseSubscribes() {
+    let app = Store<CanaryFeatureShell, Void>()
+    let feature = app.scope(state: \.feature)
+    let log = ListenerLog()
+    log.tokens.append(
+      feature.addListener { old, new in
+        log.heard.append("\(old.name)|\(old.canary == nil ? "none" : "canary") > \(new.name)")
+      })
+    feature.dispatch(
+      ReplaceFeatureCanary(
+        canary: Canary {
+          MainActor.assumeIsolated {
+            log.tokens.append(
+              feature.addListener { _, new in log.heard.append("late \(new.name)") })
+            feature.dispatch(RenameFeature(name: "from a deinit"))
+          }
+        }))
+    // The slice captured before this update is the canary's last holder once the update
+    // drops it from the state: it goes after this update's listeners heard it.
+    feature.dispatch(ReplaceFeatureCanary(canary: nil))
+    #expect(app.state.feature.name == "from a deinit")
+    #expect(
+      log.heard == [
+        "|none > ", "|canary > ", "|none > from a deinit", "late from a deinit",
+      ])
+  }
+
+  @Test(
     "a value whose deinit dispatches through the scope that replaced it in place: queued behind that dispatch, each change heard once, in order"
   )
   func deinitDispatchesDuringAnInPlaceScopedDispatch() {
@@ -266,6 +296,13 @@ struct ScopeLifetimeTests {
       #expect(message.contains("its element (id 7) was removed"))
     }
   }
+}
+
+/// What a test's listeners heard, and their tokens, for closures the application's code runs.
+@MainActor
+final class ListenerLog: Sendable {
+  var heard: [String] = []
+  var tokens: [Subscription] = []
 }
 
 /// A root whose state holds a ``Canary``.

@@ -6,10 +6,9 @@ import StateStore
 @MainActor
 final class ScopedToggleRunner: Runner {
   let name = "store"
-  /// The root store, kept alive here: a scope does not keep its root alive.
-  let root: AnyObject
   let scope: Store<AppState, Void>
-  /// The todos' done flags, read through the root.
+  /// The todos' done flags, read through the root; it also keeps the root alive, which a
+  /// scope does not.
   let rootDoneFlags: @MainActor () -> [Bool]
   let subscribers: Int
   let sink = Sink()
@@ -22,12 +21,10 @@ final class ScopedToggleRunner: Runner {
     if nested {
       let app = Store<NestedShellState, Void>(
         initialState: NestedShellState(todoCount: todoCount))
-      root = app
       scope = app.scope(state: \.outer).scope(state: \.feature)
       rootDoneFlags = { app.state.outer.feature.todos.map(\.done) }
     } else {
       let app = Store<ShellState, Void>(initialState: ShellState(todoCount: todoCount))
-      root = app
       scope = app.scope(state: \.feature)
       rootDoneFlags = { app.state.feature.todos.map(\.done) }
     }

@@ -28,14 +28,10 @@ package final class _ScopeNode {
   /// Whether the root's mirror covers this scope: set when the root builds its lists, for a
   /// scope whose slice lies at ``mirrorRange``, is kept for `==`, and has no `(old, new)`
   /// listener (which needs the slice captured before every update).
-  // Unchecked: a plain value, read by copy and written by assignment, on the main actor, by
-  // the node's holders as they notify and sweep; no access spans a call, and none reaches the
-  // application's code (the node is internal). Read on every notification of the scope.
+  // Unchecked: a plain value; see `isActive`.
   @exclusivity(unchecked) @usableFromInline var _isMirrorMember = false
   /// Whether the scope keeps a slice now (its `Store.lastSlice` is set).
-  // Unchecked: a plain value, read by copy and written by assignment, on the main actor, by
-  // the node's holders as they notify and sweep; no access spans a call, and none reaches the
-  // application's code (the node is internal). Read on every notification of the scope.
+  // Unchecked: a plain value; see `isActive`.
   @exclusivity(unchecked) @usableFromInline var _holdsSlice = false
   /// Whether the mirror holds the bytes of the slice the scope keeps now; any new kept slice
   /// clears it until the root copies the bytes the slice was read from.
@@ -64,9 +60,7 @@ package final class _ScopeNode {
   @usableFromInline var _onRelease: (@MainActor (_ScopeNode) -> Void)?
   /// The group's notification round the node was last refreshed in: an element the journal
   /// names twice is refreshed once.
-  // Unchecked: a plain value, read by copy and written by assignment, on the main actor, by
-  // the node's holders as they notify and sweep; no access spans a call, and none reaches the
-  // application's code (the node is internal). Read on every notification of the scope.
+  // Unchecked: a plain value; see `isActive`.
   @exclusivity(unchecked) @usableFromInline var _round: UInt64 = 0
   @usableFromInline let _capture: @MainActor () -> Void
   @usableFromInline let _refresh: @MainActor (_SliceOrigin) -> Bool

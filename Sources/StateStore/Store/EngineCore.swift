@@ -54,9 +54,7 @@ class _EngineCore {
   /// after it: idle, with no interceptors and nothing observing the root (no update observer
   /// either, which `hasObservers` counts).
   @inlinable
-  final var _appliesAtOnceUnobserved: Bool {
-    !_isDispatching && !_hasInterceptors && !_hasObservers
-  }
+  final var _appliesAtOnceUnobserved: Bool { _appliesAtOnce && !_hasObservers }
 
   /// The one place where the state is modified: runs `change`, the updater's `inout` access
   /// to the state (or to a slice of it, at its address), with the flag that forbids reading

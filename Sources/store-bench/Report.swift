@@ -25,6 +25,10 @@ struct WorkloadResult: Encodable {
   /// it.
   let rootStoreMedianNanoseconds: Double?
   let scopeOverRoot: Double?
+  /// For S5: the comparison floor's median, the hundred slices' bytes compared once with no
+  /// store, which every root update must pay under the rule that a scope skips a slice equal
+  /// to the last.
+  let comparisonFloorMedianNanoseconds: Double?
   let repetitions: Int
   /// Whether every notification count, checksum and final state was as expected.
   let correct: Bool
@@ -58,6 +62,7 @@ struct WorkloadResult: Encodable {
     case meetsTarget = "meets_target"
     case naiveFloorMedianNanoseconds = "naive_floor_median_ns"
     case rootStoreMedianNanoseconds = "root_store_median_ns"
+    case comparisonFloorMedianNanoseconds = "comparison_floor_median_ns"
     case scopeOverRoot = "scope_over_root"
     case repetitions
     case correct
@@ -134,6 +139,13 @@ func printTable(_ results: [WorkloadResult], mode: Options.Mode, run: RunInfo) {
       print(
         "\(result.workload): W1 on the root store in the same run \(format(root)) ns; "
           + "scope / root = \(format(over))× (target ≤1.25×)")
+    }
+    if let comparison = result.comparisonFloorMedianNanoseconds {
+      let base = result.floorMedianNanoseconds
+      print(
+        "\(result.workload): the slices' byte comparison alone \(format(comparison)) ns, "
+          + "\(format(comparison / base))× the \(result.floor) figure; store / (\(result.floor) + "
+          + "comparison) = \(format(result.medianNanoseconds / (base + comparison)))×")
     }
     if let naive = result.naiveFloorMedianNanoseconds {
       print(

@@ -1,3 +1,4 @@
+import Foundation
 import StateStore
 
 /// S1, S2 and S3 through a scope: W1's `ToggleTodo` dispatched to `app.scope(state: \.feature)`,
@@ -185,6 +186,56 @@ final class MountedScopesRunner: Runner {
     if sink.count != 0 {
       failures.append("the features' slices never change, yet \(sink.count) views were told")
     }
+    return failures
+  }
+}
+
+/// S5's comparison floor: the one comparison S5's store must make per root update, alone, with
+/// no store: the hundred features' bytes against a copy of them, one `memcmp`, as the scope
+/// mirror makes it.
+///
+/// It says what the rule ("compare the slice once per update and scope") costs on the
+/// processor the run is on, so that S5's figure can be read as W1, this comparison, and what
+/// the store adds to both. Each operation first writes one feature's count in both copies, so
+/// the compiler cannot hoist the comparison out of the loop; the bytes stay equal.
+@MainActor
+final class SliceComparisonFloor: Runner {
+  static let label = "comparison floor"
+
+  let name = SliceComparisonFloor.label
+  var features = MountedFeatures()
+  var mirror = MountedFeatures()
+  var differences = 0
+  var compared = 0
+
+  func perform(_ operations: Int) {
+    for operation in 0..<operations {
+      features.f00.visits = operation
+      mirror.f00.visits = operation
+      differences += Self.compare(&features, &mirror)
+    }
+    compared += operations
+  }
+
+  /// One byte comparison of the two values, out of line as the mirror's is.
+  @inline(never)
+  static func compare(_ features: inout MountedFeatures, _ mirror: inout MountedFeatures) -> Int {
+    withUnsafeBytes(of: &features) { current in
+      withUnsafeBytes(of: &mirror) { kept in
+        guard let current = current.baseAddress, let kept = kept.baseAddress else { return 0 }
+        return memcmp(current, kept, MemoryLayout<MountedFeatures>.size) == 0 ? 0 : 1
+      }
+    }
+  }
+
+  func verify(operations: Int) -> [String] {
+    var failures: [String] = []
+    if MemoryLayout<MountedFeatures>.size != 100 * MemoryLayout<Feature>.stride {
+      failures.append(
+        "the features are \(MemoryLayout<MountedFeatures>.size) bytes, not 100 slices")
+    }
+    if differences != 0 { failures.append("equal bytes compared unequal \(differences) times") }
+    if compared < operations { failures.append("compared \(compared) times of \(operations)") }
     return failures
   }
 }

@@ -47,6 +47,9 @@ private func run(_ workload: Workload, schedule: Schedule) async -> WorkloadResu
   let naive = runners.firstIndex { $0.name == "naive floor" }.map {
     statistics[$0].median
   }
+  let comparison = runners.firstIndex { $0.name == SliceComparisonFloor.label }.map {
+    statistics[$0].median
+  }
   let rootIndex = runners.firstIndex { $0.name == RootStoreRunner.label }
   let root = rootIndex.map { statistics[$0].median }
   let probes = workload.memoryProbes
@@ -73,6 +76,7 @@ private func run(_ workload: Workload, schedule: Schedule) async -> WorkloadResu
     naiveFloorMedianNanoseconds: naive,
     rootStoreMedianNanoseconds: root,
     scopeOverRoot: rootIndex.map { measurement.ratios(0, over: $0).median },
+    comparisonFloorMedianNanoseconds: comparison,
     repetitions: schedule.repetitions,
     correct: measurement.failures.isEmpty, failures: measurement.failures,
     peakMemoryBytes: peakMemoryBytes, floorPeakMemoryBytes: floorPeakMemoryBytes,

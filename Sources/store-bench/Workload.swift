@@ -201,7 +201,9 @@ struct Workload {
       summary: "W1 at the root, 100 mounted scopes each with a view model; the ratio is to W1 "
         + "on the same state with no scope",
       targetRatio: 1.5,
-      makeRunners: { [MountedScopesRunner(scopes: 100), MountedScopesRunner(scopes: 0)] },
+      makeRunners: {
+        [MountedScopesRunner(scopes: 100), MountedScopesRunner(scopes: 0), SliceComparisonFloor()]
+      },
       ratioFloor: 1, measuresMemory: false),
     Workload(
       name: "V1", summary: "W1 + 1,000 row views connected with connect(_:to:id:)",

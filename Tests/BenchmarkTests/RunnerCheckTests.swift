@@ -97,6 +97,19 @@ struct RunnerCheckTests {
     #expect(selected.map(\.name) == ["W0", "G1-10k", "G1-100k"])
   }
 
+  @Test("S5's comparison floor compares every operation, and unequal bytes fail its check")
+  func comparisonFloorChecks() {
+    let floor = SliceComparisonFloor()
+    floor.perform(300)
+    #expect(floor.verify(operations: 300).isEmpty)
+    #expect(!floor.verify(operations: 301).isEmpty)
+    // A slice that differs from its copy is counted, and fails the check.
+    floor.mirror.f42.name = "changed"
+    floor.perform(1)
+    #expect(floor.differences == 1)
+    #expect(!floor.verify(operations: 301).isEmpty)
+  }
+
   @Test("a subscriber that misses notifications fails the store's check")
   func missedNotificationsFail() {
     let runner = ToggleStoreRunner(subscribers: 10)

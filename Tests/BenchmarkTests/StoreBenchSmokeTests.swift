@@ -25,6 +25,7 @@ private struct Row: Decodable {
   let coldPeakMemoryBytes: Int?
   let coldFloorPeakMemoryBytes: Int?
   let rootStoreMedianNs: Double?
+  let comparisonFloorMedianNs: Double?
 }
 
 @Suite("store-bench, run as a user runs it")
@@ -71,7 +72,9 @@ struct StoreBenchSmokeTests {
       #expect((scoped.rootStoreMedianNs ?? 0) > 0)
     }
     #expect(rows.first { $0.workload == "S4" }?.floor == "W2 store")
-    #expect(rows.first { $0.workload == "S5" }?.floor == "W1, no scopes")
+    let s5 = try #require(rows.first { $0.workload == "S5" })
+    #expect(s5.floor == "W1, no scopes")
+    #expect((s5.comparisonFloorMedianNs ?? 0) > 0)
     let w3 = try #require(rows.first { $0.workload == "W3" })
     #expect(w3.floor == "indexed floor")
     #expect((w3.peakMemoryBytes ?? 0) > 0)

@@ -29,6 +29,9 @@ struct WorkloadResult: Encodable {
   /// store, which every root update must pay under the rule that a scope skips a slice equal
   /// to the last.
   let comparisonFloorMedianNanoseconds: Double?
+  /// For P1: the median of W1 on a plain store that reads the dispatch cause once per
+  /// dispatch, as a journal that records causes must.
+  let causeFloorMedianNanoseconds: Double?
   let repetitions: Int
   /// Whether every notification count, checksum and final state was as expected.
   let correct: Bool
@@ -63,6 +66,7 @@ struct WorkloadResult: Encodable {
     case naiveFloorMedianNanoseconds = "naive_floor_median_ns"
     case rootStoreMedianNanoseconds = "root_store_median_ns"
     case comparisonFloorMedianNanoseconds = "comparison_floor_median_ns"
+    case causeFloorMedianNanoseconds = "cause_floor_median_ns"
     case scopeOverRoot = "scope_over_root"
     case repetitions
     case correct
@@ -146,6 +150,13 @@ func printTable(_ results: [WorkloadResult], mode: Options.Mode, run: RunInfo) {
         "\(result.workload): the slices' byte comparison alone \(format(comparison)) ns, "
           + "\(format(comparison / base))× the \(result.floor) figure; store / (\(result.floor) + "
           + "comparison) = \(format(result.medianNanoseconds / (base + comparison)))×")
+    }
+    if let cause = result.causeFloorMedianNanoseconds {
+      let base = result.floorMedianNanoseconds
+      print(
+        "\(result.workload): W1 reading the dispatch cause once per dispatch \(format(cause)) ns, "
+          + "\(format(cause / base))× the \(result.floor); store / that = "
+          + "\(format(result.medianNanoseconds / cause))×")
     }
     if let naive = result.naiveFloorMedianNanoseconds {
       print(

@@ -92,3 +92,43 @@ final class ToggleStoreRunner: Runner {
     return failures
   }
 }
+
+/// P1's cause floor: W1 on a plain store, reading the dispatch's cause (`DispatchCause.current`,
+/// a task-local value) once per dispatch, as a journal that records each entry's cause must.
+///
+/// It says what recording causes costs on the processor the run is on, so that P1's figure can
+/// be read as W1, that read, and what journaling adds to both.
+@MainActor
+final class CauseReadingToggleRunner: Runner {
+  static let label = "W1 + cause read"
+
+  let name = CauseReadingToggleRunner.label
+  let store = Store<AppState, Void>(initialState: AppState(todoCount: todoCount))
+  var next = 0
+  var causes = 0
+  var dispatched = 0
+
+  func perform(_ operations: Int) {
+    var index = next
+    var causes = 0
+    for _ in 0..<operations {
+      store.dispatch(ToggleTodo(id: index))
+      if DispatchCause.current != nil { causes += 1 }
+      index += 1
+      if index == todoCount { index = 0 }
+    }
+    next = index
+    self.causes += causes
+    dispatched += operations
+  }
+
+  func verify(operations: Int) -> [String] {
+    var failures = ToggleExpectation(todoCount: todoCount, operations: operations)
+      .check(doneFlags: store.state.todos.map(\.done))
+    if causes != 0 { failures.append("read \(causes) causes where none was set") }
+    if dispatched != operations {
+      failures.append("read the cause \(dispatched) times of \(operations)")
+    }
+    return failures
+  }
+}

@@ -50,6 +50,9 @@ private func run(_ workload: Workload, schedule: Schedule) async -> WorkloadResu
   let comparison = runners.firstIndex { $0.name == SliceComparisonFloor.label }.map {
     statistics[$0].median
   }
+  let cause = runners.firstIndex { $0.name == CauseReadingToggleRunner.label }.map {
+    statistics[$0].median
+  }
   let rootIndex = runners.firstIndex { $0.name == RootStoreRunner.label }
   let root = rootIndex.map { statistics[$0].median }
   let probes = workload.memoryProbes
@@ -77,6 +80,7 @@ private func run(_ workload: Workload, schedule: Schedule) async -> WorkloadResu
     rootStoreMedianNanoseconds: root,
     scopeOverRoot: rootIndex.map { measurement.ratios(0, over: $0).median },
     comparisonFloorMedianNanoseconds: comparison,
+    causeFloorMedianNanoseconds: cause,
     repetitions: schedule.repetitions,
     correct: measurement.failures.isEmpty, failures: measurement.failures,
     peakMemoryBytes: peakMemoryBytes, floorPeakMemoryBytes: floorPeakMemoryBytes,

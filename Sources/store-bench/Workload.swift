@@ -105,7 +105,12 @@ struct Workload {
       Workload(
         name: "P1", summary: "W1 on a journaled store, timed on the store's actor",
         targetRatio: 1.5,
-        makeRunners: { [JournaledToggleRunner(), ToggleStoreRunner(name: "W1 store")] },
+        makeRunners: {
+          [
+            JournaledToggleRunner(), ToggleStoreRunner(name: "W1 store"),
+            CauseReadingToggleRunner(),
+          ]
+        },
         ratioFloor: 1, measuresMemory: false, maximumOperations: 100_000),
       Workload(
         name: "P2",

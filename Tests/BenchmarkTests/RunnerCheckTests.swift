@@ -1,3 +1,4 @@
+import StateStore
 import Testing
 
 @testable import store_bench
@@ -95,6 +96,17 @@ struct RunnerCheckTests {
       options.workloads.map($0.isSelected(by:)) ?? true
     }
     #expect(selected.map(\.name) == ["W0", "G1-10k", "G1-100k"])
+  }
+
+  @Test("P1's cause floor reads the cause at every dispatch, and a cause it finds fails its check")
+  func causeFloorChecks() {
+    let floor = CauseReadingToggleRunner()
+    floor.perform(700)
+    #expect(floor.verify(operations: 700).isEmpty)
+    #expect(!floor.verify(operations: 701).isEmpty)
+    DispatchCause.$current.withValue(DispatchCause("test")) { floor.perform(1) }
+    #expect(floor.causes == 1)
+    #expect(!floor.verify(operations: 701).isEmpty)
   }
 
   @Test("S5's comparison floor compares every operation, and unequal bytes fail its check")

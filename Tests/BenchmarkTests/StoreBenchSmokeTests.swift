@@ -26,6 +26,7 @@ private struct Row: Decodable {
   let coldFloorPeakMemoryBytes: Int?
   let rootStoreMedianNs: Double?
   let comparisonFloorMedianNs: Double?
+  let causeFloorMedianNs: Double?
 }
 
 @Suite("store-bench, run as a user runs it")
@@ -75,6 +76,8 @@ struct StoreBenchSmokeTests {
     let s5 = try #require(rows.first { $0.workload == "S5" })
     #expect(s5.floor == "W1, no scopes")
     #expect((s5.comparisonFloorMedianNs ?? 0) > 0)
+    let p1 = try #require(rows.first { $0.workload == "P1" })
+    #expect((p1.causeFloorMedianNs ?? 0) > 0)
     let w3 = try #require(rows.first { $0.workload == "W3" })
     #expect(w3.floor == "indexed floor")
     #expect((w3.peakMemoryBytes ?? 0) > 0)

@@ -58,7 +58,6 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
   @usableFromInline let _outbox: _JournalOutbox<S, Dependencies>
   let inbox: _HeardInbox<S, Dependencies>
   private let failureSink: AsyncStream<PersistenceError>.Continuation
-  @usableFromInline var _subscription: Subscription?
   var pollTask: Task<Void, Never>?
 
   /// The entry that the next journaled updater reverts, while ``undo()`` dispatches its inverse.
@@ -90,7 +89,7 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
   }
 
   isolated deinit {
-    _subscription?.cancel()
+    store._journalUpdates(nil)
     pollTask?.cancel()
     _outbox.handOff()
     _writer.close()
@@ -213,13 +212,13 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
   /// Journals every updater the store applies from now on, and starts hearing other
   /// processes' appends.
   ///
-  /// Inlinable, so that the observer it registers, which runs on every dispatch, is code
-  /// specialised for the application's state. The observer holds the outbox, not this store:
-  /// no weak reference to load on every dispatch, and no cycle through the store.
+  /// Inlinable, so that the hook it gives the store, which runs on every dispatch, is code
+  /// specialised for the application's state. The hook holds the outbox, not this store: no
+  /// weak reference to load on every dispatch, and no cycle through the store.
   @inlinable
   func startJournaling(options: JournalOptions) {
-    _subscription = store.observeUpdates { [_outbox] (update: AppliedUpdate<S>) in
-      _outbox.record(update)
+    store._journalUpdates { [_outbox] updater, cause in
+      _outbox.record(updater, cause: cause)
     }
     _startPolling(every: options.pollInterval, on: options.clock)
   }
@@ -257,8 +256,7 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
   ///
   /// - Throws: The flush's error; the directory is released all the same.
   public func close() async throws(PersistenceError) {
-    _subscription?.cancel()
-    _subscription = nil
+    store._journalUpdates(nil)
     pollTask?.cancel()
     pollTask = nil
     _outbox.handOff()

@@ -40,7 +40,7 @@ final class _JournalOutbox<S: State & Codable, Dependencies: Sendable> {
   ///
   /// Inlinable, so that it runs as code specialised for the application's state.
   @inlinable
-  func record(_ updater: any StateUpdater<S>, cause: DispatchCause?) {
+  func record(_ updater: consuming any StateUpdater<S>, cause: consuming DispatchCause?) {
     var snapshot: _EntryExtras<S>?
     // Not for another process's updater, which is not journaled: its entry would not carry it.
     if _writer._wantsSnapshot.load(ordering: .relaxed) && !_ledger._expectsOtherProcess {
@@ -151,7 +151,8 @@ struct _JournalLedger<S: State & Codable> {
   /// process's, which is in the journal already.
   @inlinable
   mutating func record(
-    _ updater: any StateUpdater<S>, cause: DispatchCause?, snapshot: _EntryExtras<S>?
+    _ updater: consuming any StateUpdater<S>, cause: consuming DispatchCause?,
+    snapshot: _EntryExtras<S>?
   ) -> _RecordOutcome {
     if _expectsOtherProcess {
       _expectsOtherProcess = false

@@ -217,7 +217,8 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
   /// weak reference to load on every dispatch, and no cycle through the store.
   @inlinable
   func startJournaling(options: JournalOptions) {
-    store._journalUpdates { [_outbox] updater, cause in
+    store._journalUpdates {
+      [_outbox] (updater: consuming any StateUpdater<S>, cause: consuming DispatchCause?) in
       _outbox.record(updater, cause: cause)
     }
     _startPolling(every: options.pollInterval, on: options.clock)

@@ -101,11 +101,13 @@ final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
   /// One optional rather than an entry among the update observers, so that a journaled store
   /// that nothing else observes applies an updater with no ``AppliedUpdate``, no list to walk
   /// and no notification beyond it (P1 in store-bench). Its argument is an existential, which
-  /// specialised and generic code pass alike: calling it needs no reabstraction thunk.
+  /// specialised and generic code pass alike: calling it needs no reabstraction thunk. Both
+  /// arguments are consumed, so that the journal keeps the box made for the call instead of
+  /// copying it and destroying the original.
   // Unchecked: an observer list of one (see the top of this file): read by copy, written by
   // assignment (`Store._journalUpdates(_:)`), with what a write releases kept alive until after.
   @exclusivity(unchecked) @usableFromInline var _journal:
-    (@MainActor (any StateUpdater<S>, DispatchCause?) -> Void)?
+    (@MainActor (consuming any StateUpdater<S>, consuming DispatchCause?) -> Void)?
   /// Whether the journal is all that observes the root: an update then runs the updater and
   /// the journal's hook, nothing else.
   // Unchecked: a flag (see the top of this file).

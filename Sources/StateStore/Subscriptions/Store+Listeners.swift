@@ -61,7 +61,10 @@ extension Store {
   /// no observer list, and the cause is read only for it. A scope has no hook of its own: its
   /// updaters reach the root's as ``ScopedUpdater``s. Ignored on a scope.
   @usableFromInline package func _journalUpdates(
-    _ journal: (@MainActor (_ updater: any StateUpdater<S>, _ cause: DispatchCause?) -> Void)?
+    _ journal: (
+      @MainActor (_ updater: consuming any StateUpdater<S>, _ cause: consuming DispatchCause?) ->
+        Void
+    )?
   ) {
     guard let _engine else { return }
     // Released after the write (see the observer lists' rule in `RootEngine.swift`): the old

@@ -81,9 +81,9 @@ private final class Tally {
   var dispatches = 0
 }
 
-// The journal's hook and its ledger are reached without run-time exclusivity checks nor a
-// retain of their own (`RootEngine.swift`, `JournalOutbox.swift`): these are the legal
-// programs that would break them, with deinitializers that run the application's code.
+// The journal's ledger is reached without run-time exclusivity checks (`JournalOutbox.swift`),
+// and the journal goes on being called after its journaled store is released: these are the
+// legal programs that would break them, with deinitializers that run the application's code.
 @MainActor
 @Suite("A journaled store under deinitializers that run the application's code")
 struct HostileDeinitializerTests {
@@ -100,9 +100,10 @@ struct HostileDeinitializerTests {
       directory: "/store", dependencies: (), registry: registry, options: .readingByHand(),
       system: disk)
     let store = try #require(keeper.journaled?.store)
+    let outbox = try #require(keeper.journaled?._outbox)
     weak let released = keeper.journaled
     // The sentinel's deinitializer releases the last reference to the journaled store, which
-    // removes the store's journal hook while the store is applying `Drop`.
+    // stops journaling and closes the writer while the store is applying `Drop`.
     store.dispatch(Hold { MainActor.assumeIsolated { keeper.journaled = nil } })
     #expect(released?.lastSequence == 1)
 
@@ -112,7 +113,8 @@ struct HostileDeinitializerTests {
     #expect(store.state.count == 2)
     #expect(store.state.sentinel == nil)
     store.dispatch(Drop())
-    #expect(store.state.count == 3, "the store goes on, unjournaled")
+    #expect(store.state.count == 3, "the store goes on")
+    #expect(outbox._ledger._journaledCount == 1, "unjournaled from the release on")
   }
 
   @Test(

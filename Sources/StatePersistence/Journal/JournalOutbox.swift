@@ -5,7 +5,7 @@ import Synchronization
 /// updaters, and the updaters not known to be written, the newest of which wait in a batch
 /// that is handed to the writer whole.
 ///
-/// The store's journal hook (`Store._journalUpdates(_:)`) holds it strongly (it holds neither
+/// The store's journal (`Store.init(initialState:dependencies:interceptors:journal:)`) holds it strongly (it holds neither
 /// the store nor the ``JournaledStore``, so nothing is kept alive in a cycle), and every
 /// dispatch appends to the batch on the actor, with no lock. The batch is handed to the writer in one step (one lock,
 /// one scheduling of its queue): when it holds ``_JournalLedger/_batchLimit`` entries, at the end of the
@@ -41,6 +41,8 @@ final class _JournalOutbox<S: State & Codable, Dependencies: Sendable> {
   /// Inlinable, so that it runs as code specialised for the application's state.
   @inlinable
   func record(_ updater: consuming any StateUpdater<S>, cause: consuming DispatchCause?) {
+    // Before `startJournaling` and after a close or the journaled store's release.
+    guard _ledger._isJournaling else { return }
     var snapshot: _EntryExtras<S>?
     // Not for another process's updater, which is not journaled: its entry would not carry it.
     if _writer._wantsSnapshot.load(ordering: .relaxed) && !_ledger._expectsOtherProcess {
@@ -129,6 +131,9 @@ struct _JournalLedger<S: State & Codable> {
   @usableFromInline var _heardThrough: Int
   /// The entry that the next journaled updater reverts, while an undo dispatches its inverse.
   @usableFromInline var _undoing: Int?
+  /// Whether the store's updaters are journaled: from `startJournaling` until a close or the
+  /// journaled store's release.
+  @usableFromInline var _isJournaling = false
   /// Whether the next update observed is one that another process appended.
   @usableFromInline var _expectsOtherProcess = false
   /// Whether the updater being applied was appended by another process.

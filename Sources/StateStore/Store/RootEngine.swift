@@ -44,7 +44,7 @@
 // - The flags (`isDispatching`, `isApplyingUpdater`, `hasObservers`, `keepsOldState`,
 //   `scopesKeepSlices`) are plain values, read by copy and written by assignment, never passed
 //   `inout`, so no access to one spans any call.
-// - The observer lists (`updateObservers`, `journal`, `scopeNodes`, `unmirroredScopeNodes`) follow the
+// - The observer lists (`updateObservers`, `scopeNodes`, `unmirroredScopeNodes`) follow the
 //   store's rule for its own lists (see `listeners` in `Store.swift`): read by copying them,
 //   written by short appends, removals and assignments that call nothing outside the store,
 //   with what a write releases kept alive until after it.
@@ -103,11 +103,10 @@ final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
   /// and no notification beyond it (P1 in store-bench). Its argument is an existential, which
   /// specialised and generic code pass alike: calling it needs no reabstraction thunk. Both
   /// arguments are consumed, so that the journal keeps the box made for the call instead of
-  /// copying it and destroying the original.
-  // Unchecked: an observer list of one (see the top of this file): read by copy, written by
-  // assignment (`Store._journalUpdates(_:)`), with what a write releases kept alive until after.
-  @exclusivity(unchecked) @usableFromInline var _journal:
-    (@MainActor (consuming any StateUpdater<S>, consuming DispatchCause?) -> Void)?
+  /// copying it and destroying the original. A constant, given at the store's creation: a
+  /// call reads it without retaining it, which a variable would cost (two atomic operations
+  /// per dispatch); the journal stops by ignoring what it is told.
+  @usableFromInline let _journal: _Journal<S>?
   /// Whether the journal is all that observes the root: an update then runs the updater and
   /// the journal's hook, nothing else.
   // Unchecked: a flag (see the top of this file).
@@ -134,12 +133,15 @@ final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
   @usableFromInline var _rootReference: _RootHandle?
 
   @usableFromInline
-  init(initialState: S, interceptors: [StoreInterceptor<S>]) {
+  init(initialState: S, interceptors: [StoreInterceptor<S>], journal: _Journal<S>?) {
     let state = UnsafeMutablePointer<S>.allocate(capacity: 1)
     state.initialize(to: initialState)
     self._state = state
     self._interceptors = interceptors
+    self._journal = journal
     super.init(stateAddress: UnsafeMutableRawPointer(state), hasInterceptors: !interceptors.isEmpty)
+    _hasObservers = journal != nil
+    _journalsAlone = journal != nil
   }
 
   // Runs where the last reference goes, on the main actor: with the store (whose own
@@ -286,8 +288,6 @@ final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
     if _journalsAlone {
       // Nothing but the journal observes the root: no list to sweep, nothing to notify.
       runChange({ updater.updateState(&$0) })
-      // Read again, not assumed from the flag: a deinitializer that the updater ran (of a
-      // value it replaced) may have released the journaled store, which clears the hook.
       _journal?(updater, cause())
       return
     }

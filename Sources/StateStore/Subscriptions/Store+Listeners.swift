@@ -2,6 +2,12 @@
 @usableFromInline
 typealias _ListenerEntry<S: State> = _CallbackSlot<@MainActor (S, S) -> Void>
 
+/// The journal of a root store (StatePersistence's `JournaledStore`): told of every updater
+/// the root applies, with its cause; both arguments are consumed.
+@usableFromInline
+package typealias _Journal<S: State> =
+  @MainActor (_ updater: consuming any StateUpdater<S>, _ cause: consuming DispatchCause?) -> Void
+
 /// A registered observer of applied updaters.
 @usableFromInline
 typealias _UpdateObserverEntry<S: State> = _CallbackSlot<@MainActor (AppliedUpdate<S>) -> Void>
@@ -51,27 +57,5 @@ extension Store {
       entry._clear()
       _cancellationLog._note()
     }
-  }
-
-  /// Sets the journal's hook, which the root calls with every updater it applies and its
-  /// cause, right after the state changed and before the update observers; `nil` removes it.
-  ///
-  /// StatePersistence's plumbing: a `JournaledStore` sets it at open and removes it when it is
-  /// closed or released. Unlike ``observeUpdates(_:)``, the hook costs no ``AppliedUpdate`` and
-  /// no observer list, and the cause is read only for it. A scope has no hook of its own: its
-  /// updaters reach the root's as ``ScopedUpdater``s. Ignored on a scope.
-  @usableFromInline package func _journalUpdates(
-    _ journal: (
-      @MainActor (_ updater: consuming any StateUpdater<S>, _ cause: consuming DispatchCause?) ->
-        Void
-    )?
-  ) {
-    guard let _engine else { return }
-    // Released after the write (see the observer lists' rule in `RootEngine.swift`): the old
-    // hook's captures may run deinitializers.
-    let before = _engine._journal
-    defer { withExtendedLifetime(before) {} }
-    _engine._journal = journal
-    _refreshHasObservers()
   }
 }

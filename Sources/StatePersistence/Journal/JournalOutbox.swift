@@ -5,10 +5,10 @@ import Synchronization
 /// updaters, and the updaters not known to be written, the newest of which wait in a batch
 /// that is handed to the writer whole.
 ///
-/// The store's journal (`Store.init(initialState:dependencies:interceptors:journal:)`) holds it strongly (it holds neither
-/// the store nor the ``JournaledStore``, so nothing is kept alive in a cycle), and every
-/// dispatch appends to the batch on the actor, with no lock. The batch is handed to the writer in one step (one lock,
-/// one scheduling of its queue): when it holds ``_JournalLedger/_batchLimit`` entries, at the end of the
+/// The store's journal (`Store.init(initialState:dependencies:interceptors:journal:)`) holds
+/// it strongly (it holds neither the store nor the ``JournaledStore``, so nothing is kept alive
+/// in a cycle), and every dispatch appends to the batch on the actor, with no lock. The batch is
+/// handed to the writer in one step (one lock, one scheduling of its queue): when it holds ``_JournalLedger/_batchLimit`` entries, at the end of the
 /// actor's current job (a task scheduled by the batch's first entry), and before anything
 /// that waits for the writer (a flush, a close, the exclusive lock). Dispatch order is kept:
 /// batches are handed over in order, and the writer writes them in order.

@@ -163,10 +163,27 @@ public final class Store<S: State, Dependencies: Sendable> {
   ///   - dependencies: What side effects receive: clients, clocks, file systems. Tests pass fakes.
   ///   - interceptors: Steps every dispatchable passes through, in this order. Their `onStart`
   ///     hooks run before this initializer returns.
-  public init(
+  public convenience init(
     initialState: S = S(), dependencies: Dependencies, interceptors: [StoreInterceptor<S>] = []
   ) {
-    self._engine = _RootEngine(initialState: initialState, interceptors: interceptors)
+    self.init(
+      initialState: initialState, dependencies: dependencies, interceptors: interceptors,
+      journal: nil)
+  }
+
+  /// Creates a root store that hands every updater it applies, with its cause, to `journal`,
+  /// right after the state changed and before the update observers.
+  ///
+  /// StatePersistence's plumbing: a `JournaledStore` creates its store so, and stops
+  /// journaling by ignoring what `journal` is told. Unlike ``observeUpdates(_:)``, the journal
+  /// costs no ``AppliedUpdate`` and no observer list, and the cause is read only for it. A
+  /// scope's updaters reach it as ``ScopedUpdater``s.
+  @usableFromInline package init(
+    initialState: S, dependencies: Dependencies, interceptors: [StoreInterceptor<S>],
+    journal: _Journal<S>?
+  ) {
+    self._engine = _RootEngine(
+      initialState: initialState, interceptors: interceptors, journal: journal)
     self.dependencies = dependencies
     self._scopeLink = nil
     self._cancellationLog = _CancellationLog()

@@ -268,4 +268,22 @@ struct JournaledStoreTests {
     let after = try await JournaledStore.readNumbers(on: disk)
     #expect(after.state == numbers(upTo: 1))
   }
+
+  @Test(
+    "what an interceptor's onStart dispatches as the store is made is applied, not journaled; what follows is"
+  )
+  func dispatchedAtCreation() async throws {
+    let disk = SimulatedDisk()
+    let starting = StoreInterceptor<Numbers>(onStart: { $0.dispatch(Append(value: 1)) }) {
+      dispatchable, _, next in next(dispatchable)
+    }
+    let journaled = try await JournaledStore.open(
+      directory: "/store", dependencies: (), registry: numbersRegistry(),
+      options: .readingByHand(), interceptors: [starting], system: disk)
+    #expect(journaled.store.state.items == [1])
+    journaled.store.dispatch(Append(value: 2))
+    #expect(journaled.lastSequence == 1)
+    try await journaled.close()
+    #expect(try await JournaledStore.readNumbers(on: disk).state.items == [2])
+  }
 }

@@ -5,10 +5,10 @@ import Synchronization
 /// updaters, and the updaters not known to be written, the newest of which wait in a batch
 /// that is handed to the writer whole.
 ///
-/// Its update observer holds it strongly (it holds neither the store nor the
-/// ``JournaledStore``, so nothing is kept alive in a cycle), and every dispatch appends to the
-/// batch on the actor, with no lock. The batch is handed to the writer in one step (one lock,
-/// one scheduling of its queue): when it holds ``_JournalLedger/_batchLimit`` entries, at the end of the
+/// The store's journal (`Store.init(initialState:dependencies:interceptors:journal:)`) holds
+/// it strongly (it holds neither the store nor the ``JournaledStore``, so nothing is kept alive
+/// in a cycle), and every dispatch appends to the batch on the actor, with no lock. The batch is
+/// handed to the writer in one step (one lock, one scheduling of its queue): when it holds ``_JournalLedger/_batchLimit`` entries, at the end of the
 /// actor's current job (a task scheduled by the batch's first entry), and before anything
 /// that waits for the writer (a flush, a close, the exclusive lock). Dispatch order is kept:
 /// batches are handed over in order, and the writer writes them in order.
@@ -19,8 +19,16 @@ final class _JournalOutbox<S: State & Codable, Dependencies: Sendable> {
   @usableFromInline let _inbox: _HeardInbox<S, Dependencies>
   /// Read only when the writer asks for a snapshot: the state just after an entry.
   @usableFromInline weak var _store: Store<S, Dependencies>?
-  /// Everything a dispatch changes, in one value: one access per dispatch.
-  @usableFromInline var _ledger: _JournalLedger<S>
+  /// Everything a dispatch changes, in one value.
+  // Unchecked, which saves a dispatch two run-time exclusivity checks (P1 in store-bench): no
+  // access to it can overlap another. Every access is on the actor, a read by copy or a
+  // mutation that runs no code of the application's: copying an updater or a cause runs none,
+  // and a mutation appends and moves entries but never releases the last reference to one
+  // inside the access (`dropWritten(upTo:)` returns what it drops, released by its caller
+  // after the access; `takeBack` keeps what `removeUnwritten(numbered:)` drops alive until
+  // after it). So an updater's deinitializer that dispatches (tested in
+  // `HostileDeinitializerTests`) runs after the access, and its dispatch is recorded then.
+  @exclusivity(unchecked) @usableFromInline var _ledger: _JournalLedger<S>
 
   init(writer: _JournalWriter<S>, inbox: _HeardInbox<S, Dependencies>, lastSequence: Int) {
     self._writer = writer
@@ -28,18 +36,20 @@ final class _JournalOutbox<S: State & Codable, Dependencies: Sendable> {
     self._ledger = _JournalLedger(lastSequence: lastSequence)
   }
 
-  /// Journals the updater the store just applied.
+  /// Journals the updater the store just applied, with its cause.
   ///
   /// Inlinable, so that it runs as code specialised for the application's state.
   @inlinable
-  func record(_ update: AppliedUpdate<S>) {
+  func record(_ updater: consuming any StateUpdater<S>, cause: consuming DispatchCause?) {
+    // Before `startJournaling` and after a close or the journaled store's release.
+    guard _ledger._isJournaling else { return }
     var snapshot: _EntryExtras<S>?
     // Not for another process's updater, which is not journaled: its entry would not carry it.
     if _writer._wantsSnapshot.load(ordering: .relaxed) && !_ledger._expectsOtherProcess {
       // Once every snapshot interval: the writer asked for the state after the next entry.
       snapshot = _takeSnapshot()
     }
-    switch _ledger.record(update, snapshot: snapshot) {
+    switch _ledger.record(updater, cause: cause, snapshot: snapshot) {
     case .buffered: break
     case .firstOfBatch: _scheduleHandOff()
     case .full: handOff()
@@ -89,7 +99,7 @@ final class _JournalOutbox<S: State & Codable, Dependencies: Sendable> {
   }
 }
 
-/// What ``_JournalLedger/record(_:snapshot:)`` asks its outbox to do.
+/// What ``_JournalLedger/record(_:cause:snapshot:)`` asks its outbox to do.
 @usableFromInline
 enum _RecordOutcome {
   /// Nothing: the entry waits in the batch, or was not journaled.
@@ -121,6 +131,9 @@ struct _JournalLedger<S: State & Codable> {
   @usableFromInline var _heardThrough: Int
   /// The entry that the next journaled updater reverts, while an undo dispatches its inverse.
   @usableFromInline var _undoing: Int?
+  /// Whether the store's updaters are journaled: from `startJournaling` until a close or the
+  /// journaled store's release.
+  @usableFromInline var _isJournaling = false
   /// Whether the next update observed is one that another process appended.
   @usableFromInline var _expectsOtherProcess = false
   /// Whether the updater being applied was appended by another process.
@@ -142,7 +155,10 @@ struct _JournalLedger<S: State & Codable> {
   /// Numbers the updater just applied and puts it in the batch, unless it is another
   /// process's, which is in the journal already.
   @inlinable
-  mutating func record(_ update: AppliedUpdate<S>, snapshot: _EntryExtras<S>?) -> _RecordOutcome {
+  mutating func record(
+    _ updater: consuming any StateUpdater<S>, cause: consuming DispatchCause?,
+    snapshot: _EntryExtras<S>?
+  ) -> _RecordOutcome {
     if _expectsOtherProcess {
       _expectsOtherProcess = false
       _appliesOtherProcess = true
@@ -168,8 +184,7 @@ struct _JournalLedger<S: State & Codable> {
       _undoing = nil
     }
     _batch.append(
-      _PendingEntry(
-        updater: update.updater, cause: update.cause, number: _journaledCount, extras: extras))
+      _PendingEntry(updater: updater, cause: cause, number: _journaledCount, extras: extras))
     if _batch.count == 1 && !_handOffIsScheduled {
       _handOffIsScheduled = true
       return .firstOfBatch

@@ -58,7 +58,6 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
   @usableFromInline let _outbox: _JournalOutbox<S, Dependencies>
   let inbox: _HeardInbox<S, Dependencies>
   private let failureSink: AsyncStream<PersistenceError>.Continuation
-  @usableFromInline var _subscription: Subscription?
   var pollTask: Task<Void, Never>?
 
   /// The entry that the next journaled updater reverts, while ``undo()`` dispatches its inverse.
@@ -77,20 +76,20 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
 
   private init(
     store: Store<S, Dependencies>, directory: String, writer: _JournalWriter<S>,
-    inbox: _HeardInbox<S, Dependencies>, lastSequence: Int,
+    inbox: _HeardInbox<S, Dependencies>, outbox: _JournalOutbox<S, Dependencies>,
     failures: (AsyncStream<PersistenceError>, AsyncStream<PersistenceError>.Continuation)
   ) {
     self.store = store
     self.directory = directory
     self._writer = writer
     self.inbox = inbox
-    self._outbox = _JournalOutbox(writer: writer, inbox: inbox, lastSequence: lastSequence)
+    self._outbox = outbox
     _outbox._store = store
     (self.failures, self.failureSink) = failures
   }
 
   isolated deinit {
-    _subscription?.cancel()
+    _outbox._ledger._isJournaling = false
     pollTask?.cancel()
     _outbox.handOff()
     _writer.close()
@@ -129,7 +128,8 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
     // dispatch takes is specialised for its state type (P1 in store-bench).
     let journaled = try await _openWithoutJournaling(
       directory: directory.path, initialState: initialState, dependencies: dependencies,
-      registry: registry, options: options, interceptors: interceptors)
+      registry: registry, options: options, interceptors: interceptors,
+      journal: { Self._journal(to: $0) })
     journaled.startJournaling(options: options)
     return journaled
   }
@@ -143,7 +143,8 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
   ) async throws(PersistenceError) -> JournaledStore {
     let journaled = try await openWithoutJournaling(
       directory: directory, initialState: initialState, dependencies: dependencies,
-      registry: registry, options: options, interceptors: interceptors, system: system)
+      registry: registry, options: options, interceptors: interceptors,
+      journal: { Self._journal(to: $0) }, system: system)
     journaled.startJournaling(options: options)
     return journaled
   }
@@ -154,19 +155,24 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
   static func _openWithoutJournaling(
     directory: String, initialState: S, dependencies: Dependencies,
     registry: ActionLogRegistry<S>, options: JournalOptions,
-    interceptors: [StoreInterceptor<S>]
+    interceptors: [StoreInterceptor<S>],
+    journal: (_JournalOutbox<S, Dependencies>) -> _Journal<S>
   ) async throws(PersistenceError) -> JournaledStore {
     try await openWithoutJournaling(
       directory: directory, initialState: initialState, dependencies: dependencies,
-      registry: registry, options: options, interceptors: interceptors, system: POSIXCalls())
+      registry: registry, options: options, interceptors: interceptors, journal: journal,
+      system: POSIXCalls())
   }
 
   /// Opens the store as ``open(directory:initialState:dependencies:registry:options:interceptors:)``
   /// does, without journaling its updaters yet: ``startJournaling(options:)`` starts.
+  ///
+  /// The store's journal is `journal` of the outbox.
   static func openWithoutJournaling(
     directory: String, initialState: S, dependencies: Dependencies,
     registry: ActionLogRegistry<S>, options: JournalOptions,
-    interceptors: [StoreInterceptor<S>], system: any SystemCalls
+    interceptors: [StoreInterceptor<S>],
+    journal: (_JournalOutbox<S, Dependencies>) -> _Journal<S>, system: any SystemCalls
   ) async throws(PersistenceError) -> JournaledStore {
     let layout = JournalLayout(directory: Self.trimmed(directory))
     let files = FileAccess(system: system)
@@ -200,27 +206,37 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
       }
     }
     let (writer, state, lastSequence) = try opened.get()
-    let store = Store(initialState: state, dependencies: dependencies, interceptors: interceptors)
+    let outbox = _JournalOutbox(writer: writer, inbox: inbox, lastSequence: lastSequence)
+    // The journal ignores what it is told until `startJournaling(options:)`: what the
+    // interceptors' `onStart` dispatch, as the store is made, is not journaled.
+    let store = Store(
+      initialState: state, dependencies: dependencies, interceptors: interceptors,
+      journal: journal(outbox))
     let journaled = JournaledStore(
-      store: store, directory: layout.directory, writer: writer, inbox: inbox,
-      lastSequence: lastSequence,
+      store: store, directory: layout.directory, writer: writer, inbox: inbox, outbox: outbox,
       failures: failures)
     reporter.store = store
     inbox.target = journaled
     return journaled
   }
 
+  /// The store's journal: hands every updater the store applies to `outbox`.
+  ///
+  /// Inlinable, and called from the inlinable `open`, so that the journal, which runs on every
+  /// dispatch, is code specialised for the application's state. It holds the outbox, not
+  /// this store: no weak reference to load on every dispatch, and no cycle through the store.
+  @inlinable
+  static func _journal(to outbox: _JournalOutbox<S, Dependencies>) -> _Journal<S> {
+    { (updater: consuming any StateUpdater<S>, cause: consuming DispatchCause?) in
+      outbox.record(updater, cause: cause)
+    }
+  }
+
   /// Journals every updater the store applies from now on, and starts hearing other
   /// processes' appends.
-  ///
-  /// Inlinable, so that the observer it registers, which runs on every dispatch, is code
-  /// specialised for the application's state. The observer holds the outbox, not this store:
-  /// no weak reference to load on every dispatch, and no cycle through the store.
-  @inlinable
+  @usableFromInline
   func startJournaling(options: JournalOptions) {
-    _subscription = store.observeUpdates { [_outbox] (update: AppliedUpdate<S>) in
-      _outbox.record(update)
-    }
+    _outbox._ledger._isJournaling = true
     _startPolling(every: options.pollInterval, on: options.clock)
   }
 
@@ -257,8 +273,7 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
   ///
   /// - Throws: The flush's error; the directory is released all the same.
   public func close() async throws(PersistenceError) {
-    _subscription?.cancel()
-    _subscription = nil
+    _outbox._ledger._isJournaling = false
     pollTask?.cancel()
     pollTask = nil
     _outbox.handOff()

@@ -92,9 +92,25 @@ final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
   @exclusivity(unchecked) @usableFromInline var _queueHead = 0
   /// The steps every dispatchable passes through, in order.
   @usableFromInline let _interceptors: [StoreInterceptor<S>]
-  /// The observers of applied updaters (an action recorder, a journal).
+  /// The observers of applied updaters (an action recorder, a test store).
   // Unchecked: an observer list (see the top of this file).
   @exclusivity(unchecked) @usableFromInline var _updateObservers: [_UpdateObserverEntry<S>] = []
+  /// The journal's hook (a `JournaledStore`'s, in StatePersistence): told of every updater
+  /// applied, with its cause, right after the state changed and before any update observer.
+  ///
+  /// One optional rather than an entry among the update observers, so that a journaled store
+  /// that nothing else observes applies an updater with no ``AppliedUpdate``, no list to walk
+  /// and no notification beyond it (P1 in store-bench). Its argument is an existential, which
+  /// specialised and generic code pass alike: calling it needs no reabstraction thunk. Both
+  /// arguments are consumed, so that the journal keeps the box made for the call instead of
+  /// copying it and destroying the original. A constant, given at the store's creation: a
+  /// call reads it without retaining it, which a variable would cost (two atomic operations
+  /// per dispatch); the journal stops by ignoring what it is told.
+  @usableFromInline let _journal: _Journal<S>?
+  /// Whether the journal is all that observes the root: an update then runs the updater and
+  /// the journal's hook, nothing else.
+  // Unchecked: a flag (see the top of this file).
+  @exclusivity(unchecked) @usableFromInline var _journalsAlone = false
   /// The scopes of this root that have listeners or subscribers, notified after every update.
   // Unchecked: an observer list (see the top of this file).
   @exclusivity(unchecked) @usableFromInline var _scopeNodes: [_ScopeNode] = []
@@ -117,12 +133,15 @@ final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
   @usableFromInline var _rootReference: _RootHandle?
 
   @usableFromInline
-  init(initialState: S, interceptors: [StoreInterceptor<S>]) {
+  init(initialState: S, interceptors: [StoreInterceptor<S>], journal: _Journal<S>?) {
     let state = UnsafeMutablePointer<S>.allocate(capacity: 1)
     state.initialize(to: initialState)
     self._state = state
     self._interceptors = interceptors
+    self._journal = journal
     super.init(stateAddress: UnsafeMutableRawPointer(state), hasInterceptors: !interceptors.isEmpty)
+    _hasObservers = journal != nil
+    _journalsAlone = journal != nil
   }
 
   // Runs where the last reference goes, on the main actor: with the store (whose own
@@ -159,10 +178,15 @@ final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
     if _queueHead < _queue.count { _drainQueue(store: store) }
   }
 
-  /// The cause to record with a dispatch: read only when an update observer will see it.
+  /// Whether anything is told of each updater as a value: update observers or the journal.
+  @inlinable
+  var observesUpdaters: Bool { !_updateObservers.isEmpty || _journal != nil }
+
+  /// The cause to record with a dispatch: read only when an update observer or the journal
+  /// will see it.
   @inlinable
   func observedCause() -> DispatchCause? {
-    _updateObservers.isEmpty ? nil : DispatchCause.current
+    observesUpdaters ? DispatchCause.current : nil
   }
 
   /// Runs the queue until it is empty, each dispatchable through the interceptors.
@@ -248,10 +272,12 @@ final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
 
   // MARK: - The apply path
 
-  /// Applies `updater` through the one apply path, telling update observers about it.
+  /// Applies `updater` through the one apply path, telling the journal and update observers
+  /// about it; `cause` is read only when one of them is told, once.
   @inlinable
-  func apply<U: StateUpdater>(_ updater: U, cause: DispatchCause?, store: Store<S, Dependencies>)
-  where U.StateType == S {
+  func apply<U: StateUpdater>(
+    _ updater: U, cause: @autoclosure () -> DispatchCause?, store: Store<S, Dependencies>
+  ) where U.StateType == S {
     // The apply path's first step, repeated here for a queued updater (`drainQueue`): a store
     // without observers runs it with no closure through `applyChange`, which is too large to
     // be inlined. `Store.dispatch(_:)` takes the same step itself, before calling this.
@@ -259,9 +285,15 @@ final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
       runChange({ updater.updateState(&$0) })
       return
     }
+    if _journalsAlone {
+      // Nothing but the journal observes the root: no list to sweep, nothing to notify.
+      runChange({ updater.updateState(&$0) })
+      _journal?(updater, cause())
+      return
+    }
     applyChange(
       { updater.updateState(&$0) }, origin: Self._origin(of: updater), forgetsKeptSlices: false,
-      notifyingUpdateObservers: { notifyUpdateObservers(updater, cause: cause, store: store) },
+      notifyingUpdateObservers: { notifyUpdateObservers(updater, cause: cause(), store: store) },
       store: store)
   }
 
@@ -278,7 +310,7 @@ final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
   func applyInPlace(
     origin: _SliceOrigin, root: _RootReference<S, Dependencies>, _ body: (inout S) -> Void
   ) -> _ScopeDispatchOutcome {
-    if !_appliesAtOnce || !_updateObservers.isEmpty { return .busy }
+    if !_appliesAtOnce || observesUpdaters { return .busy }
     if _hasObservers { return _applyObservedInPlace(origin: origin, body, root: root) }
     applyUnobserved(from: root) { body(&_currentState) }
     return .applied
@@ -333,7 +365,7 @@ final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
     if !_keepsOldState {
       if forgetsKeptSlices && _scopesKeepSlices { _forgetSlices(changedBy: origin()) }
       runChange(change)
-      if !_updateObservers.isEmpty { notifyUpdateObservers() }
+      if observesUpdaters { notifyUpdateObservers() }
       notifyObservers(origin: origin(), store: store)
     } else {
       // Kept only while a listener wants it: making an empty `S?` of a large state writes all
@@ -342,7 +374,7 @@ final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
       _captureScopeSlices()
       if forgetsKeptSlices && _scopesKeepSlices { _forgetSlices(changedBy: origin()) }
       runChange(change)
-      if !_updateObservers.isEmpty { notifyUpdateObservers() }
+      if observesUpdaters { notifyUpdateObservers() }
       if let old { notifyListeners(old: old, store: store) }
       notifyObservers(origin: origin(), store: store)
     }
@@ -378,7 +410,9 @@ final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
   /// Recomputes the flags of the apply path from what observes the root now.
   @usableFromInline
   func _refreshFlags(store: Store<S, Dependencies>) {
-    _hasObservers = store._hasObservers || !_updateObservers.isEmpty || !_scopeNodes.isEmpty
+    _hasObservers = store._hasObservers || observesUpdaters || !_scopeNodes.isEmpty
+    _journalsAlone =
+      _journal != nil && !store._hasObservers && _updateObservers.isEmpty && _scopeNodes.isEmpty
     _keepsOldState = !store._listeners.isEmpty || _scopeNodes.contains { $0._keepsOldSlice }
     _scopesKeepSlices = _scopeNodes.contains { $0._keepsLastSlice }
   }
@@ -413,12 +447,15 @@ final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
     }
   }
 
-  /// Tells the update observers; inlinable so that boxing the updater runs as code specialised
-  /// for its type (generic code looks up the existential's metadata on every update).
+  /// Tells the journal, then the update observers; inlinable so that boxing the updater runs
+  /// as code specialised for its type (generic code looks up the existential's metadata on
+  /// every update).
   @inlinable
   func notifyUpdateObservers<U: StateUpdater>(
     _ updater: U, cause: DispatchCause?, store: Store<S, Dependencies>
   ) where U.StateType == S {
+    if let _journal { _journal(updater, cause) }
+    if _updateObservers.isEmpty { return }
     let update = AppliedUpdate(updater: updater, cause: cause, sequence: _version)
     for entry in _updateObservers {
       entry.callback?(update)
@@ -646,8 +683,8 @@ extension Store {
     }
     _engine.unsafelyUnwrapped._isDispatching = true
     if _engine.unsafelyUnwrapped._hasObservers {
-      _engine.unsafelyUnwrapped.apply(
-        updater, cause: _engine.unsafelyUnwrapped.observedCause(), store: self)
+      // The cause is read inside, once, and only when something records it.
+      _engine.unsafelyUnwrapped.apply(updater, cause: DispatchCause.current, store: self)
     } else {
       // The apply path's first step, here so that a store without observers runs the updater
       // with no call at all: `apply` is not inlined into every dispatch.

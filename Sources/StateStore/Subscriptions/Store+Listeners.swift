@@ -2,6 +2,12 @@
 @usableFromInline
 typealias _ListenerEntry<S: State> = _CallbackSlot<@MainActor (S, S) -> Void>
 
+/// The journal of a root store (StatePersistence's `JournaledStore`): told of every updater
+/// the root applies, with its cause; both arguments are consumed.
+@usableFromInline
+package typealias _Journal<S: State> =
+  @MainActor (_ updater: consuming any StateUpdater<S>, _ cause: consuming DispatchCause?) -> Void
+
 /// A registered observer of applied updaters.
 @usableFromInline
 typealias _UpdateObserverEntry<S: State> = _CallbackSlot<@MainActor (AppliedUpdate<S>) -> Void>

@@ -1,0 +1,164 @@
+import ActionLog
+import StateStore
+import Testing
+
+@testable import StatePersistence
+
+/// An object whose deinitializer runs the application's code on the store's actor.
+///
+/// Here a dispatch, or the release of a journaled store. Encoded as nothing, so that a state
+/// holding one can be journaled.
+private final class Sentinel: Sendable, Codable {
+  let onDeinit: @Sendable () -> Void
+
+  init(onDeinit: @escaping @Sendable () -> Void) {
+    self.onDeinit = onDeinit
+  }
+
+  init(from decoder: any Decoder) throws {
+    self.onDeinit = {}
+  }
+
+  func encode(to encoder: any Encoder) throws {}
+
+  deinit { onDeinit() }
+}
+
+/// A state that may hold a sentinel: replacing it runs the sentinel's deinitializer inside the
+/// updater's access to the state.
+private struct Holding: State, Codable {
+  var count = 0
+  var sentinel: Sentinel?
+}
+
+/// Puts a new sentinel in the state, which alone holds it (the journal holds this updater).
+private struct Hold: StateUpdater, Codable {
+  let onDeinit: @Sendable () -> Void
+
+  init(onDeinit: @escaping @Sendable () -> Void) {
+    self.onDeinit = onDeinit
+  }
+
+  init(from decoder: any Decoder) throws {
+    self.onDeinit = {}
+  }
+
+  func encode(to encoder: any Encoder) throws {}
+
+  func updateState(_ state: inout Holding) {
+    state.sentinel = Sentinel(onDeinit: onDeinit)
+    state.count += 1
+  }
+}
+
+/// Takes the sentinel out of the state, which releases it.
+private struct Drop: StateUpdater, Codable {
+  func updateState(_ state: inout Holding) {
+    state.sentinel = nil
+    state.count += 1
+  }
+}
+
+/// An updater that holds a sentinel, released when the journal forgets the updater.
+private struct Carry: StateUpdater, Codable {
+  let value: Int
+  let sentinel: Sentinel
+
+  func updateState(_ state: inout Numbers) {
+    state.items.append(value)
+  }
+}
+
+/// Keeps the journaled store that a sentinel's deinitializer releases.
+@MainActor
+private final class Keeper {
+  var journaled: JournaledStore<Holding, Void>?
+}
+
+/// Counts what a sentinel's deinitializer did on the store's actor.
+@MainActor
+private final class Tally {
+  var dispatches = 0
+}
+
+// The journal's ledger is reached without run-time exclusivity checks (`JournalOutbox.swift`),
+// and the journal goes on being called after its journaled store is released: these are the
+// legal programs that would break them, with deinitializers that run the application's code.
+@MainActor
+@Suite("A journaled store under deinitializers that run the application's code")
+struct HostileDeinitializerTests {
+  @Test(
+    "an updater whose applying releases the journaled store (a replaced value's deinitializer) is applied, and journaling stops without a crash"
+  )
+  func releasedWhileApplying() async throws {
+    let disk = SimulatedDisk()
+    let registry = ActionLogRegistry<Holding>()
+    registry.register(Hold.self)
+    registry.register(Drop.self)
+    let keeper = Keeper()
+    keeper.journaled = try await JournaledStore.open(
+      directory: "/store", dependencies: (), registry: registry, options: .readingByHand(),
+      system: disk)
+    let store = try #require(keeper.journaled?.store)
+    let outbox = try #require(keeper.journaled?._outbox)
+    weak let released = keeper.journaled
+    // The sentinel's deinitializer releases the last reference to the journaled store, which
+    // stops journaling and closes the writer while the store is applying `Drop`.
+    store.dispatch(Hold { MainActor.assumeIsolated { keeper.journaled = nil } })
+    #expect(released?.lastSequence == 1)
+
+    store.dispatch(Drop())
+
+    #expect(released == nil, "released by the deinitializer, inside the updater")
+    #expect(store.state.count == 2)
+    #expect(store.state.sentinel == nil)
+    store.dispatch(Drop())
+    #expect(store.state.count == 3, "the store goes on")
+    #expect(outbox._ledger._journaledCount == 1, "unjournaled from the release on")
+  }
+
+  @Test(
+    "an updater whose deinitializer dispatches, released on the actor when the journal forgets it, has that dispatch journaled after it"
+  )
+  func forgottenUpdaterDispatches() async throws {
+    let disk = SimulatedDisk()
+    let registry = numbersRegistry()
+    registry.register(Carry.self)
+    let first = try await JournaledStore.open(
+      directory: "/store", dependencies: (), registry: registry, options: .readingByHand(),
+      system: disk)
+    let second = try await JournaledStore.open(
+      directory: "/store", dependencies: (), registry: registry, options: .readingByHand(),
+      system: disk)
+    let tally = Tally()
+    let store = first.store
+    for value in 1...3 {
+      // Each deinitializer that runs on the actor dispatches to the store it was journaled by.
+      first.store.dispatch(
+        Carry(
+          value: value,
+          sentinel: Sentinel {
+            MainActor.assumeIsolated {
+              tally.dispatches += 1
+              store.dispatch(Append(value: 100 + value))
+            }
+          }))
+    }
+    try await first.flush()
+    second.store.dispatch(Append(value: 50))
+    try await second.flush()
+
+    // Hearing `50`, `first` forgets its three written updaters: the last references to them.
+    try await first.catchUp()
+
+    #expect(tally.dispatches == 3, "every deinitializer ran on the actor")
+    #expect(first.store.state.items == [1, 2, 3, 50, 101, 102, 103])
+    #expect(first.lastSequence == 7)
+    try await first.close()
+    try await second.close()
+    let journal = try await JournaledStore<Numbers, Void>.read(
+      directory: "/store", registry: registry, system: disk)
+    #expect(journal.state.items == [1, 2, 3, 50, 101, 102, 103])
+    #expect(journal.damage == nil)
+  }
+}

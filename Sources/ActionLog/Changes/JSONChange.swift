@@ -244,47 +244,47 @@ extension JSONChange {
   /// Appends ``text(_:)`` of `changes` to `output`.
   ///
   /// - Complexity: O(size of the changes).
-  package static func appendText(of changes: [JSONChange], to output: inout String) {
-    output += "["
+  package static func appendText(of changes: [JSONChange], to output: inout some JSONTextOutput) {
+    output.write("[")
     for (position, change) in changes.enumerated() {
-      if position > 0 { output += "," }
+      if position > 0 { output.write(",") }
       // Appended one at a time: a sum of the three would build a string on the heap first.
-      output += "{\"op\":\""
-      output += change.operation.rawValue
-      output += "\",\"path\":\""
+      output.write("{\"op\":\"")
+      output.write(change.operation.rawValue)
+      output.write("\",\"path\":\"")
       for token in change.path {
-        output += "/"
+        output.write("/")
         // Letters, digits and most punctuation need no escape, in a pointer or in JSON.
         let isPlain = token.utf8.allSatisfy { byte in
           byte >= 0x20 && byte < 0x7F && byte != 0x22 && byte != 0x5C && byte != 0x7E
             && byte != 0x2F
         }
         if isPlain {
-          output += token
+          output.write(token)
         } else {
           // By scalars: a token may start with a combining mark, which joins the `/` before it
           // into one character.
           let escaped = token.replacingOccurrences(of: "~", with: "~0")
             .replacingOccurrences(of: "/", with: "~1")
           var quoted = ""
-          JSONValue.appendQuoted(escaped, to: &quoted, forHTML: false)
+          JSONValue.writeQuoted(escaped, to: &quoted, forHTML: false)
           var scalars = quoted.unicodeScalars
           scalars.removeFirst()
           scalars.removeLast()
-          output.unicodeScalars.append(contentsOf: scalars)
+          for scalar in scalars { output.write(scalar: scalar) }
         }
       }
-      output += "\""
+      output.write("\"")
       if let old = change.old {
-        output += ",\"old\":"
+        output.write(",\"old\":")
         old.appendText(to: &output)
       }
       if let value = change.value {
-        output += ",\"value\":"
+        output.write(",\"value\":")
         value.appendText(to: &output)
       }
-      output += "}"
+      output.write("}")
     }
-    output += "]"
+    output.write("]")
   }
 }

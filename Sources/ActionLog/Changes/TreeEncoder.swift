@@ -48,8 +48,11 @@ struct TreeEncoder {
     memory = Memory()
     let slot = EncodingSlot()
     try context.encode(value, into: slot, path: [], codingPath: [])
+    // The tree first: building it sorts the keys of the containers not sorted yet, which the
+    // memory keeps.
+    let tree = slot.tree
     memory = context.memory
-    return slot.tree
+    return tree
   }
 
   /// Encodes `value` whole, as `JSONEncoder` would, into a tree.

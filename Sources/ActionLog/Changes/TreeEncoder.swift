@@ -25,12 +25,17 @@ struct TreeEncoder {
   struct Memo: Equatable {
     var stamp: UInt64
     var layoutStamp: UInt64
+    /// The ``Memory/encodings`` count of the encoding that took it.
+    var encoding: UInt64
   }
 
   /// What an encoding leaves for the next one.
   struct Memory {
     /// The stamps of the tracked arrays the last encoding read, by path.
     var memos: [[String]: Memo] = [:]
+    /// How many encodings used this memory: a memo taken by the current one means a path
+    /// encoded twice (a key set twice), whose second array is encoded whole.
+    var encodings: UInt64 = 0
     /// The sorted order of the last keys each key type encoded.
     var keyOrders: [ObjectIdentifier: (keys: [String], order: [Int])] = [:]
   }
@@ -43,11 +48,12 @@ struct TreeEncoder {
   static func encode(
     _ value: some Encodable, previous: JSONValue?, memory: inout Memory
   ) throws -> EncodedTree {
+    memory.encodings &+= 1
     let context = TreeEncodingContext(previous: previous, memory: memory)
     // The context's copy alone, so that updating it copies no table.
     memory = Memory()
-    let slot = EncodingSlot()
-    try context.encode(value, into: slot, path: [], codingPath: [])
+    let slot = EncodingSlot(containerPath: [])
+    try context.encode(value, into: slot)
     // The tree first: building it sorts the keys of the containers not sorted yet, which the
     // memory keeps.
     let tree = slot.tree
@@ -60,8 +66,8 @@ struct TreeEncoder {
   /// - Complexity: O(size of the value).
   static func encodeWhole(_ value: any Encodable) throws -> JSONValue {
     let context = TreeEncodingContext(previous: nil, memory: TreeEncoder.Memory())
-    let slot = EncodingSlot()
-    try context.encode(value, into: slot, path: nil, codingPath: [])
+    let slot = EncodingSlot(containerPath: nil)
+    try context.encode(value, into: slot)
     return slot.tree.wholeValue
   }
 }
@@ -89,9 +95,55 @@ final class EncodingSlot {
   }
 
   var content = Content.empty
-  /// Where the value is: the keys from the root (`nil` below an array), and the coding path.
-  var path: [String]?
-  var codingPath: [any CodingKey] = []
+
+  /// The coding path of the container holding the value, and the value's key in it (`nil` for
+  /// the root and a super encoder's value).
+  private let containerCodingPath: [any CodingKey]
+  private let key: (any CodingKey)?
+  /// The keys from the root to the container holding the value (`nil` below an array), and
+  /// the value's key in it (`nil` when it adds none).
+  private let containerPath: [String]?
+  private let name: String?
+  /// The paths once built: the value's own members all ask for them.
+  private var knownCodingPath: [any CodingKey]?
+  private var knownPath: [String]?
+
+  /// A slot for the value at `key` (or `name`, its string) in a container at `containerPath`
+  /// and `containerCodingPath`.
+  ///
+  /// The value's own paths are built only when asked for: most values are leaves, and most
+  /// containers' members are, whose paths nobody asks for.
+  init(
+    containerCodingPath: [any CodingKey] = [], key: (any CodingKey)? = nil,
+    containerPath: [String]?, name: String? = nil
+  ) {
+    self.containerCodingPath = containerCodingPath
+    self.key = key
+    self.containerPath = containerPath
+    self.name = name
+  }
+
+  /// The coding keys from the root to the value.
+  ///
+  /// - Complexity: O(depth) the first time.
+  var codingPath: [any CodingKey] {
+    if let knownCodingPath { return knownCodingPath }
+    guard let key else { return containerCodingPath }
+    let path = containerCodingPath + [key]
+    knownCodingPath = path
+    return path
+  }
+
+  /// The keys from the root to the value, `nil` below an array.
+  ///
+  /// - Complexity: O(depth) the first time.
+  var path: [String]? {
+    if let knownPath { return knownPath }
+    guard let name, let containerPath else { return containerPath }
+    let path = containerPath + [name]
+    knownPath = path
+    return path
+  }
 
   /// The encoded value; a value that encoded nothing is an empty object, as in `JSONEncoder`.
   var tree: EncodedTree {
@@ -174,10 +226,8 @@ final class EncodingSlot {
       set(.leaf(value), for: key)
     }
 
-    func slot(for key: String) -> EncodingSlot {
-      let slot = EncodingSlot()
+    func setSlot(_ slot: EncodingSlot, for key: String) {
       set(.slot(slot), for: key)
-      return slot
     }
 
     /// The members in JSONEncoder's sorted-key order on Linux: by UTF-8 bytes.
@@ -256,11 +306,8 @@ final class TreeEncodingContext {
     return order
   }
 
-  /// Encodes `value` into `slot`; `path` is the keys from the root, `nil` below an array.
-  func encode(
-    _ value: some Encodable, into slot: EncodingSlot, path: [String]?,
-    codingPath: [any CodingKey]
-  ) throws {
+  /// Encodes `value` into `slot`.
+  func encode(_ value: some Encodable, into slot: EncodingSlot) throws {
     // The types JSONEncoder writes its own way rather than through their `encode(to:)`.
     if type(of: value) == Data.self, let data = value as? Data {
       slot.content = .leaf(.string(data.base64EncodedString()))
@@ -269,13 +316,13 @@ final class TreeEncodingContext {
     } else if type(of: value) == Decimal.self, let decimal = value as? Decimal {
       slot.content = .leaf(.number(decimal.description))
     } else {
-      try value.encode(
-        to: TreeValueEncoder(context: self, slot: slot, path: path, codingPath: codingPath))
+      try value.encode(to: TreeValueEncoder(context: self, slot: slot))
     }
   }
 
   static func number(
-    _ value: some BinaryFloatingPoint & LosslessStringConvertible, at path: [any CodingKey]
+    _ value: some BinaryFloatingPoint & LosslessStringConvertible,
+    at path: @autoclosure () -> [any CodingKey]
   )
     throws -> JSONValue
   {
@@ -283,7 +330,7 @@ final class TreeEncodingContext {
       throw EncodingError.invalidValue(
         value,
         EncodingError.Context(
-          codingPath: path, debugDescription: "Unable to encode \(value) directly in JSON."))
+          codingPath: path(), debugDescription: "Unable to encode \(value) directly in JSON."))
     }
     var text = value.description
     if text.hasSuffix(".0") { text.removeLast(2) }
@@ -303,26 +350,16 @@ struct TreeValueEncoder: ChangeTrackingEncoder {
   var codingPath: [any CodingKey] { slot.codingPath }
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-  init(
-    context: TreeEncodingContext, slot: EncodingSlot, path: [String]?,
-    codingPath: [any CodingKey]
-  ) {
-    self.context = context
-    self.slot = slot
-    slot.path = path
-    slot.codingPath = codingPath
-  }
-
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
     KeyedEncodingContainer(
       TreeKeyedContainer<Key>(
         context: context,
         storage: slot.keyedStorage(context: context, keyType: ObjectIdentifier(Key.self)),
-        path: path, codingPath: codingPath))
+        slot: slot))
   }
 
   func unkeyedContainer() -> any UnkeyedEncodingContainer {
-    TreeUnkeyedContainer(context: context, storage: slot.unkeyedStorage(), codingPath: codingPath)
+    TreeUnkeyedContainer(context: context, storage: slot.unkeyedStorage(), slot: slot)
   }
 
   func singleValueContainer() -> any SingleValueEncodingContainer {
@@ -330,56 +367,52 @@ struct TreeValueEncoder: ChangeTrackingEncoder {
   }
 
   func encodeTrackedArray<Element: Encodable>(_ array: TrackedArray<Element>) throws {
+    // The elements share the array's coding path, built once.
+    let codingPath = self.codingPath
     if let patched = changedElements(of: array) {
       var elements: [(index: Int, value: JSONValue)] = []
       elements.reserveCapacity(patched.count)
       for index in patched {
-        let slot = EncodingSlot()
-        try context.encode(
-          array[index], into: slot, path: nil, codingPath: codingPath + [IndexKey(index)])
+        let slot = EncodingSlot(
+          containerCodingPath: codingPath, key: IndexKey(index), containerPath: nil)
+        try context.encode(array[index], into: slot)
         elements.append((index, slot.tree.wholeValue))
       }
       slot.content = .tree(.patchedArray(elements))
     } else {
       let storage = slot.unkeyedStorage()
       for index in 0..<array.endIndex {
-        let slot = EncodingSlot()
+        let slot = EncodingSlot(
+          containerCodingPath: codingPath, key: IndexKey(index), containerPath: nil)
         storage.slots.append(slot)
-        try context.encode(
-          array[index], into: slot, path: nil, codingPath: codingPath + [IndexKey(index)])
+        try context.encode(array[index], into: slot)
       }
-    }
-    if let path {
-      context.memory.memos[path] = TreeEncoder.Memo(
-        stamp: array.currentStamp, layoutStamp: array.currentLayoutStamp)
     }
   }
 
   /// The positions of the elements that changed since the last encoding, in increasing order,
-  /// or `nil` when the array must be encoded whole: no previous encoding at this path, elements
-  /// added, removed or moved since, a journal too short, or elements that are references (whose
-  /// contents can change without the array noting it).
+  /// or `nil` when the array must be encoded whole: no previous encoding at this path, an array
+  /// set at this path before in this encoding, elements added, removed or moved since, a
+  /// journal too short, or elements that are references (whose contents can change without the
+  /// array noting it).
+  ///
+  /// Notes the array's stamps at its path for the next encoding: an encoding that fails after
+  /// this resets the memory.
   private func changedElements<Element>(of array: TrackedArray<Element>) -> [Int]? {
-    guard let path, !(Element.self is AnyObject.Type), let memo = context.memory.memos[path],
-      memo.layoutStamp == array.currentLayoutStamp,
+    guard let path else { return nil }
+    // One lookup of the path both reads the last memo and writes this one.
+    let memo = context.memory.memos.updateValue(
+      TreeEncoder.Memo(
+        stamp: array.currentStamp, layoutStamp: array.currentLayoutStamp,
+        encoding: context.memory.encodings),
+      forKey: path)
+    // Patched elements replace those of the previous encoding: not those of an array this
+    // encoding set at the same path before.
+    guard let memo, memo.encoding != context.memory.encodings, !(Element.self is AnyObject.Type),
       case .array(let previous)? = context.previous?.value(at: path),
       // `endIndex`, not the generic `count`, which asks the runtime for the indices' types.
       previous.count == array.endIndex
     else { return nil }
-    var positions: [Int] = []
-    var found = true
-    let known = array.visitChanges(since: memo.stamp) { id in
-      if let position = array.index(id: id) { positions.append(position) } else { found = false }
-    }
-    guard known, found else { return nil }
-    positions.sort()
-    // An element changed twice is encoded once.
-    var kept = 0
-    for position in positions where kept == 0 || positions[kept - 1] != position {
-      positions[kept] = position
-      kept += 1
-    }
-    positions.removeLast(positions.count - kept)
-    return positions
+    return array.changedPositions(since: memo.stamp, layoutStamp: memo.layoutStamp)
   }
 }

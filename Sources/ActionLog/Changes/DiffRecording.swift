@@ -21,7 +21,8 @@ struct DiffRecording<S: State> {
   /// The bytes reserved for a diff's text: a diff of a few small changes fits.
   static var usualDiffLength: Int { 256 }
 
-  /// The text of the last diff, kept so that its buffer serves the next one.
+  /// The changes and the text of the last diff, kept so that their buffers serve the next one.
+  private var changes: [JSONChange] = []
   private var text: [UInt8] = []
 
   /// Encodes a state, found once for the state's type: `nil` when it is not `Encodable`.
@@ -81,13 +82,15 @@ struct DiffRecording<S: State> {
         .encodingFailed(type: String(reflecting: S.self), reason: String(describing: error))
       )
     }
-    let changes = encoded.changes(from: tree)
+    encoded.collectChanges(from: tree, into: &changes)
     encoded.apply(to: &tree)
     previous = tree
     // The last diff's buffer, as bytes: a string's appends cost more bookkeeping.
     text.removeAll(keepingCapacity: true)
     text.write(",\"diff\":")
     JSONChange.appendText(of: changes, to: &text)
+    // The buffer stays; the values go.
+    changes.removeAll(keepingCapacity: true)
     text.write("}\n")
     // The text takes the place of the line's closing `}\n` in one change of the line, from
     // the array's own buffer (Data's generic append takes a byte at a time).

@@ -248,10 +248,12 @@ extension JSONChange {
     output.write("[")
     for (position, change) in changes.enumerated() {
       if position > 0 { output.write(",") }
-      // Appended one at a time: a sum of the three would build a string on the heap first.
-      output.write("{\"op\":\"")
-      output.write(change.operation.rawValue)
-      output.write("\",\"path\":\"")
+      // Each piece of text that does not vary is written in one go.
+      switch change.operation {
+      case .add: output.write("{\"op\":\"add\",\"path\":\"")
+      case .remove: output.write("{\"op\":\"remove\",\"path\":\"")
+      case .replace: output.write("{\"op\":\"replace\",\"path\":\"")
+      }
       for token in change.path {
         output.write("/")
         // Letters, digits and most punctuation need no escape, in a pointer or in JSON.
@@ -274,14 +276,18 @@ extension JSONChange {
           for scalar in scalars { output.write(scalar: scalar) }
         }
       }
-      output.write("\"")
       if let old = change.old {
-        output.write(",\"old\":")
+        output.write("\",\"old\":")
         old.appendText(to: &output)
-      }
-      if let value = change.value {
-        output.write(",\"value\":")
+        if let value = change.value {
+          output.write(",\"value\":")
+          value.appendText(to: &output)
+        }
+      } else if let value = change.value {
+        output.write("\",\"value\":")
         value.appendText(to: &output)
+      } else {
+        output.write("\"")
       }
       output.write("}")
     }

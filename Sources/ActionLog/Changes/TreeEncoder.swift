@@ -163,78 +163,91 @@ final class EncodingSlot {
       case slot(EncodingSlot)
     }
 
+    /// The keys and members set so far.
+    ///
+    /// A value of its own, so that setting a member is one access to the storage's state.
+    struct Members {
+      /// The keys, in the order they were first set; while ``followsLastKeys``, the keys of
+      /// the key type's last container, of which the first `values.count` have been set.
+      var keys: [String]
+      var values: [Member] = []
+      /// Whether the keys set so far are the first of the key type's last keys, in order: then
+      /// they are not stored again, and the last sorted order serves (the same buffer compares
+      /// equal at once).
+      var followsLastKeys: Bool
+      /// The position of each key, once there are too many to search.
+      private var positions: [String: Int] = [:]
+
+      init(lastKeys: [String]) {
+        keys = lastKeys
+        followsLastKeys = !lastKeys.isEmpty
+        values.reserveCapacity(lastKeys.count)
+      }
+
+      private mutating func position(of key: String) -> Int? {
+        guard keys.count > 8 else { return keys.firstIndex(of: key) }
+        if positions.isEmpty {
+          for (position, key) in keys.enumerated() { positions[key] = position }
+        }
+        return positions[key]
+      }
+
+      /// Keeps only the keys that were set: the last keys of the key type stop being followed.
+      mutating func stopFollowingLastKeys() {
+        guard followsLastKeys else { return }
+        followsLastKeys = false
+        keys.removeSubrange(values.count...)
+      }
+
+      mutating func set(_ member: Member, for key: String) {
+        if followsLastKeys {
+          if values.count < keys.count, keys[values.count] == key {
+            values.append(member)
+            return
+          }
+          stopFollowingLastKeys()
+        }
+        if let position = position(of: key) {
+          values[position] = member
+          return
+        }
+        if !positions.isEmpty { positions[key] = keys.count }
+        keys.append(key)
+        values.append(member)
+      }
+    }
+
     private let context: TreeEncodingContext
     /// The container's key type, whose keys come in the same order each time.
     private let keyType: ObjectIdentifier
-    /// The keys, in the order they were first set; while ``followsLastKeys``, the keys of the
-    /// key type's last container, of which the first `members.count` have been set.
-    private var keys: [String]
-    private var members: [Member] = []
-    /// Whether the keys set so far are the first of the key type's last keys, in order: then
-    /// they are not stored again, and the last sorted order serves (the same buffer compares
-    /// equal at once).
-    private var followsLastKeys: Bool
-
     /// The sorted order of the key type's last keys.
     private let lastOrder: [Int]
+    private var members: Members
 
     init(context: TreeEncodingContext, keyType: ObjectIdentifier) {
       self.context = context
       self.keyType = keyType
       let last = context.memory.keyOrders[keyType]
-      keys = last?.keys ?? []
       lastOrder = last?.order ?? []
-      followsLastKeys = !keys.isEmpty
-      members.reserveCapacity(keys.count)
-    }
-    /// The position of each key, once there are too many to search.
-    private var positions: [String: Int] = [:]
-
-    private func position(of key: String) -> Int? {
-      guard keys.count > 8 else { return keys.firstIndex(of: key) }
-      if positions.isEmpty {
-        for (position, key) in keys.enumerated() { positions[key] = position }
-      }
-      return positions[key]
-    }
-
-    /// Keeps only the keys that were set: the last keys of the key type stop being followed.
-    private func stopFollowingLastKeys() {
-      guard followsLastKeys else { return }
-      followsLastKeys = false
-      keys.removeSubrange(members.count...)
-    }
-
-    private func set(_ member: Member, for key: String) {
-      if followsLastKeys {
-        if members.count < keys.count, keys[members.count] == key {
-          members.append(member)
-          return
-        }
-        stopFollowingLastKeys()
-      }
-      if let position = position(of: key) {
-        members[position] = member
-        return
-      }
-      if !positions.isEmpty { positions[key] = keys.count }
-      keys.append(key)
-      members.append(member)
+      members = Members(lastKeys: last?.keys ?? [])
     }
 
     func setLeaf(_ value: JSONValue, for key: String) {
-      set(.leaf(value), for: key)
+      members.set(.leaf(value), for: key)
     }
 
     func setSlot(_ slot: EncodingSlot, for key: String) {
-      set(.slot(slot), for: key)
+      members.set(.slot(slot), for: key)
     }
 
     /// The members in JSONEncoder's sorted-key order on Linux: by UTF-8 bytes.
     var tree: EncodedTree {
       // Fewer keys than the key type's last container: only the ones set.
-      if members.count < keys.count { stopFollowingLastKeys() }
-      let order = followsLastKeys ? lastOrder : context.sortedOrder(of: keys, for: keyType)
+      if members.values.count < members.keys.count { members.stopFollowingLastKeys() }
+      let members = self.members
+      let keys = members.keys
+      let order =
+        members.followsLastKeys ? lastOrder : context.sortedOrder(of: keys, for: keyType)
       // Whole values go straight into an object; the first member below a patched array turns
       // the members so far into a tree's.
       var object = JSONObject()
@@ -242,7 +255,7 @@ final class EncodingSlot {
       var trees: [(key: String, value: EncodedTree)]?
       for position in order {
         let tree: EncodedTree
-        switch members[position] {
+        switch members.values[position] {
         case .leaf(let value): tree = .value(value)
         case .slot(let slot): tree = slot.tree
         }
@@ -251,10 +264,10 @@ final class EncodingSlot {
           continue
         }
         if trees == nil {
-          var members: [(key: String, value: EncodedTree)] = []
-          members.reserveCapacity(order.count)
-          for member in object.members { members.append((member.key, .value(member.value))) }
-          trees = members
+          var converted: [(key: String, value: EncodedTree)] = []
+          converted.reserveCapacity(order.count)
+          for member in object.members { converted.append((member.key, .value(member.value))) }
+          trees = converted
         }
         trees?.append((keys[position], tree))
       }

@@ -56,6 +56,15 @@ extension JSONChange {
     _ old: JSONValue, _ new: JSONValue, path: inout [String], into changes: inout [JSONChange]
   ) {
     switch (old, new) {
+    case (.object(let oldObject), .object(let newObject))
+    where oldObject.hasKeys(newObject.members.lazy.map(\.key)):
+      // The same keys in the same order, as an object encoded again mostly has: pair by
+      // position, which gives the changes of the general case below without looking up keys.
+      for (position, member) in oldObject.members.enumerated() {
+        path.append(member.key)
+        collect(member.value, newObject.members[position].value, path: &path, into: &changes)
+        path.removeLast()
+      }
     case (.object(let oldObject), .object(let newObject)):
       for member in oldObject.members {
         path.append(member.key)

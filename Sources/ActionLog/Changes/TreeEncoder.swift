@@ -104,6 +104,9 @@ final class EncodingSlot {
   /// the value's key in it (`nil` when it adds none).
   private let containerPath: [String]?
   private let name: String?
+  /// For an element that its array's slot does not hold (a patched one), that slot: the
+  /// container whose coding path is the element's container's, read only when asked for.
+  private let array: EncodingSlot?
   /// The paths once built: the value's own members all ask for them.
   private var knownCodingPath: [any CodingKey]?
   private var knownPath: [String]?
@@ -121,6 +124,17 @@ final class EncodingSlot {
     self.key = key
     self.containerPath = containerPath
     self.name = name
+    array = nil
+  }
+
+  /// A slot for the element at `index` of the array encoded in `array`, which does not hold
+  /// it: below an array, at no path of keys.
+  init(element index: Int, of array: EncodingSlot) {
+    containerCodingPath = []
+    key = IndexKey(index)
+    containerPath = nil
+    name = nil
+    self.array = array
   }
 
   /// The coding keys from the root to the value.
@@ -129,7 +143,7 @@ final class EncodingSlot {
   var codingPath: [any CodingKey] {
     if let knownCodingPath { return knownCodingPath }
     guard let key else { return containerCodingPath }
-    let path = containerCodingPath + [key]
+    let path = (array?.codingPath ?? containerCodingPath) + [key]
     knownCodingPath = path
     return path
   }
@@ -380,20 +394,20 @@ struct TreeValueEncoder: ChangeTrackingEncoder {
   }
 
   func encodeTrackedArray<Element: Encodable>(_ array: TrackedArray<Element>) throws {
-    // The elements share the array's coding path, built once.
-    let codingPath = self.codingPath
     if let patched = changedElements(of: array) {
       var elements: [(index: Int, value: JSONValue)] = []
       elements.reserveCapacity(patched.count)
       for index in patched {
-        let slot = EncodingSlot(
-          containerCodingPath: codingPath, key: IndexKey(index), containerPath: nil)
+        // Its coding path is built from this slot's, and only if asked for.
+        let slot = EncodingSlot(element: index, of: slot)
         try context.encode(array[index], into: slot)
         elements.append((index, slot.tree.wholeValue))
       }
       slot.content = .tree(.patchedArray(elements))
     } else {
       let storage = slot.unkeyedStorage()
+      // The elements share the array's coding path, built once.
+      let codingPath = self.codingPath
       for index in 0..<array.endIndex {
         let slot = EncodingSlot(
           containerCodingPath: codingPath, key: IndexKey(index), containerPath: nil)

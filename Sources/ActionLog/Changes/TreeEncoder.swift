@@ -175,6 +175,12 @@ final class EncodingSlot {
     enum Member {
       case leaf(JSONValue)
       case slot(EncodingSlot)
+
+      /// Whether the member's slot holds a tree (a patched array) rather than a value.
+      var isTree: Bool {
+        guard case .slot(let slot) = self, case .tree = slot.content else { return false }
+        return true
+      }
     }
 
     /// The keys and members set so far.
@@ -263,10 +269,16 @@ final class EncodingSlot {
       let order =
         members.followsLastKeys ? lastOrder : context.sortedOrder(of: keys, for: keyType)
       // Whole values go straight into an object; the first member below a patched array turns
-      // the members so far into a tree's.
+      // the members so far into a tree's. A member that is a patched array itself makes a
+      // tree's members from the start.
       var object = JSONObject()
-      object.reserveCapacity(order.count)
       var trees: [(key: String, value: EncodedTree)]?
+      if members.values.contains(where: \.isTree) {
+        trees = []
+        trees?.reserveCapacity(order.count)
+      } else {
+        object.reserveCapacity(order.count)
+      }
       for position in order {
         let tree: EncodedTree
         switch members.values[position] {

@@ -209,4 +209,90 @@ struct IncrementalDiffTests {
     #expect(
       diffs[2]?.text() == #"[{"op":"replace","path":"/counters/1/value","old":1,"value":2}]"#)
   }
+
+  /// A state whose `encode(to:)` sets one key twice, the last time to the same tracked array.
+  struct Doubled: State, Encodable {
+    var items: TrackedArray<Item> = TrackedArray(
+      (0..<4).map { Item(id: $0, title: "item \($0)", score: 1) })
+    var others: TrackedArray<Item> = [Item(id: 9, title: "other", score: 2)]
+
+    enum CodingKeys: CodingKey { case rows, spare }
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(others, forKey: .spare)
+      try container.encode(items, forKey: .rows)
+      try container.encode(items, forKey: .rows)
+      try container.encode(others, forKey: .spare)
+    }
+  }
+
+  struct Retitle: StateUpdater, Codable {
+    var id: Int
+    var title: String
+
+    func updateState(_ state: inout Doubled) {
+      state.items[id: id]?.title = title
+      state.others[id: id]?.title = title
+    }
+  }
+
+  @Test("A key set twice to the same tracked array: its changes are in the diff all the same")
+  func keySetTwice() throws {
+    let store = Store<Doubled, Void>(initialState: Doubled())
+    let recorder = try ActionRecorder(
+      store: store, registry: ActionLogRegistry<Doubled>().register(Retitle.self),
+      destination: .memory, options: .init(recordsDiffs: true))
+    var before = try wholeEncoding(store.state)
+    var expected: [Int: JSONValue] = [:]
+    for (sequence, id) in [2, 9, 2, 0, 9].enumerated() {
+      store.dispatch(Retitle(id: id, title: "title \(sequence)"))
+      let after = try wholeEncoding(store.state)
+      expected[sequence + 1] = JSONChange.json(JSONChange.changes(from: before, to: after))
+      before = after
+    }
+    let recorded = try recordedDiffs(recorder.recordedData)
+    #expect(recorded == expected)
+    #expect(
+      recorded[1]?.text()
+        == #"[{"op":"replace","path":"/rows/2/title","old":"item 2","value":"title 0"}]"#)
+  }
+
+  struct Reading: Identifiable, Codable, Equatable, Sendable {
+    var id: Int
+    var value: Double
+  }
+
+  struct Readings: State, Codable {
+    var rows: TrackedArray<Reading> = [Reading(id: 1, value: 0), Reading(id: 2, value: 0)]
+  }
+
+  struct Measure: StateUpdater, Codable {
+    var finite: Bool
+
+    func updateState(_ state: inout Readings) {
+      state.rows[id: 2]?.value = finite ? 1.5 : .infinity
+    }
+  }
+
+  @Test("A value that cannot be encoded in a changed row: the failure names its coding path")
+  func failureCodingPath() throws {
+    let store = Store<Readings, Void>(initialState: Readings())
+    let recorder = try ActionRecorder(
+      store: store, registry: ActionLogRegistry<Readings>().register(Measure.self),
+      destination: .memory, options: .init(recordsDiffs: true))
+    var errors: [ActionLogError] = []
+    recorder.onError = { errors.append($0) }
+    store.dispatch(Measure(finite: true))
+    store.dispatch(Measure(finite: false))
+    #expect(
+      try recordedDiffs(recorder.recordedData)[1]?.text()
+        == #"[{"op":"replace","path":"/rows/1/value","old":0,"value":1.5}]"#)
+    guard errors.count == 1, case .encodingFailed(_, let reason) = errors[0] else {
+      Issue.record("expected one encoding failure, got \(errors)")
+      return
+    }
+    // The keys of the path, in order: the array's, the row's index, the member's.
+    #expect(reason.contains("Path: rows[1].value."), "\(reason)")
+  }
 }

@@ -21,6 +21,10 @@ struct DiffRecording<S: State> {
   /// The bytes reserved for a diff's text: a diff of a few small changes fits.
   static var usualDiffLength: Int { 256 }
 
+  /// The changes and the text of the last diff, kept so that their buffers serve the next one.
+  private var changes: [JSONChange] = []
+  private var text: [UInt8] = []
+
   /// Encodes a state, found once for the state's type: `nil` when it is not `Encodable`.
   private let encode: ((S, JSONValue, inout TreeEncoder.Memory) throws -> EncodedTree)?
 
@@ -78,18 +82,20 @@ struct DiffRecording<S: State> {
         .encodingFailed(type: String(reflecting: S.self), reason: String(describing: error))
       )
     }
-    let changes = encoded.changes(from: tree)
+    encoded.collectChanges(from: tree, into: &changes)
     encoded.apply(to: &tree)
     previous = tree
-    var text = ",\"diff\":"
-    // One buffer for the whole text: a diff of a few changes fits without growing it.
-    text.reserveCapacity(Self.usualDiffLength)
+    // The last diff's buffer, as bytes: a string's appends cost more bookkeeping.
+    text.removeAll(keepingCapacity: true)
+    text.write(",\"diff\":")
     JSONChange.appendText(of: changes, to: &text)
-    text += "}\n"
+    // The buffer stays; the values go.
+    changes.removeAll(keepingCapacity: true)
+    text.write("}\n")
     // The text takes the place of the line's closing `}\n` in one change of the line, from
-    // the string's own buffer (Data's generic append takes a byte at a time).
+    // the array's own buffer (Data's generic append takes a byte at a time).
     let end = line.endIndex
-    text.withUTF8 { line.replaceSubrange((end - 2)..<end, with: UnsafeRawBufferPointer($0)) }
+    text.withUnsafeBytes { line.replaceSubrange((end - 2)..<end, with: $0) }
     return (false, nil)
   }
 }

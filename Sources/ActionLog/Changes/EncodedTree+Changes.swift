@@ -9,11 +9,18 @@ extension EncodedTree {
   /// - Complexity: O(size of the encoded values and of what they replace in `old`).
   func changes(from old: JSONValue) -> [JSONChange] {
     var changes: [JSONChange] = []
+    collectChanges(from: old, into: &changes)
+    return changes
+  }
+
+  /// Appends ``changes(from:)`` to `changes`.
+  ///
+  /// - Complexity: O(size of the encoded values and of what they replace in `old`).
+  func collectChanges(from old: JSONValue, into changes: inout [JSONChange]) {
     var path: [String] = []
     // Deep enough for most states: the path grows without copying itself.
     path.reserveCapacity(8)
     collect(from: old, path: &path, into: &changes)
-    return changes
   }
 
   private func collect(from old: JSONValue, path: inout [String], into changes: inout [JSONChange])

@@ -56,6 +56,15 @@ extension JSONChange {
     _ old: JSONValue, _ new: JSONValue, path: inout [String], into changes: inout [JSONChange]
   ) {
     switch (old, new) {
+    case (.object(let oldObject), .object(let newObject))
+    where oldObject.hasKeys(newObject.members.lazy.map(\.key)):
+      // The same keys in the same order, as an object encoded again mostly has: pair by
+      // position, which gives the changes of the general case below without looking up keys.
+      for (position, member) in oldObject.members.enumerated() {
+        path.append(member.key)
+        collect(member.value, newObject.members[position].value, path: &path, into: &changes)
+        path.removeLast()
+      }
     case (.object(let oldObject), .object(let newObject)):
       for member in oldObject.members {
         path.append(member.key)
@@ -244,47 +253,53 @@ extension JSONChange {
   /// Appends ``text(_:)`` of `changes` to `output`.
   ///
   /// - Complexity: O(size of the changes).
-  package static func appendText(of changes: [JSONChange], to output: inout String) {
-    output += "["
+  package static func appendText(of changes: [JSONChange], to output: inout some JSONTextOutput) {
+    output.write("[")
     for (position, change) in changes.enumerated() {
-      if position > 0 { output += "," }
-      // Appended one at a time: a sum of the three would build a string on the heap first.
-      output += "{\"op\":\""
-      output += change.operation.rawValue
-      output += "\",\"path\":\""
+      if position > 0 { output.write(",") }
+      // Each piece of text that does not vary is written in one go.
+      switch change.operation {
+      case .add: output.write("{\"op\":\"add\",\"path\":\"")
+      case .remove: output.write("{\"op\":\"remove\",\"path\":\"")
+      case .replace: output.write("{\"op\":\"replace\",\"path\":\"")
+      }
       for token in change.path {
-        output += "/"
+        output.write("/")
         // Letters, digits and most punctuation need no escape, in a pointer or in JSON.
         let isPlain = token.utf8.allSatisfy { byte in
           byte >= 0x20 && byte < 0x7F && byte != 0x22 && byte != 0x5C && byte != 0x7E
             && byte != 0x2F
         }
         if isPlain {
-          output += token
+          output.write(token)
         } else {
           // By scalars: a token may start with a combining mark, which joins the `/` before it
           // into one character.
           let escaped = token.replacingOccurrences(of: "~", with: "~0")
             .replacingOccurrences(of: "/", with: "~1")
           var quoted = ""
-          JSONValue.appendQuoted(escaped, to: &quoted, forHTML: false)
+          JSONValue.writeQuoted(escaped, to: &quoted, forHTML: false)
           var scalars = quoted.unicodeScalars
           scalars.removeFirst()
           scalars.removeLast()
-          output.unicodeScalars.append(contentsOf: scalars)
+          for scalar in scalars { output.write(scalar: scalar) }
         }
       }
-      output += "\""
       if let old = change.old {
-        output += ",\"old\":"
+        output.write("\",\"old\":")
         old.appendText(to: &output)
-      }
-      if let value = change.value {
-        output += ",\"value\":"
+        if let value = change.value {
+          output.write(",\"value\":")
+          value.appendText(to: &output)
+        }
+      } else if let value = change.value {
+        output.write("\",\"value\":")
         value.appendText(to: &output)
+      } else {
+        output.write("\"")
       }
-      output += "}"
+      output.write("}")
     }
-    output += "]"
+    output.write("]")
   }
 }

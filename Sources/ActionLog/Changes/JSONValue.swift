@@ -3,7 +3,7 @@
 ///
 /// Numbers keep their literal text, so a value read and written again is the same bytes, and
 /// objects keep their members in order.
-public indirect enum JSONValue: Sendable, Equatable {
+public enum JSONValue: Sendable, Equatable {
   /// `null`.
   case null
   /// `true` or `false`.

@@ -21,8 +21,9 @@ struct IndexKey: CodingKey {
 struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   let context: TreeEncodingContext
   let storage: EncodingSlot.KeyedStorage
-  let path: [String]?
-  let codingPath: [any CodingKey]
+  /// The slot the container fills.
+  let slot: EncodingSlot
+  var codingPath: [any CodingKey] { slot.codingPath }
 
   private func set(_ value: JSONValue, for key: Key) {
     storage.setLeaf(value, for: key.stringValue)
@@ -68,27 +69,33 @@ struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     set(.number(String(value)), for: key)
   }
 
+  /// A new member slot for `key`.
+  private func memberSlot(for key: Key) -> EncodingSlot {
+    let name = key.stringValue
+    let member = EncodingSlot(
+      containerCodingPath: slot.codingPath, key: key, containerPath: slot.path, name: name)
+    storage.setSlot(member, for: name)
+    return member
+  }
+
   mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-    try context.encode(
-      value, into: storage.slot(for: key.stringValue), path: path.map { $0 + [key.stringValue] },
-      codingPath: codingPath + [key])
+    try context.encode(value, into: memberSlot(for: key))
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(
     keyedBy keyType: NestedKey.Type, forKey key: Key
   ) -> KeyedEncodingContainer<NestedKey> {
-    KeyedEncodingContainer(
+    let member = memberSlot(for: key)
+    return KeyedEncodingContainer(
       TreeKeyedContainer<NestedKey>(
         context: context,
-        storage: storage.slot(for: key.stringValue).keyedStorage(
-          context: context, keyType: ObjectIdentifier(NestedKey.self)),
-        path: path.map { $0 + [key.stringValue] }, codingPath: codingPath + [key]))
+        storage: member.keyedStorage(context: context, keyType: ObjectIdentifier(NestedKey.self)),
+        slot: member))
   }
 
   mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-    TreeUnkeyedContainer(
-      context: context, storage: storage.slot(for: key.stringValue).unkeyedStorage(),
-      codingPath: codingPath + [key])
+    let member = memberSlot(for: key)
+    return TreeUnkeyedContainer(context: context, storage: member.unkeyedStorage(), slot: member)
   }
 
   mutating func superEncoder() -> any Encoder {
@@ -100,8 +107,10 @@ struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   }
 
   private func superEncoder(named name: String) -> any Encoder {
-    TreeValueEncoder(
-      context: context, slot: storage.slot(for: name), path: nil, codingPath: codingPath)
+    // At the container's coding path, as before, and at no path of keys.
+    let member = EncodingSlot(containerCodingPath: slot.codingPath, containerPath: nil)
+    storage.setSlot(member, for: name)
+    return TreeValueEncoder(context: context, slot: member)
   }
 }
 
@@ -109,13 +118,16 @@ struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 struct TreeUnkeyedContainer: UnkeyedEncodingContainer {
   let context: TreeEncodingContext
   let storage: EncodingSlot.UnkeyedStorage
-  let codingPath: [any CodingKey]
+  /// The slot the container fills.
+  let slot: EncodingSlot
+  var codingPath: [any CodingKey] { slot.codingPath }
   var count: Int { storage.slots.count }
 
   private func nextSlot() -> EncodingSlot {
-    let slot = EncodingSlot()
-    storage.slots.append(slot)
-    return slot
+    let element = EncodingSlot(
+      containerCodingPath: slot.codingPath, key: IndexKey(count), containerPath: nil)
+    storage.slots.append(element)
+    return element
   }
 
   private func append(_ value: JSONValue) { nextSlot().content = .leaf(value) }
@@ -141,33 +153,27 @@ struct TreeUnkeyedContainer: UnkeyedEncodingContainer {
   mutating func encode(_ value: UInt64) throws { append(.number(String(value))) }
 
   mutating func encode<T: Encodable>(_ value: T) throws {
-    let key = IndexKey(count)
-    try context.encode(value, into: nextSlot(), path: nil, codingPath: codingPath + [key])
+    try context.encode(value, into: nextSlot())
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(
     keyedBy keyType: NestedKey.Type
   ) -> KeyedEncodingContainer<NestedKey> {
-    let key = IndexKey(count)
+    let element = nextSlot()
     return KeyedEncodingContainer(
       TreeKeyedContainer<NestedKey>(
         context: context,
-        storage: nextSlot().keyedStorage(
-          context: context, keyType: ObjectIdentifier(NestedKey.self)),
-        path: nil,
-        codingPath: codingPath + [key]))
+        storage: element.keyedStorage(context: context, keyType: ObjectIdentifier(NestedKey.self)),
+        slot: element))
   }
 
   mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-    let key = IndexKey(count)
-    return TreeUnkeyedContainer(
-      context: context, storage: nextSlot().unkeyedStorage(), codingPath: codingPath + [key])
+    let element = nextSlot()
+    return TreeUnkeyedContainer(context: context, storage: element.unkeyedStorage(), slot: element)
   }
 
   mutating func superEncoder() -> any Encoder {
-    let key = IndexKey(count)
-    return TreeValueEncoder(
-      context: context, slot: nextSlot(), path: nil, codingPath: codingPath + [key])
+    TreeValueEncoder(context: context, slot: nextSlot())
   }
 }
 
@@ -199,7 +205,6 @@ struct TreeSingleValueContainer: SingleValueEncodingContainer {
   mutating func encode(_ value: UInt64) throws { set(.number(String(value))) }
 
   mutating func encode<T: Encodable>(_ value: T) throws {
-    try encoder.context.encode(
-      value, into: encoder.slot, path: encoder.path, codingPath: encoder.codingPath)
+    try encoder.context.encode(value, into: encoder.slot)
   }
 }

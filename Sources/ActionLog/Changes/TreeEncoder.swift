@@ -25,12 +25,17 @@ struct TreeEncoder {
   struct Memo: Equatable {
     var stamp: UInt64
     var layoutStamp: UInt64
+    /// The ``Memory/encodings`` count of the encoding that took it.
+    var encoding: UInt64
   }
 
   /// What an encoding leaves for the next one.
   struct Memory {
     /// The stamps of the tracked arrays the last encoding read, by path.
     var memos: [[String]: Memo] = [:]
+    /// How many encodings used this memory: a memo taken by the current one means a path
+    /// encoded twice (a key set twice), whose second array is encoded whole.
+    var encodings: UInt64 = 0
     /// The sorted order of the last keys each key type encoded.
     var keyOrders: [ObjectIdentifier: (keys: [String], order: [Int])] = [:]
   }
@@ -43,13 +48,17 @@ struct TreeEncoder {
   static func encode(
     _ value: some Encodable, previous: JSONValue?, memory: inout Memory
   ) throws -> EncodedTree {
+    memory.encodings &+= 1
     let context = TreeEncodingContext(previous: previous, memory: memory)
     // The context's copy alone, so that updating it copies no table.
     memory = Memory()
-    let slot = EncodingSlot()
-    try context.encode(value, into: slot, path: [], codingPath: [])
+    let slot = EncodingSlot(containerPath: [])
+    try context.encode(value, into: slot)
+    // The tree first: building it sorts the keys of the containers not sorted yet, which the
+    // memory keeps.
+    let tree = slot.tree
     memory = context.memory
-    return slot.tree
+    return tree
   }
 
   /// Encodes `value` whole, as `JSONEncoder` would, into a tree.
@@ -57,8 +66,8 @@ struct TreeEncoder {
   /// - Complexity: O(size of the value).
   static func encodeWhole(_ value: any Encodable) throws -> JSONValue {
     let context = TreeEncodingContext(previous: nil, memory: TreeEncoder.Memory())
-    let slot = EncodingSlot()
-    try context.encode(value, into: slot, path: nil, codingPath: [])
+    let slot = EncodingSlot(containerPath: nil)
+    try context.encode(value, into: slot)
     return slot.tree.wholeValue
   }
 }
@@ -86,9 +95,69 @@ final class EncodingSlot {
   }
 
   var content = Content.empty
-  /// Where the value is: the keys from the root (`nil` below an array), and the coding path.
-  var path: [String]?
-  var codingPath: [any CodingKey] = []
+
+  /// The coding path of the container holding the value, and the value's key in it (`nil` for
+  /// the root and a super encoder's value).
+  private let containerCodingPath: [any CodingKey]
+  private let key: (any CodingKey)?
+  /// The keys from the root to the container holding the value (`nil` below an array), and
+  /// the value's key in it (`nil` when it adds none).
+  private let containerPath: [String]?
+  private let name: String?
+  /// For an element that its array's slot does not hold (a patched one), that slot: the
+  /// container whose coding path is the element's container's, read only when asked for.
+  private let array: EncodingSlot?
+  /// The paths once built: the value's own members all ask for them.
+  private var knownCodingPath: [any CodingKey]?
+  private var knownPath: [String]?
+
+  /// A slot for the value at `key` (or `name`, its string) in a container at `containerPath`
+  /// and `containerCodingPath`.
+  ///
+  /// The value's own paths are built only when asked for: most values are leaves, and most
+  /// containers' members are, whose paths nobody asks for.
+  init(
+    containerCodingPath: [any CodingKey] = [], key: (any CodingKey)? = nil,
+    containerPath: [String]?, name: String? = nil
+  ) {
+    self.containerCodingPath = containerCodingPath
+    self.key = key
+    self.containerPath = containerPath
+    self.name = name
+    array = nil
+  }
+
+  /// A slot for the element at `index` of the array encoded in `array`, which does not hold
+  /// it: below an array, at no path of keys.
+  init(element index: Int, of array: EncodingSlot) {
+    containerCodingPath = []
+    key = IndexKey(index)
+    containerPath = nil
+    name = nil
+    self.array = array
+  }
+
+  /// The coding keys from the root to the value.
+  ///
+  /// - Complexity: O(depth) the first time.
+  var codingPath: [any CodingKey] {
+    if let knownCodingPath { return knownCodingPath }
+    guard let key else { return containerCodingPath }
+    let path = (array?.codingPath ?? containerCodingPath) + [key]
+    knownCodingPath = path
+    return path
+  }
+
+  /// The keys from the root to the value, `nil` below an array.
+  ///
+  /// - Complexity: O(depth) the first time.
+  var path: [String]? {
+    if let knownPath { return knownPath }
+    guard let name, let containerPath else { return containerPath }
+    let path = containerPath + [name]
+    knownPath = path
+    return path
+  }
 
   /// The encoded value; a value that encoded nothing is an empty object, as in `JSONEncoder`.
   var tree: EncodedTree {
@@ -106,90 +175,113 @@ final class EncodingSlot {
     enum Member {
       case leaf(JSONValue)
       case slot(EncodingSlot)
+
+      /// Whether the member's slot holds a tree (a patched array) rather than a value.
+      var isTree: Bool {
+        guard case .slot(let slot) = self, case .tree = slot.content else { return false }
+        return true
+      }
+    }
+
+    /// The keys and members set so far.
+    ///
+    /// A value of its own, so that setting a member is one access to the storage's state.
+    struct Members {
+      /// The keys, in the order they were first set; while ``followsLastKeys``, the keys of
+      /// the key type's last container, of which the first `values.count` have been set.
+      var keys: [String]
+      var values: [Member] = []
+      /// Whether the keys set so far are the first of the key type's last keys, in order: then
+      /// they are not stored again, and the last sorted order serves (the same buffer compares
+      /// equal at once).
+      var followsLastKeys: Bool
+      /// The position of each key, once there are too many to search.
+      private var positions: [String: Int] = [:]
+
+      init(lastKeys: [String]) {
+        keys = lastKeys
+        followsLastKeys = !lastKeys.isEmpty
+        values.reserveCapacity(lastKeys.count)
+      }
+
+      private mutating func position(of key: String) -> Int? {
+        guard keys.count > 8 else { return keys.firstIndex(of: key) }
+        if positions.isEmpty {
+          for (position, key) in keys.enumerated() { positions[key] = position }
+        }
+        return positions[key]
+      }
+
+      /// Keeps only the keys that were set: the last keys of the key type stop being followed.
+      mutating func stopFollowingLastKeys() {
+        guard followsLastKeys else { return }
+        followsLastKeys = false
+        keys.removeSubrange(values.count...)
+      }
+
+      mutating func set(_ member: Member, for key: String) {
+        if followsLastKeys {
+          if values.count < keys.count, keys[values.count] == key {
+            values.append(member)
+            return
+          }
+          stopFollowingLastKeys()
+        }
+        if let position = position(of: key) {
+          values[position] = member
+          return
+        }
+        if !positions.isEmpty { positions[key] = keys.count }
+        keys.append(key)
+        values.append(member)
+      }
     }
 
     private let context: TreeEncodingContext
     /// The container's key type, whose keys come in the same order each time.
     private let keyType: ObjectIdentifier
-    /// The keys, in the order they were first set; while ``followsLastKeys``, the keys of the
-    /// key type's last container, of which the first `members.count` have been set.
-    private var keys: [String]
-    private var members: [Member] = []
-    /// Whether the keys set so far are the first of the key type's last keys, in order: then
-    /// they are not stored again, and the last sorted order serves (the same buffer compares
-    /// equal at once).
-    private var followsLastKeys: Bool
-
     /// The sorted order of the key type's last keys.
     private let lastOrder: [Int]
+    private var members: Members
 
     init(context: TreeEncodingContext, keyType: ObjectIdentifier) {
       self.context = context
       self.keyType = keyType
       let last = context.memory.keyOrders[keyType]
-      keys = last?.keys ?? []
       lastOrder = last?.order ?? []
-      followsLastKeys = !keys.isEmpty
-      members.reserveCapacity(keys.count)
-    }
-    /// The position of each key, once there are too many to search.
-    private var positions: [String: Int] = [:]
-
-    private func position(of key: String) -> Int? {
-      guard keys.count > 8 else { return keys.firstIndex(of: key) }
-      if positions.isEmpty {
-        for (position, key) in keys.enumerated() { positions[key] = position }
-      }
-      return positions[key]
-    }
-
-    /// Keeps only the keys that were set: the last keys of the key type stop being followed.
-    private func stopFollowingLastKeys() {
-      guard followsLastKeys else { return }
-      followsLastKeys = false
-      keys.removeSubrange(members.count...)
-    }
-
-    private func set(_ member: Member, for key: String) {
-      if followsLastKeys {
-        if members.count < keys.count, keys[members.count] == key {
-          members.append(member)
-          return
-        }
-        stopFollowingLastKeys()
-      }
-      if let position = position(of: key) {
-        members[position] = member
-        return
-      }
-      if !positions.isEmpty { positions[key] = keys.count }
-      keys.append(key)
-      members.append(member)
+      members = Members(lastKeys: last?.keys ?? [])
     }
 
     func setLeaf(_ value: JSONValue, for key: String) {
-      set(.leaf(value), for: key)
+      members.set(.leaf(value), for: key)
     }
 
-    func slot(for key: String) -> EncodingSlot {
-      let slot = EncodingSlot()
-      set(.slot(slot), for: key)
-      return slot
+    func setSlot(_ slot: EncodingSlot, for key: String) {
+      members.set(.slot(slot), for: key)
     }
 
     /// The members in JSONEncoder's sorted-key order on Linux: by UTF-8 bytes.
     var tree: EncodedTree {
       // Fewer keys than the key type's last container: only the ones set.
-      if members.count < keys.count { stopFollowingLastKeys() }
-      let order = followsLastKeys ? lastOrder : context.sortedOrder(of: keys, for: keyType)
+      if members.values.count < members.keys.count { members.stopFollowingLastKeys() }
+      let members = self.members
+      let keys = members.keys
+      let order =
+        members.followsLastKeys ? lastOrder : context.sortedOrder(of: keys, for: keyType)
       // Whole values go straight into an object; the first member below a patched array turns
-      // the members so far into a tree's.
+      // the members so far into a tree's. A member that is a patched array itself makes a
+      // tree's members from the start.
       var object = JSONObject()
-      object.reserveCapacity(order.count)
       var trees: [(key: String, value: EncodedTree)]?
+      if members.values.contains(where: \.isTree) {
+        trees = []
+        trees?.reserveCapacity(order.count)
+      } else {
+        object.reserveCapacity(order.count)
+      }
       for position in order {
         let tree: EncodedTree
-        switch members[position] {
+        switch members.values[position] {
         case .leaf(let value): tree = .value(value)
         case .slot(let slot): tree = slot.tree
         }
@@ -198,10 +290,10 @@ final class EncodingSlot {
           continue
         }
         if trees == nil {
-          var members: [(key: String, value: EncodedTree)] = []
-          members.reserveCapacity(order.count)
-          for member in object.members { members.append((member.key, .value(member.value))) }
-          trees = members
+          var converted: [(key: String, value: EncodedTree)] = []
+          converted.reserveCapacity(order.count)
+          for member in object.members { converted.append((member.key, .value(member.value))) }
+          trees = converted
         }
         trees?.append((keys[position], tree))
       }
@@ -253,11 +345,8 @@ final class TreeEncodingContext {
     return order
   }
 
-  /// Encodes `value` into `slot`; `path` is the keys from the root, `nil` below an array.
-  func encode(
-    _ value: some Encodable, into slot: EncodingSlot, path: [String]?,
-    codingPath: [any CodingKey]
-  ) throws {
+  /// Encodes `value` into `slot`.
+  func encode(_ value: some Encodable, into slot: EncodingSlot) throws {
     // The types JSONEncoder writes its own way rather than through their `encode(to:)`.
     if type(of: value) == Data.self, let data = value as? Data {
       slot.content = .leaf(.string(data.base64EncodedString()))
@@ -266,13 +355,13 @@ final class TreeEncodingContext {
     } else if type(of: value) == Decimal.self, let decimal = value as? Decimal {
       slot.content = .leaf(.number(decimal.description))
     } else {
-      try value.encode(
-        to: TreeValueEncoder(context: self, slot: slot, path: path, codingPath: codingPath))
+      try value.encode(to: TreeValueEncoder(context: self, slot: slot))
     }
   }
 
   static func number(
-    _ value: some BinaryFloatingPoint & LosslessStringConvertible, at path: [any CodingKey]
+    _ value: some BinaryFloatingPoint & LosslessStringConvertible,
+    at path: @autoclosure () -> [any CodingKey]
   )
     throws -> JSONValue
   {
@@ -280,7 +369,7 @@ final class TreeEncodingContext {
       throw EncodingError.invalidValue(
         value,
         EncodingError.Context(
-          codingPath: path, debugDescription: "Unable to encode \(value) directly in JSON."))
+          codingPath: path(), debugDescription: "Unable to encode \(value) directly in JSON."))
     }
     var text = value.description
     if text.hasSuffix(".0") { text.removeLast(2) }
@@ -300,26 +389,16 @@ struct TreeValueEncoder: ChangeTrackingEncoder {
   var codingPath: [any CodingKey] { slot.codingPath }
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-  init(
-    context: TreeEncodingContext, slot: EncodingSlot, path: [String]?,
-    codingPath: [any CodingKey]
-  ) {
-    self.context = context
-    self.slot = slot
-    slot.path = path
-    slot.codingPath = codingPath
-  }
-
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
     KeyedEncodingContainer(
       TreeKeyedContainer<Key>(
         context: context,
         storage: slot.keyedStorage(context: context, keyType: ObjectIdentifier(Key.self)),
-        path: path, codingPath: codingPath))
+        slot: slot))
   }
 
   func unkeyedContainer() -> any UnkeyedEncodingContainer {
-    TreeUnkeyedContainer(context: context, storage: slot.unkeyedStorage(), codingPath: codingPath)
+    TreeUnkeyedContainer(context: context, storage: slot.unkeyedStorage(), slot: slot)
   }
 
   func singleValueContainer() -> any SingleValueEncodingContainer {
@@ -331,52 +410,48 @@ struct TreeValueEncoder: ChangeTrackingEncoder {
       var elements: [(index: Int, value: JSONValue)] = []
       elements.reserveCapacity(patched.count)
       for index in patched {
-        let slot = EncodingSlot()
-        try context.encode(
-          array[index], into: slot, path: nil, codingPath: codingPath + [IndexKey(index)])
+        // Its coding path is built from this slot's, and only if asked for.
+        let slot = EncodingSlot(element: index, of: slot)
+        try context.encode(array[index], into: slot)
         elements.append((index, slot.tree.wholeValue))
       }
       slot.content = .tree(.patchedArray(elements))
     } else {
       let storage = slot.unkeyedStorage()
+      // The elements share the array's coding path, built once.
+      let codingPath = self.codingPath
       for index in 0..<array.endIndex {
-        let slot = EncodingSlot()
+        let slot = EncodingSlot(
+          containerCodingPath: codingPath, key: IndexKey(index), containerPath: nil)
         storage.slots.append(slot)
-        try context.encode(
-          array[index], into: slot, path: nil, codingPath: codingPath + [IndexKey(index)])
+        try context.encode(array[index], into: slot)
       }
-    }
-    if let path {
-      context.memory.memos[path] = TreeEncoder.Memo(
-        stamp: array.currentStamp, layoutStamp: array.currentLayoutStamp)
     }
   }
 
   /// The positions of the elements that changed since the last encoding, in increasing order,
-  /// or `nil` when the array must be encoded whole: no previous encoding at this path, elements
-  /// added, removed or moved since, a journal too short, or elements that are references (whose
-  /// contents can change without the array noting it).
+  /// or `nil` when the array must be encoded whole: no previous encoding at this path, an array
+  /// set at this path before in this encoding, elements added, removed or moved since, a
+  /// journal too short, or elements that are references (whose contents can change without the
+  /// array noting it).
+  ///
+  /// Notes the array's stamps at its path for the next encoding: an encoding that fails after
+  /// this resets the memory.
   private func changedElements<Element>(of array: TrackedArray<Element>) -> [Int]? {
-    guard let path, !(Element.self is AnyObject.Type), let memo = context.memory.memos[path],
-      memo.layoutStamp == array.currentLayoutStamp,
+    guard let path else { return nil }
+    // One lookup of the path both reads the last memo and writes this one.
+    let memo = context.memory.memos.updateValue(
+      TreeEncoder.Memo(
+        stamp: array.currentStamp, layoutStamp: array.currentLayoutStamp,
+        encoding: context.memory.encodings),
+      forKey: path)
+    // Patched elements replace those of the previous encoding: not those of an array this
+    // encoding set at the same path before.
+    guard let memo, memo.encoding != context.memory.encodings, !(Element.self is AnyObject.Type),
       case .array(let previous)? = context.previous?.value(at: path),
       // `endIndex`, not the generic `count`, which asks the runtime for the indices' types.
       previous.count == array.endIndex
     else { return nil }
-    var positions: [Int] = []
-    var found = true
-    let known = array.visitChanges(since: memo.stamp) { id in
-      if let position = array.index(id: id) { positions.append(position) } else { found = false }
-    }
-    guard known, found else { return nil }
-    positions.sort()
-    // An element changed twice is encoded once.
-    var kept = 0
-    for position in positions where kept == 0 || positions[kept - 1] != position {
-      positions[kept] = position
-      kept += 1
-    }
-    positions.removeLast(positions.count - kept)
-    return positions
+    return array.changedPositions(since: memo.stamp, layoutStamp: memo.layoutStamp)
   }
 }

@@ -41,7 +41,7 @@
 //   `drainQueue(store:)` (taking one element out, then a reset), short accesses that call no
 //   user code: each queued dispatchable is moved out of its slot before it runs, so the queue
 //   never holds the last reference to one, and the reset destroys nothing but empty slots.
-// - The flags (`isDispatching`, `isApplyingUpdater`, `hasObservers`, `keepsOldState`,
+// - The flags (`isDispatching`, `isApplyingUpdater`, `hasObservers`, `journalsAlone`, `keepsOldState`,
 //   `scopesKeepSlices`) are plain values, read by copy and written by assignment, never passed
 //   `inout`, so no access to one spans any call.
 // - The observer lists (`updateObservers`, `scopeNodes`, `unmirroredScopeNodes`) follow the

@@ -81,4 +81,47 @@ struct HandOffTests {
     let read = try await JournaledStore.readNumbers(on: disk)
     #expect(read.state == numbers(upTo: 3))
   }
+
+  @Test("a written batch comes back emptied from the writer, and a later batch fills its memory")
+  func writtenBatchesAreReused() async throws {
+    let disk = SimulatedDisk()
+    let journaled = try await JournaledStore.openNumbers(
+      on: disk, options: JournalOptions(snapshotInterval: 1_000_000))
+    let limit = _JournalLedger<Numbers>._batchLimit
+    var next = 0
+    func burst(_ count: Int) {
+      for _ in 0..<count {
+        next += 1
+        journaled.store.dispatch(Append(value: next))
+      }
+    }
+    func batchAddress() -> UnsafeRawPointer? {
+      journaled._outbox._ledger._batch.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+    }
+    // Batch A, handed over full, then written.
+    burst(limit - 1)
+    let first = batchAddress()
+    burst(1)
+    #expect(journaled._outbox._ledger._batch.isEmpty, "handed over full")
+    try await journaled.flush()
+    // The hand-off after the one that learns A is durable (B's) retires A (C's); the drain
+    // that writes C empties A for reuse.
+    burst(limit)
+    try await journaled.flush()
+    burst(limit)
+    try await journaled.flush()
+    let spares = journaled._writer._shared.withLock { $0._spares }
+    #expect(spares.count == 1)
+    #expect(spares.allSatisfy { $0.isEmpty && $0.capacity >= limit })
+    // Batch D's hand-off takes A back: the next batch fills A's memory.
+    burst(limit)
+    #expect(journaled._outbox._ledger._batch.isEmpty)
+    #expect(batchAddress() == first, "the next batch is A's memory")
+    #expect(journaled._writer._shared.withLock { $0._spares.isEmpty })
+    burst(5)
+    try await journaled.close()
+    let reopened = try await JournaledStore.readNumbers(on: disk)
+    #expect(reopened.damage == nil)
+    #expect(reopened.state == numbers(upTo: next), "every entry once, in dispatch order")
+  }
 }

@@ -94,8 +94,16 @@ final class _JournalOutbox<S: State & Codable, Dependencies: Sendable> {
     // needs for a rebase (read in this order: a `Heard` posted after the count was read
     // names at least it); the writer frees them.
     let durable = _ledger._durableNumber
-    let written = _ledger.dropWritten(upTo: min(durable, _inbox._oldestLastNumber ?? durable))
-    _ledger._durableNumber = _writer.enqueue(batch, retiring: written)
+    var written = _ledger.dropWritten(upTo: min(durable, _inbox._oldestLastNumber ?? durable))
+    let (durableNow, spare) = _writer.enqueue(batch, retiring: &written)
+    _ledger._durableNumber = durableNow
+    // The next batch goes into memory the writer emptied, or else starts with room for as many
+    // entries as this one had.
+    if let spare, _ledger._batch.isEmpty {
+      _ledger._batch = spare
+    } else if _ledger._batch.isEmpty {
+      _ledger._batch.reserveCapacity(batch.count)
+    }
   }
 }
 
@@ -205,8 +213,7 @@ struct _JournalLedger<S: State & Codable> {
   mutating func takeBatch() -> [_PendingEntry<S>]? {
     guard !_batch.isEmpty else { return nil }
     var taken: [_PendingEntry<S>] = []
-    // The next batch starts with room for as many entries as this one had.
-    taken.reserveCapacity(_batch.count)
+    // The next batch's room is given by the hand-off (``_JournalOutbox/handOff()``).
     swap(&taken, &_batch)
     _handed.append(taken[...])
     return taken

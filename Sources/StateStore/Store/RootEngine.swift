@@ -107,6 +107,9 @@ final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
   /// call reads it without retaining it, which a variable would cost (two atomic operations
   /// per dispatch); the journal stops by ignoring what it is told.
   @usableFromInline let _journal: _Journal<S>?
+  /// The key of ``DispatchCause/current``'s bindings, read once: a dispatch that records its
+  /// cause reads it through ``DispatchCause/_current(key:)``.
+  @usableFromInline let _causeKey = DispatchCause._currentKey
   /// Whether the journal is all that observes the root: an update then runs the updater and
   /// the journal's hook, nothing else.
   // Unchecked: a flag (see the top of this file).
@@ -186,7 +189,14 @@ final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
   /// will see it.
   @inlinable
   func observedCause() -> DispatchCause? {
-    observesUpdaters ? DispatchCause.current : nil
+    observesUpdaters ? currentCause() : nil
+  }
+
+  /// ``DispatchCause/current``, read in code specialised for it (see
+  /// ``DispatchCause/_current(key:)``).
+  @inlinable
+  func currentCause() -> DispatchCause? {
+    DispatchCause._current(key: _causeKey)
   }
 
   /// Runs the queue until it is empty, each dispatchable through the interceptors.
@@ -684,7 +694,8 @@ extension Store {
     _engine.unsafelyUnwrapped._isDispatching = true
     if _engine.unsafelyUnwrapped._hasObservers {
       // The cause is read inside, once, and only when something records it.
-      _engine.unsafelyUnwrapped.apply(updater, cause: DispatchCause.current, store: self)
+      _engine.unsafelyUnwrapped.apply(
+        updater, cause: _engine.unsafelyUnwrapped.currentCause(), store: self)
     } else {
       // The apply path's first step, here so that a store without observers runs the updater
       // with no call at all: `apply` is not inlined into every dispatch.

@@ -20,10 +20,12 @@ public struct DispatchCause: Sendable, Hashable, Codable, CustomStringConvertibl
 
 // MARK: - The store's read of the cause
 
-/// The concurrency runtime's look-up of a task-local value: the pointer to the value bound to
-/// `key` in the current task (or, outside any task, the current thread), or `nil` when none is
-/// bound. `TaskLocal.get()` calls this function; its declaration in the standard library is
-/// `_taskLocalValueGet(key:)`, `@usableFromInline` and so part of the runtime's ABI.
+/// The concurrency runtime's look-up of a task-local value.
+///
+/// Returns the pointer to the value bound to `key` in the current task (or, outside any task,
+/// the current thread), or `nil` when none is bound. `TaskLocal.get()` calls this function; its
+/// declaration in the standard library is `_taskLocalValueGet(key:)`, `@usableFromInline` and so
+/// part of the runtime's ABI.
 @usableFromInline
 @_silgen_name("swift_task_localValueGet")
 func _taskLocalValue(forKey key: UnsafeRawPointer) -> UnsafeMutableRawPointer?

@@ -53,8 +53,8 @@ extension DispatchCause {
   ///   which is the type read here;
   /// - the pointer is valid for the whole of this synchronous read: a binding is removed only
   ///   when the `withValue` that made it returns, in the task that made it, which is this one
-  ///   or one that outlives it (a child task's bindings are its own copies); other tasks'
-  ///   bindings are in their own storage;
+  ///   or, for a child task (`async let`, a task group), a parent that outlives it; a
+  ///   `Task {}` reads copies of its own; other tasks' bindings are in their own storage;
   /// - the value is copied out (its name retained) before the function returns, and no user
   ///   code runs here.
   /// Tests: `DispatchCauseReadTests`, which bind causes every way the API allows (nested,

@@ -254,6 +254,7 @@ package final class _ScopeLink<Sub: State> {
       size: MemoryLayout<TrackedArray<Element>>.size
     ).enclosingElements
     let entry = parent._elementScopeEntry(for: keyPath)
+    let arrayOffset = MemoryLayout<Sub>.offset(of: keyPath)
     // The array is copied out (its buffers retained, nothing else); the look-up by id, which
     // hashes with the application's code, runs on the copy.
     let readArray: @MainActor () -> TrackedArray<Element>?
@@ -292,6 +293,20 @@ package final class _ScopeLink<Sub: State> {
       peekAtPlace { array, position in element = array.pointee._storage[position] }
       return element ?? find()
     }
+    // The array's stamp, read in place: two integers copied out, no code of the application's.
+    let peekStamp: (@MainActor () -> UInt64?)?
+    if let offset = arrayOffset {
+      peekStamp = {
+        var stamp: UInt64?
+        _ = parent._peek { address in
+          stamp = (address + offset).assumingMemoryBound(to: TrackedArray<Element>.self)
+            .pointee._stamp
+        }
+        return stamp
+      }
+    } else {
+      peekStamp = nil
+    }
     let dropReason: @MainActor () -> ScopeDispatchDroppedError.Reason? = {
       if let reason = parent._dropReason() { return reason }
       var isThere = false
@@ -321,7 +336,18 @@ package final class _ScopeLink<Sub: State> {
       read: read, peek: { body in Self.withAddress(of: read(), body) },
       withSlice: { origin, body in
         if let reason = dropReason() { return .dropped(reason) }
-        return parent._withSlice(origin) { lens(&$0, body) }
+        guard let arrayOffset, let bucket = place._bucket, bucket._isFiled,
+          let group = entry._group
+        else {
+          return parent._withSlice(origin) { lens(&$0, body) }
+        }
+        group.noteDispatch(into: bucket)
+        let known = place._known
+        return parent._withSlice(origin) { state in
+          Self.project(&state, offset: arrayOffset) { (array: inout TrackedArray<Element>) in
+            Self.modify(&array, id: id, knownAt: known, body, noting: bucket)
+          }
+        }
       },
       forward: { updater in
         if let reason = dropReason() { return .dropped(reason) }
@@ -333,10 +359,45 @@ package final class _ScopeLink<Sub: State> {
       dropReason: dropReason,
       register: { node in
         entry.register(
-          node, id: id, origin: origin, read: readArray, registerGroup: parent._register)
+          node, id: id, place: place, origin: origin, read: readArray, peekStamp: peekStamp,
+          registerGroup: parent._register)
       },
       observersChanged: parent._observersChanged, relay: entry._relay, isUnderElement: true,
       withRootBytes: parent._withRootBytes)
+  }
+}
+
+extension _ScopeLink {
+  /// Applies `body` to the element with `id` of `array` in place, and records in `bucket` the
+  /// array's stamps around the change when the change notes that element alone.
+  ///
+  /// The element is taken at the position where it was last found (`known`) while the array
+  /// keeps the layout it was found in, without hashing the id; otherwise it is looked up.
+  /// Runs inside the updater's access to the root's state, as the element scope's lens does:
+  /// the id's `hash(into:)` and `==` and the updater are the application's code, under the
+  /// same rules as any updater (see the top of `RootEngine.swift`); the stamps are plain
+  /// values written into the bucket, which the caller holds.
+  @inlinable
+  static func modify<Element: Identifiable & Sendable>(
+    _ array: inout TrackedArray<Element>, id: Element.ID, knownAt known: _ElementPlace._Known?,
+    _ body: (inout Element) -> Void, noting bucket: _ScopeBucket
+  ) where Element.ID: Sendable {
+    let position: Int
+    if let known, array._layoutStamp == known._layout, known._position < array._storage.count {
+      position = known._position
+    } else if let found = array.index(id: id) {
+      position = found
+    } else {
+      return
+    }
+    let from = array._stamp
+    let layout = array._layoutStamp
+    array.modify(at: position, body)
+    // Same layout: the id did not change, so `modify` noted this element once, and nothing
+    // else changed the array meanwhile (the updater has the element alone).
+    guard array._layoutStamp == layout else { return }
+    bucket._hintFrom = from
+    bucket._hintTo = array._stamp
   }
 }
 
@@ -454,9 +515,26 @@ final class _ElementPlace {
   // Unchecked: two integers (no reference, nothing to release), read by copy and written by
   // assignment, on the main actor; no access to it spans a call. Test: `ElementPlaceTests`.
   @exclusivity(unchecked) @usableFromInline var _known: _Known?
+  /// The bucket the element's scopes were last filed in by their ``ElementScopeGroup``, which a
+  /// dispatch through the element scope tells which element it changed.
+  // Unchecked: read by copy, and written only by `remember(_:)`, a swap whose released value
+  // is dropped after the access, on the main actor. A bucket off its group's table holds no
+  // node, so even that release runs no code of the application's. Test:
+  // `ElementScopeDispatchTests`.
+  @exclusivity(unchecked) @usableFromInline var _bucket: _ScopeBucket?
 
   @inlinable
   init() {}
+
+  /// Remembers `bucket`, the one the element's scopes are filed in now.
+  @inlinable
+  func remember(_ bucket: _ScopeBucket) {
+    guard _bucket !== bucket else { return }
+    var previous: _ScopeBucket? = bucket
+    // Swapped, not assigned: the bucket it held is released after the access, as `previous`
+    // goes.
+    swap(&_bucket, &previous)
+  }
 }
 
 /// The identity of one scope, carried by the updaters it wraps.

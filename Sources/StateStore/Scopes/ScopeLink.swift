@@ -263,16 +263,43 @@ package final class _ScopeLink<Sub: State> {
     let place = _ElementPlace()
     let peekAtPlace:
       @MainActor (_ body: (UnsafePointer<TrackedArray<Element>>, Int) -> Void) -> Void
-    if let offset = MemoryLayout<Sub>.offset(of: keyPath) {
+    // Calls its body with the address of the array where the root keeps it, when the array
+    // is stored inline; see `peek`: the body copies values out and runs no code of the
+    // application's.
+    let peekArray: (@MainActor (_ body: (UnsafePointer<TrackedArray<Element>>) -> Void) -> Void)?
+    if let offset = arrayOffset, let parentOffset = parent.offsetInRoot {
+      // Straight at the root's state, in one call that retains nothing, rather than down the
+      // parents' `peek` closures: `offsetInRoot` is set only where every step from the root is
+      // a stored property, so the array is a `TrackedArray<Element>` at that address, in
+      // memory bound to its type (see `RootHandle.applyUnobserved`). As in `peekState`, the
+      // body copies values out and runs no code of the application's; and it is not called
+      // while an updater holds the state (a dispatch smuggled into the updater's code, by an
+      // id's `==`, say): the callers then take their way through the parents' `peek`.
+      let inRoot = parentOffset + offset
+      let handle = parent._rootHandle
+      peekArray = { body in
+        handle.withEngineCore(
+          { core in
+            guard !core._isApplyingUpdater else { return }
+            body(
+              UnsafePointer(
+                (core._stateAddress + inRoot).assumingMemoryBound(
+                  to: TrackedArray<Element>.self)))
+          }, ifReleased: ())
+      }
+    } else if let offset = arrayOffset {
+      peekArray = { body in
+        _ = parent._peek { body(($0 + offset).assumingMemoryBound(to: TrackedArray<Element>.self)) }
+      }
+    } else {
+      peekArray = nil
+    }
+    if let offset = arrayOffset, let peekArray {
       readArray = { Self.copy(TrackedArray<Element>.self, at: offset, through: parent._peek) }
       peekAtPlace = { body in
         guard let known = place._known else { return }
-        _ = parent._peek { address in
-          let array = (address + offset).assumingMemoryBound(to: TrackedArray<Element>.self)
-          guard array.pointee._layoutStamp == known._layout,
-            known._position < array.pointee._storage.count
-          else { return }
-          body(array, known._position)
+        peekArray { array in
+          if Self.holds(array, known) { body(array, known._position) }
         }
       }
     } else {
@@ -288,20 +315,31 @@ package final class _ScopeLink<Sub: State> {
       place._known = _ElementPlace._Known(layout: array._layoutStamp, position: position)
       return array._storage[position]
     }
-    let read: @MainActor () -> Element? = {
-      var element: Element?
-      peekAtPlace { array, position in element = array.pointee._storage[position] }
-      return element ?? find()
+    let read: @MainActor () -> Element?
+    if let peekArray {
+      // `peekAtPlace` spelled out: one closure (and one context to load) less on every read.
+      read = {
+        var element: Element?
+        if let known = place._known {
+          peekArray { array in
+            if Self.holds(array, known) { element = array.pointee._storage[known._position] }
+          }
+        }
+        return element ?? find()
+      }
+    } else {
+      read = {
+        var element: Element?
+        peekAtPlace { array, position in element = array.pointee._storage[position] }
+        return element ?? find()
+      }
     }
     // The array's stamp, read in place: two integers copied out, no code of the application's.
     let peekStamp: (@MainActor () -> UInt64?)?
-    if let offset = arrayOffset {
+    if let peekArray {
       peekStamp = {
         var stamp: UInt64?
-        _ = parent._peek { address in
-          stamp = (address + offset).assumingMemoryBound(to: TrackedArray<Element>.self)
-            .pointee._stamp
-        }
+        peekArray { stamp = $0.pointee._stamp }
         return stamp
       }
     } else {
@@ -335,19 +373,25 @@ package final class _ScopeLink<Sub: State> {
       identity: identity,
       read: read, peek: { body in Self.withAddress(of: read(), body) },
       withSlice: { origin, body in
-        if let reason = dropReason() { return .dropped(reason) }
-        guard let arrayOffset, let bucket = place._bucket, bucket._isFiled,
-          let group = entry._group
-        else {
-          return parent._withSlice(origin) { lens(&$0, body) }
-        }
-        group.noteDispatch(into: bucket)
-        let known = place._known
-        return parent._withSlice(origin) { state in
-          Self.project(&state, offset: arrayOffset) { (array: inout TrackedArray<Element>) in
-            Self.modify(&array, id: id, knownAt: known, body, noting: bucket)
+        // The element where it was last found, in an array stored inline, whose scopes are
+        // filed: the change is made there and leaves its group a hint (see `ScopeBucket`).
+        // `dropReason()` spelled out, with the element's presence read once.
+        if let peekArray, let arrayOffset, let known = place._known, let bucket = place._bucket,
+          bucket._isFiled, let group = entry._group, parent._dropReason() == nil
+        {
+          var isThere = false
+          peekArray { isThere = Self.holds($0, known) }
+          if isThere {
+            group.noteDispatch(into: bucket)
+            return parent._withSlice(origin) { state in
+              Self.project(&state, offset: arrayOffset) { (array: inout TrackedArray<Element>) in
+                Self.modify(&array, id: id, knownAt: known, body, noting: bucket)
+              }
+            }
           }
         }
+        if let reason = dropReason() { return .dropped(reason) }
+        return parent._withSlice(origin) { lens(&$0, body) }
       },
       forward: { updater in
         if let reason = dropReason() { return .dropped(reason) }
@@ -368,6 +412,14 @@ package final class _ScopeLink<Sub: State> {
 }
 
 extension _ScopeLink {
+  /// Whether `array` still has the layout in which the element was found at `known`.
+  @inlinable
+  static func holds<Element: Identifiable & Sendable>(
+    _ array: UnsafePointer<TrackedArray<Element>>, _ known: _ElementPlace._Known
+  ) -> Bool where Element.ID: Sendable {
+    array.pointee._layoutStamp == known._layout && known._position < array.pointee._storage.count
+  }
+
   /// Applies `body` to the element with `id` of `array` in place, and records in `bucket` the
   /// array's stamps around the change when the change notes that element alone.
   ///

@@ -216,10 +216,16 @@ extension Store {
   /// `==` to the one they were last evaluated on (compared once per update, not per subscriber).
   @inlinable
   func refreshAsScope(origin: _SliceOrigin) -> Bool {
+    refreshAsScope(origin: origin, link: _scopeLink)
+  }
+
+  /// `refreshAsScope(origin:)` with the scope's link, `_scopeLink`, lent by the caller.
+  @inlinable
+  func refreshAsScope(origin: _SliceOrigin, link: _ScopeLink<S>?) -> Bool {
     if _cancellationLog._count.load(ordering: .relaxed) != 0 { _sweepCancelledEntries() }
     let old = _capturedSlice
     _capturedSlice = nil
-    guard _hasObservers, let link = _scopeLink else {
+    guard _hasObservers, let link else {
       giveUpScopeNode()
       return false
     }

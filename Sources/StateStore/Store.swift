@@ -62,6 +62,18 @@ public final class Store<S: State, Dependencies: Sendable> {
   // listener, a subscriber or any other user code runs, even one that subscribes or cancels
   // from inside a callback. All of it is main-actor state. The root's engine keeps its own
   // lists (update observers, scopes) by the same rule.
+  //
+  // Declared here, beside the flags, so that a scope's refresh (which reads the three lists
+  // below, the cancellation log and the flags above) touches as few of the store's cache lines
+  // as it can: with a thousand element scopes, each refresh finds its store out of the cache.
+  // An observer list: unchecked, as proved at the head of these lists, in this file.
+  @exclusivity(unchecked) @usableFromInline var _listeners: [_ListenerEntry<S>] = []
+  // An observer list: unchecked, as proved at the head of these lists, in this file.
+  @exclusivity(unchecked) @usableFromInline var _selectionOrder: [_SelectionGroupBase<S>] = []
+  // An observer list: unchecked, as proved at the head of these lists, in this file.
+  @exclusivity(unchecked) @usableFromInline var _elementOrder: [_ElementGroupBase<S>] = []
+  /// Tokens cancelled since the last sweep; tokens may be cancelled on any thread.
+  @usableFromInline nonisolated let _cancellationLog: _CancellationLog
   /// A scope's registration with its root, while the scope has observers.
   ///
   /// Not a weak reference: that would give the node a side table, and every retain and release
@@ -108,14 +120,8 @@ public final class Store<S: State, Dependencies: Sendable> {
   @usableFromInline var _scopeCache: [_ScopeKey: _WeakScope] = [:]
   /// What interceptors registered for this store alone; released with the store.
   private var interceptorResources: [AnyObject] = []
-  // An observer list: unchecked, as proved above `ownScopeNode`, in this file.
-  @exclusivity(unchecked) @usableFromInline var _listeners: [_ListenerEntry<S>] = []
   @usableFromInline var _selectionGroups: [AnyHashable: _SelectionGroupBase<S>] = [:]
-  // An observer list: unchecked, as proved above `ownScopeNode`, in this file.
-  @exclusivity(unchecked) @usableFromInline var _selectionOrder: [_SelectionGroupBase<S>] = []
   @usableFromInline var _elementGroups: [AnyKeyPath: _ElementGroupBase<S>] = [:]
-  // An observer list: unchecked, as proved above `ownScopeNode`, in this file.
-  @exclusivity(unchecked) @usableFromInline var _elementOrder: [_ElementGroupBase<S>] = []
   /// The element group a subscriber joined last, checked first by the next subscriber.
   ///
   /// Not on the dispatch path. Held strongly and forgotten by the sweep that drops the group: a
@@ -127,9 +133,6 @@ public final class Store<S: State, Dependencies: Sendable> {
   // group it replaces is still in `elementOrder`, and the sweep that clears it keeps the old
   // `elementOrder` alive until after the write), so no deinitializer runs inside an access.
   @exclusivity(unchecked) @usableFromInline var _recentElementGroup: _ElementGroupBase<S>?
-
-  /// Tokens cancelled since the last sweep; tokens may be cancelled on any thread.
-  @usableFromInline nonisolated let _cancellationLog: _CancellationLog
 
   /// The dependencies every side effect of this store receives.
   public let dependencies: Dependencies

@@ -36,14 +36,14 @@ package final class _ElementScopeEntry {
   func register<Element: Identifiable & Sendable>(
     _ node: _ScopeNode, id: Element.ID, place: _ElementPlace, origin: _SliceOrigin,
     read: @escaping @MainActor () -> TrackedArray<Element>?,
-    peekStamp: (@MainActor () -> UInt64?)?,
+    peek: _ArrayPeek<Element>?,
     registerGroup: @MainActor (_ScopeNode) -> Void
   ) where Element.ID: Sendable {
     let group: _ElementScopeGroup<Element>
     if let existing = self._group as? _ElementScopeGroup<Element> {
       group = existing
     } else {
-      group = _ElementScopeGroup(origin: origin, relay: _relay, read: read, peekStamp: peekStamp)
+      group = _ElementScopeGroup(origin: origin, relay: _relay, read: read, peek: peek)
       self._group = group
       group._entry = self
       registerGroup(group.makeNode())
@@ -118,12 +118,32 @@ package class _ElementScopeGroupBase {
 @usableFromInline
 @MainActor
 final class _ScopeBucket {
-  // The four fields below are plain main-actor state whose accesses cannot overlap: `nodes` is
+  // The five fields below are plain main-actor state whose accesses cannot overlap: `nodes` is
   // read by copy and written by assignment only while a copy holds what it had (so no write
   // releases a node inside the access), and the others are plain values; no access calls
   // anything. Tests: `ElementScopeDispatchTests`.
+  /// The first node filed under the element's id: most elements have one scope, whose node is
+  /// then reached without an array's buffer (one object less to fetch on every notification).
+  @exclusivity(unchecked) @usableFromInline var _first: _ScopeNode?
+  /// The nodes filed after the first, in the order they joined.
+  // Unchecked: see above `nodes`.
+  @exclusivity(unchecked) @usableFromInline var _others: [_ScopeNode] = []
+
   /// The nodes filed under the element's id, in the order they joined.
-  @exclusivity(unchecked) @usableFromInline var _nodes: [_ScopeNode] = []
+  ///
+  /// Read as a copy; set only while the caller's copy holds the nodes it had, so that the
+  /// write releases no node's last reference.
+  @inlinable
+  var _nodes: [_ScopeNode] {
+    get {
+      guard let _first else { return [] }
+      return [_first] + _others
+    }
+    set {
+      _first = newValue.first
+      _others = Array(newValue.dropFirst())
+    }
+  }
   /// False once the group dropped the bucket (no member left) or went: its element scopes then
   /// take the journal's way until they are filed again.
   @exclusivity(unchecked) @usableFromInline var _isFiled = true
@@ -173,9 +193,9 @@ where Element.ID: Sendable {
   @usableFromInline let _relay: _CancellationLog
   /// The array as it is now, or `nil` once its parent is gone.
   @usableFromInline let _read: @MainActor () -> TrackedArray<Element>?
-  /// The array's ``TrackedArray/currentStamp``, read in place without copying the array, when
-  /// the array is stored inline in its parent; `nil` otherwise (no dispatch then leaves a hint).
-  @usableFromInline let _peekStamp: (@MainActor () -> UInt64?)?
+  /// Reads the array in place, for its ``TrackedArray/currentStamp``, when the array is stored
+  /// inline in its parent; `nil` otherwise (no dispatch then leaves a hint).
+  @usableFromInline let _peek: _ArrayPeek<Element>?
   // The four fields below skip the run-time exclusivity check (several begin and end accesses
   // per update, each as much as a member's refresh) because no two accesses to one of them can
   // overlap, even when the application's code (an id's `hash(into:)` or `==`, a subscriber, a
@@ -219,12 +239,12 @@ where Element.ID: Sendable {
   init(
     origin: _SliceOrigin, relay: _CancellationLog,
     read: @escaping @MainActor () -> TrackedArray<Element>?,
-    peekStamp: (@MainActor () -> UInt64?)?
+    peek: _ArrayPeek<Element>?
   ) {
     self._origin = origin
     self._relay = relay
     self._read = read
-    self._peekStamp = peekStamp
+    self._peek = peek
     self._lastStamp = read()?.currentStamp ?? 0
     super.init()
   }
@@ -286,7 +306,7 @@ where Element.ID: Sendable {
       hinted._hintTo = 0
       if hinted._isFiled, hinted._hintFrom == _lastStamp, _pending.isEmpty,
         _relay._count.load(ordering: .relaxed) == 0, update.mayChange(_origin),
-        let _peekStamp, _peekStamp() == changed
+        currentStamp() == changed
       {
         return refreshAlone(hinted, stamp: changed, update)
       }
@@ -310,6 +330,14 @@ where Element.ID: Sendable {
     return !table.isEmpty || !_pending.isEmpty
   }
 
+  /// The array's stamp, read in place; `nil` when the array is gone or cannot be read so.
+  @inlinable
+  func currentStamp() -> UInt64? {
+    var stamp: UInt64?
+    _peek?.callAsFunction { stamp = $0.pointee._stamp }
+    return stamp
+  }
+
   /// Notifies the members of `bucket`, the one element changed since the last refresh (the
   /// array now carries `stamp`); returns false once the group has no member left.
   ///
@@ -319,11 +347,10 @@ where Element.ID: Sendable {
     _round &+= 1
     _lastStamp = stamp
     var emptied = false
-    for node in bucket._nodes where node._isActive && node._round != _round {
-      node._round = _round
-      if !node._refresh(update) {
-        node._isActive = false
-        emptied = true
+    if let node = bucket._first {
+      emptied = !refreshAlone(node, update)
+      if !bucket._others.isEmpty {
+        for node in bucket._others where !refreshAlone(node, update) { emptied = true }
       }
     }
     guard emptied else { return true }
@@ -333,6 +360,18 @@ where Element.ID: Sendable {
     let ids = table.compactMap { $0.value === bucket ? $0.key : nil }
     _remove(ids, from: &table)
     return !table.isEmpty || !_pending.isEmpty
+  }
+
+  /// Refreshes `node` in this round unless it was already; false once it has no observer left.
+  @inlinable
+  func refreshAlone(_ node: _ScopeNode, _ update: _SliceOrigin) -> Bool {
+    guard node._isActive, node._round != _round else { return true }
+    node._round = _round
+    guard node._refresh(update) else {
+      node._isActive = false
+      return false
+    }
+    return true
   }
 
   @inlinable
@@ -376,7 +415,11 @@ where Element.ID: Sendable {
           bucket = _ScopeBucket()
           table[member.id] = bucket
         }
-        bucket._nodes.append(member._node)
+        if bucket._first == nil {
+          bucket._first = member._node
+        } else {
+          bucket._others.append(member._node)
+        }
         member._place.remember(bucket)
       }
     }

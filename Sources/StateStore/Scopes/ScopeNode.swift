@@ -237,7 +237,9 @@ extension Store {
       _version &+= 1
       for group in _selectionOrder { group.refresh(slice, version: _version) }
     }
-    for group in _elementOrder { group.refresh(slice) }
+    if !_elementOrder.isEmpty {
+      for group in _elementOrder { group.refresh(slice) }
+    }
     return true
   }
 

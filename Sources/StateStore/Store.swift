@@ -49,6 +49,15 @@ public final class Store<S: State, Dependencies: Sendable> {
   /// observers and scopes to decide whether anything must run after an update).
   // A plain value, read by copy and written by assignment, on the main actor.
   @exclusivity(unchecked) @usableFromInline var _hasObservers = false
+  /// Whether `lastSlice` was dropped before an in-place scoped dispatch (see
+  /// `forgetSlices(changedBy:)`) and not yet taken again.
+  // Unchecked: a plain value, read by copy and written by assignment on the main actor, never
+  // passed `inout`, so no access to it spans any call.
+  @exclusivity(unchecked) @usableFromInline var _hasForgottenSlice = false
+  /// `==` on the slice, for a scope whose slice is `Equatable`; `nil` otherwise and at the root.
+  // Unchecked: read by copy on every refresh of the scope, written once, where the scope is
+  // made (replacing `nil`, so nothing is released), on the main actor.
+  @exclusivity(unchecked) @usableFromInline var _sliceEquality: (@MainActor (S, S) -> Bool)?
 
   // The observer lists below are read on every dispatch that has observers. They skip the
   // run-time exclusivity check (a begin and an end access per read, five reads a dispatch, as
@@ -62,6 +71,25 @@ public final class Store<S: State, Dependencies: Sendable> {
   // listener, a subscriber or any other user code runs, even one that subscribes or cancels
   // from inside a callback. All of it is main-actor state. The root's engine keeps its own
   // lists (update observers, scopes) by the same rule.
+  //
+  // Declared here, beside the flags, so that a scope's refresh (which reads the three lists
+  // below, the cancellation log, the captured slice and the fields above) touches as few of
+  // the store's cache lines as it can: with a thousand element scopes, each refresh finds its
+  // store out of the cache.
+  // An observer list: unchecked, as proved at the head of these lists, in this file.
+  @exclusivity(unchecked) @usableFromInline var _listeners: [_ListenerEntry<S>] = []
+  // An observer list: unchecked, as proved at the head of these lists, in this file.
+  @exclusivity(unchecked) @usableFromInline var _selectionOrder: [_SelectionGroupBase<S>] = []
+  // An observer list: unchecked, as proved at the head of these lists, in this file.
+  @exclusivity(unchecked) @usableFromInline var _elementOrder: [_ElementGroupBase<S>] = []
+  /// Tokens cancelled since the last sweep; tokens may be cancelled on any thread.
+  @usableFromInline nonisolated let _cancellationLog: _CancellationLog
+  /// A scope's slice from before the update being applied, for its `(old, new)` listeners.
+  // Unchecked: read by copy, and written only by `captureSlice()` (a swap: the slice it
+  // replaces is released from a local after the write) and by `refreshAsScope(origin:)`, which
+  // copies it out before clearing it, so that no write releases a slice's last reference, and
+  // no deinitializer of the app's runs, inside the access. Read on every refresh of a scope.
+  @exclusivity(unchecked) @usableFromInline var _capturedSlice: S?
   /// A scope's registration with its root, while the scope has observers.
   ///
   /// Not a weak reference: that would give the node a side table, and every retain and release
@@ -80,27 +108,12 @@ public final class Store<S: State, Dependencies: Sendable> {
   //   the node registers a new node rather than joining one about to be dropped.
   // Tests: `ScopeNodeLifetimeTests`.
   unowned(unsafe) var ownScopeNode: _ScopeNode?
-  /// A scope's slice from before the update being applied, for its `(old, new)` listeners.
-  // Unchecked: read by copy, and written only by `captureSlice()` (a swap: the slice it
-  // replaces is released from a local after the write) and by `refreshAsScope(origin:)`, which
-  // copies it out before clearing it, so that no write releases a slice's last reference, and
-  // no deinitializer of the app's runs, inside the access. Read on every refresh of a scope.
-  @exclusivity(unchecked) @usableFromInline var _capturedSlice: S?
   /// A scope's slice as its view-model and key-path subscribers were last evaluated on, kept
   /// while it has some and its slice is `Equatable`, so that an update that leaves the slice
   /// `==` evaluates none of them.
   @usableFromInline var _lastSlice: S? {
     didSet { ownScopeNode?.keptSliceReplaced(isHeld: _lastSlice != nil) }
   }
-  /// Whether `lastSlice` was dropped before an in-place scoped dispatch (see
-  /// `forgetSlices(changedBy:)`) and not yet taken again.
-  // Unchecked: a plain value, read by copy and written by assignment on the main actor, never
-  // passed `inout`, so no access to it spans any call.
-  @exclusivity(unchecked) @usableFromInline var _hasForgottenSlice = false
-  /// `==` on the slice, for a scope whose slice is `Equatable`; `nil` otherwise and at the root.
-  // Unchecked: read by copy on every refresh of the scope, written once, where the scope is
-  // made (replacing `nil`, so nothing is released), on the main actor.
-  @exclusivity(unchecked) @usableFromInline var _sliceEquality: (@MainActor (S, S) -> Bool)?
   /// Makes a scope's node; set where the scope is made, so that its notification runs as code
   /// specialised for the application's types.
   @usableFromInline var _makeScopeNode: (@MainActor (Store) -> _ScopeNode)?
@@ -108,14 +121,8 @@ public final class Store<S: State, Dependencies: Sendable> {
   @usableFromInline var _scopeCache: [_ScopeKey: _WeakScope] = [:]
   /// What interceptors registered for this store alone; released with the store.
   private var interceptorResources: [AnyObject] = []
-  // An observer list: unchecked, as proved above `ownScopeNode`, in this file.
-  @exclusivity(unchecked) @usableFromInline var _listeners: [_ListenerEntry<S>] = []
   @usableFromInline var _selectionGroups: [AnyHashable: _SelectionGroupBase<S>] = [:]
-  // An observer list: unchecked, as proved above `ownScopeNode`, in this file.
-  @exclusivity(unchecked) @usableFromInline var _selectionOrder: [_SelectionGroupBase<S>] = []
   @usableFromInline var _elementGroups: [AnyKeyPath: _ElementGroupBase<S>] = [:]
-  // An observer list: unchecked, as proved above `ownScopeNode`, in this file.
-  @exclusivity(unchecked) @usableFromInline var _elementOrder: [_ElementGroupBase<S>] = []
   /// The element group a subscriber joined last, checked first by the next subscriber.
   ///
   /// Not on the dispatch path. Held strongly and forgotten by the sweep that drops the group: a
@@ -127,9 +134,6 @@ public final class Store<S: State, Dependencies: Sendable> {
   // group it replaces is still in `elementOrder`, and the sweep that clears it keeps the old
   // `elementOrder` alive until after the write), so no deinitializer runs inside an access.
   @exclusivity(unchecked) @usableFromInline var _recentElementGroup: _ElementGroupBase<S>?
-
-  /// Tokens cancelled since the last sweep; tokens may be cancelled on any thread.
-  @usableFromInline nonisolated let _cancellationLog: _CancellationLog
 
   /// The dependencies every side effect of this store receives.
   public let dependencies: Dependencies

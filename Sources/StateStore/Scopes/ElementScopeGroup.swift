@@ -17,7 +17,10 @@ package final class _ElementScopeEntry {
   // by that group's isolated deinitializer as it begins (`ElementScopeGroupBase.deinit`); every
   // access is on the main actor. The proof of `Store.ownScopeNode` applies as it is. Tests:
   // `ScopeNodeLifetimeTests`.
-  @usableFromInline unowned(unsafe) var _group: _ElementScopeGroupBase?
+  // Unchecked access: read on every dispatch through an element scope. Read by copy and written
+  // by assignment of an unowned(unsafe) reference, which retains, releases and calls nothing,
+  // so no access to it spans a call and none can overlap another.
+  @exclusivity(unchecked) @usableFromInline unowned(unsafe) var _group: _ElementScopeGroupBase?
 
   @usableFromInline
   init(relay: _CancellationLog) {
@@ -31,20 +34,21 @@ package final class _ElementScopeEntry {
   /// that touches its array, is specialised for the application's element type.
   @inlinable
   func register<Element: Identifiable & Sendable>(
-    _ node: _ScopeNode, id: Element.ID, origin: _SliceOrigin,
+    _ node: _ScopeNode, id: Element.ID, place: _ElementPlace, origin: _SliceOrigin,
     read: @escaping @MainActor () -> TrackedArray<Element>?,
+    peek: _ArrayPeek<Element>?,
     registerGroup: @MainActor (_ScopeNode) -> Void
   ) where Element.ID: Sendable {
     let group: _ElementScopeGroup<Element>
     if let existing = self._group as? _ElementScopeGroup<Element> {
       group = existing
     } else {
-      group = _ElementScopeGroup(origin: origin, relay: _relay, read: read)
+      group = _ElementScopeGroup(origin: origin, relay: _relay, read: read, peek: peek)
       self._group = group
       group._entry = self
       registerGroup(group.makeNode())
     }
-    group.add(node, id: id)
+    group.add(node, id: id, place: place)
   }
 }
 
@@ -64,6 +68,24 @@ package class _ElementScopeGroupBase {
 
   /// The entry that refers to the group, told when the group goes.
   @usableFromInline var _entry: _ElementScopeEntry?
+  /// The bucket of the element that the latest dispatch through an element scope changed, for
+  /// the next refresh to notify without reading the journal (see ``ScopeBucket``).
+  // Unchecked: written only by `noteDispatch(into:)`, by a swap whose released value is
+  // dropped after the access, and read by copy; every access is on the main actor.
+  @exclusivity(unchecked) @usableFromInline var _hinted: _ScopeBucket?
+
+  /// Files `bucket` as the one whose element the dispatch about to be applied changes.
+  ///
+  /// The bucket records the array's stamps around the change itself (see ``ScopeBucket``);
+  /// until it does, the hint names no change, and the next refresh takes the journal's way.
+  @inlinable
+  func noteDispatch(into bucket: _ScopeBucket) {
+    bucket._hintTo = 0
+    var previous: _ScopeBucket? = bucket
+    // Swapped, not assigned: a bucket dropped here is released after the access. (A bucket
+    // off the table holds no node, so its release runs no code of the application's anyway.)
+    swap(&_hinted, &previous)
+  }
 
   @usableFromInline
   init() {}
@@ -79,6 +101,72 @@ package class _ElementScopeGroupBase {
   func _listeningChanged(_ isListening: Bool) {
     listening += isListening ? 1 : -1
     _node?._keepsOldSlice = listening > 0
+  }
+}
+
+/// The members of one element of an ``ElementScopeGroup``: the nodes filed under its id.
+///
+/// Each element scope remembers the bucket it was filed in (`ElementPlace.bucket`), so that a
+/// dispatch through it can tell the group which members to notify without the group copying
+/// the array, reading its journal or hashing the id: the change applied at once, the bucket
+/// records the array's stamps just before and just after it (``hintFrom``, ``hintTo``), and
+/// the group's next refresh notifies the bucket alone when its last stamp is the first and the
+/// array's stamp is still the second. Stamps are unique in the process and renewed by every
+/// change of an element, and a change made through an element scope whose layout stamp holds
+/// notes exactly one element, so those two equalities say that this element is the only one
+/// changed since the group last looked. Anything else takes the journal's way.
+@usableFromInline
+@MainActor
+final class _ScopeBucket {
+  // The five fields below are plain main-actor state whose accesses cannot overlap: `nodes` is
+  // read by copy and written by assignment only while a copy holds what it had (so no write
+  // releases a node inside the access), and the others are plain values; no access calls
+  // anything. Tests: `ElementScopeDispatchTests`.
+  /// The first node filed under the element's id: most elements have one scope, whose node is
+  /// then reached without an array's buffer (one object less to fetch on every notification).
+  @exclusivity(unchecked) @usableFromInline var _first: _ScopeNode?
+  /// The nodes filed after the first, in the order they joined.
+  // Unchecked: see above `nodes`.
+  @exclusivity(unchecked) @usableFromInline var _others: [_ScopeNode] = []
+
+  /// The nodes filed under the element's id, in the order they joined.
+  ///
+  /// Read as a copy; set only while the caller's copy holds the nodes it had, so that the
+  /// write releases no node's last reference.
+  @inlinable
+  var _nodes: [_ScopeNode] {
+    get {
+      guard let _first else { return [] }
+      return [_first] + _others
+    }
+    set {
+      _first = newValue.first
+      _others = Array(newValue.dropFirst())
+    }
+  }
+  /// False once the group dropped the bucket (no member left) or went: its element scopes then
+  /// take the journal's way until they are filed again.
+  @exclusivity(unchecked) @usableFromInline var _isFiled = true
+  /// The array's stamp just before the latest dispatch through one of the bucket's scopes.
+  // Unchecked: see above `nodes`.
+  @exclusivity(unchecked) @usableFromInline var _hintFrom: UInt64 = 0
+  /// The array's stamp just after that dispatch, or 0 while none is recorded.
+  // Unchecked: see above `nodes`.
+  @exclusivity(unchecked) @usableFromInline var _hintTo: UInt64 = 0
+
+  @inlinable
+  init() {}
+
+  /// Takes the bucket off its group: it no longer holds nodes, so nothing is kept alive by an
+  /// element scope that remembers it.
+  @inlinable
+  func unfile() {
+    _isFiled = false
+    // Released after the write: a node's release may release its scope, and with it the
+    // application's closures.
+    let nodes = _nodes
+    _nodes = []
+    withExtendedLifetime(nodes) {}
   }
 }
 
@@ -105,6 +193,9 @@ where Element.ID: Sendable {
   @usableFromInline let _relay: _CancellationLog
   /// The array as it is now, or `nil` once its parent is gone.
   @usableFromInline let _read: @MainActor () -> TrackedArray<Element>?
+  /// Reads the array in place, for its ``TrackedArray/currentStamp``, when the array is stored
+  /// inline in its parent; `nil` otherwise (no dispatch then leaves a hint).
+  @usableFromInline let _peek: _ArrayPeek<Element>?
   // The four fields below skip the run-time exclusivity check (several begin and end accesses
   // per update, each as much as a member's refresh) because no two accesses to one of them can
   // overlap, even when the application's code (an id's `hash(into:)` or `==`, a subscriber, a
@@ -119,7 +210,7 @@ where Element.ID: Sendable {
   // Tests: `ScopeNotificationTests` ("an id whose hash subscribes and dispatches while element
   // scopes are notified", "element scopes whose tokens are cancelled are released by the next
   // update").
-  @exclusivity(unchecked) @usableFromInline var _members: [Element.ID: [_ScopeNode]] = [:]
+  @exclusivity(unchecked) @usableFromInline var _members: [Element.ID: _ScopeBucket] = [:]
   /// Members that joined since the last refresh.
   // Unchecked: see above `members`.
   @exclusivity(unchecked) @usableFromInline var _pending: [_PendingMember] = []
@@ -133,22 +224,27 @@ where Element.ID: Sendable {
   struct _PendingMember {
     @usableFromInline let id: Element.ID
     @usableFromInline let _node: _ScopeNode
+    /// Where the member's element scope remembers its bucket.
+    @usableFromInline let _place: _ElementPlace
 
     @inlinable
-    init(id: Element.ID, node: _ScopeNode) {
+    init(id: Element.ID, node: _ScopeNode, place: _ElementPlace) {
       self.id = id
       self._node = node
+      self._place = place
     }
   }
 
   @inlinable
   init(
     origin: _SliceOrigin, relay: _CancellationLog,
-    read: @escaping @MainActor () -> TrackedArray<Element>?
+    read: @escaping @MainActor () -> TrackedArray<Element>?,
+    peek: _ArrayPeek<Element>?
   ) {
     self._origin = origin
     self._relay = relay
     self._read = read
+    self._peek = peek
     self._lastStamp = read()?.currentStamp ?? 0
     super.init()
   }
@@ -156,8 +252,11 @@ where Element.ID: Sendable {
   // Isolated, so that the members' references to the group (`ScopeNode.container`), read on the
   // main actor, are cleared before the group is destroyed.
   isolated deinit {
-    for nodes in _members.values {
-      for node in nodes { node._container = nil }
+    let table = _members
+    for bucket in table.values {
+      for node in bucket._nodes { node._container = nil }
+      // Its element scopes may remember it: it must not keep their nodes alive.
+      bucket.unfile()
     }
     for member in _pending { member._node._container = nil }
   }
@@ -178,10 +277,10 @@ where Element.ID: Sendable {
 
   /// Adds the node of a scope of the element `id`, or of a scope under it.
   @inlinable
-  func add(_ node: _ScopeNode, id: Element.ID) {
+  func add(_ node: _ScopeNode, id: Element.ID, place: _ElementPlace) {
     node._container = self
     if node._keepsOldSlice { _listeningChanged(true) }
-    _pending.append(_PendingMember(id: id, node: node))
+    _pending.append(_PendingMember(id: id, node: node, place: place))
   }
 
   /// Lets the members with `(old, new)` listeners keep their slice from before the update.
@@ -190,8 +289,8 @@ where Element.ID: Sendable {
   @inlinable
   func captureMembers() {
     let table = _members
-    for nodes in table.values {
-      for node in nodes where node._keepsOldSlice { node._capture() }
+    for bucket in table.values {
+      for node in bucket._nodes where node._keepsOldSlice { node._capture() }
     }
     for member in _pending where member._node._keepsOldSlice { member._node._capture() }
   }
@@ -202,6 +301,16 @@ where Element.ID: Sendable {
   ///   elements changed than the journal holds, or after a member's token was cancelled.
   @inlinable
   func refresh(_ update: _SliceOrigin) -> Bool {
+    if let hinted = _hinted, hinted._hintTo != 0 {
+      let changed = hinted._hintTo
+      hinted._hintTo = 0
+      if hinted._isFiled, hinted._hintFrom == _lastStamp, _pending.isEmpty,
+        _relay._count.load(ordering: .relaxed) == 0, update.mayChange(_origin),
+        currentStamp() == changed
+      {
+        return refreshAlone(hinted, stamp: changed, update)
+      }
+    }
     var table = takeMembers()
     defer { _members = table }
     if _relay._count.load(ordering: .relaxed) != 0 { _sweep(&table) }
@@ -211,14 +320,58 @@ where Element.ID: Sendable {
     _round &+= 1
     var emptied: [Element.ID] = []
     let known = array.visitChanges(since: _lastStamp) { id in
-      if let nodes = table[id] { refresh(nodes, of: id, update, emptied: &emptied) }
+      if let bucket = table[id] { refresh(bucket._nodes, of: id, update, emptied: &emptied) }
     }
     if !known {
-      for (id, nodes) in table { refresh(nodes, of: id, update, emptied: &emptied) }
+      for (id, bucket) in table { refresh(bucket._nodes, of: id, update, emptied: &emptied) }
     }
     _lastStamp = array.currentStamp
     if !emptied.isEmpty { _remove(emptied, from: &table) }
     return !table.isEmpty || !_pending.isEmpty
+  }
+
+  /// The array's stamp, read in place; `nil` when the array is gone or cannot be read so.
+  @inlinable
+  func currentStamp() -> UInt64? {
+    var stamp: UInt64?
+    _peek?.callAsFunction { stamp = $0.pointee._stamp }
+    return stamp
+  }
+
+  /// Notifies the members of `bucket`, the one element changed since the last refresh (the
+  /// array now carries `stamp`); returns false once the group has no member left.
+  ///
+  /// - Complexity: O(the element's members).
+  @inlinable
+  func refreshAlone(_ bucket: _ScopeBucket, stamp: UInt64, _ update: _SliceOrigin) -> Bool {
+    _round &+= 1
+    _lastStamp = stamp
+    var emptied = false
+    if let node = bucket._first {
+      emptied = !refreshAlone(node, update)
+      if !bucket._others.isEmpty {
+        for node in bucket._others where !refreshAlone(node, update) { emptied = true }
+      }
+    }
+    guard emptied else { return true }
+    // Rare (a scope's refresh found it had no observer left): the id is found by the bucket.
+    var table = takeMembers()
+    defer { _members = table }
+    let ids = table.compactMap { $0.value === bucket ? $0.key : nil }
+    _remove(ids, from: &table)
+    return !table.isEmpty || !_pending.isEmpty
+  }
+
+  /// Refreshes `node` in this round unless it was already; false once it has no observer left.
+  @inlinable
+  func refreshAlone(_ node: _ScopeNode, _ update: _SliceOrigin) -> Bool {
+    guard node._isActive, node._round != _round else { return true }
+    node._round = _round
+    guard node._refresh(update) else {
+      node._isActive = false
+      return false
+    }
+    return true
   }
 
   @inlinable
@@ -248,23 +401,37 @@ where Element.ID: Sendable {
   /// While it is out, `members` is empty: nothing reads it until it is put back, because only
   /// the group's node reads it, and the root never notifies inside a notification.
   @inlinable
-  func takeMembers() -> [Element.ID: [_ScopeNode]] {
+  func takeMembers() -> [Element.ID: _ScopeBucket] {
     var table = _members
     _members = [:]
     while !_pending.isEmpty {
       let joined = _pending
       _pending = []
-      for member in joined { table[member.id, default: []].append(member._node) }
+      for member in joined {
+        let bucket: _ScopeBucket
+        if let filed = table[member.id] {
+          bucket = filed
+        } else {
+          bucket = _ScopeBucket()
+          table[member.id] = bucket
+        }
+        if bucket._first == nil {
+          bucket._first = member._node
+        } else {
+          bucket._others.append(member._node)
+        }
+        member._place.remember(bucket)
+      }
     }
     return table
   }
 
   @usableFromInline
-  func _sweep(_ table: inout [Element.ID: [_ScopeNode]]) {
+  func _sweep(_ table: inout [Element.ID: _ScopeBucket]) {
     _relay._count.store(0, ordering: .relaxed)
     var emptied: [Element.ID] = []
-    for (id, nodes) in table {
-      for node in nodes where node._isActive && !node._sweep() {
+    for (id, bucket) in table {
+      for node in bucket._nodes where node._isActive && !node._sweep() {
         node._isActive = false
         emptied.append(id)
       }
@@ -274,21 +441,27 @@ where Element.ID: Sendable {
 
   /// Drops the inactive members of `ids`, after the loops that found them.
   @usableFromInline
-  func _remove(_ ids: [Element.ID], from table: inout [Element.ID: [_ScopeNode]]) {
+  func _remove(_ ids: [Element.ID], from table: inout [Element.ID: _ScopeBucket]) {
     guard !ids.isEmpty else { return }
     // Kept until the writes are over: a dropped member's store may be released with its node,
     // and its deinitializers run after them.
     var dropped: [_ScopeNode] = []
     defer { withExtendedLifetime(dropped) {} }
     for id in ids {
-      guard let nodes = table[id] else { continue }
+      guard let bucket = table[id] else { continue }
+      let nodes = bucket._nodes
       let kept = nodes.filter(\._isActive)
       for node in nodes where !node._isActive {
         if node._keepsOldSlice { _listeningChanged(false) }
         node._container = nil
         dropped.append(node)
       }
-      table[id] = kept.isEmpty ? nil : kept
+      if kept.isEmpty {
+        table[id] = nil
+        bucket.unfile()
+      } else {
+        bucket._nodes = kept
+      }
     }
   }
 }

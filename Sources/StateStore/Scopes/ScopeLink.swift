@@ -254,53 +254,19 @@ package final class _ScopeLink<Sub: State> {
       size: MemoryLayout<TrackedArray<Element>>.size
     ).enclosingElements
     let entry = parent._elementScopeEntry(for: keyPath)
-    // The array is copied out (its buffers retained, nothing else); the look-up by id, which
-    // hashes with the application's code, runs on the copy.
-    let readArray: @MainActor () -> TrackedArray<Element>?
-    // Where the element was last found; while the array keeps that layout, the element is read
-    // there in place, by position, with no copy of the array and no code of the application's.
-    let place = _ElementPlace()
-    let peekAtPlace:
-      @MainActor (_ body: (UnsafePointer<TrackedArray<Element>>, Int) -> Void) -> Void
-    if let offset = MemoryLayout<Sub>.offset(of: keyPath) {
-      readArray = { Self.copy(TrackedArray<Element>.self, at: offset, through: parent._peek) }
-      peekAtPlace = { body in
-        guard let known = place._known else { return }
-        _ = parent._peek { address in
-          let array = (address + offset).assumingMemoryBound(to: TrackedArray<Element>.self)
-          guard array.pointee._layoutStamp == known._layout,
-            known._position < array.pointee._storage.count
-          else { return }
-          body(array, known._position)
-        }
-      }
+    let arrayOffset = MemoryLayout<Sub>.offset(of: keyPath)
+    // Calls its body with the address of the array where its parent keeps it, when the array
+    // is stored inline (see `ArrayPeek`).
+    let peekArray: _ArrayPeek<Element>?
+    if let offset = arrayOffset, let parentOffset = parent.offsetInRoot {
+      peekArray = _ArrayPeek(root: parent._rootHandle, offset: parentOffset + offset, peek: nil)
+    } else if let offset = arrayOffset {
+      peekArray = _ArrayPeek(root: nil, offset: offset, peek: parent._peek)
     } else {
-      readArray = { parent._read()?[keyPath: keyPath] }
-      peekAtPlace = { _ in }
-    }
-    // The slow way: a copy of the array, looked up by id; remembers where the element is.
-    let find: @MainActor () -> Element? = {
-      guard let array = readArray(), let position = array.index(id: id) else {
-        place._known = nil
-        return nil
-      }
-      place._known = _ElementPlace._Known(layout: array._layoutStamp, position: position)
-      return array._storage[position]
-    }
-    let read: @MainActor () -> Element? = {
-      var element: Element?
-      peekAtPlace { array, position in element = array.pointee._storage[position] }
-      return element ?? find()
-    }
-    let dropReason: @MainActor () -> ScopeDispatchDroppedError.Reason? = {
-      if let reason = parent._dropReason() { return reason }
-      var isThere = false
-      peekAtPlace { _, _ in isThere = true }
-      if isThere || find() != nil { return nil }
-      return .elementRemoved(id: String(describing: id))
+      peekArray = nil
     }
     let lens: @Sendable (inout Sub, (inout Element) -> Void) -> Void
-    if let offset = MemoryLayout<Sub>.offset(of: keyPath) {
+    if let offset = arrayOffset {
       // At the array's offset, as `child` projects a stored property: applying the key path
       // walks its components in the runtime, twice (the look-up and the change).
       lens = { state, body in
@@ -315,28 +281,238 @@ package final class _ScopeLink<Sub: State> {
         }
       }
     }
+    // Everything the element scope's closures need, in one object that each of them captures
+    // alone, so that it is their context: a dispatch and its notification fetch this object
+    // rather than one context per closure.
+    let access = _ElementAccess(
+      parent: parent, keyPath: keyPath, id: id, entry: entry, arrayOffset: arrayOffset,
+      peekArray: peekArray, lens: lens)
     return _ScopeLink<Element>(
       rootHandle: _rootHandle, path: _childPath(name), name: name, origin: origin,
       identity: identity,
-      read: read, peek: { body in Self.withAddress(of: read(), body) },
-      withSlice: { origin, body in
-        if let reason = dropReason() { return .dropped(reason) }
-        return parent._withSlice(origin) { lens(&$0, body) }
-      },
-      forward: { updater in
-        if let reason = dropReason() { return .dropped(reason) }
+      read: { [access] in access.read() },
+      peek: { [access] body in Self.withAddress(of: access.read(), body) },
+      withSlice: { [access] origin, body in access.withSlice(origin, body) },
+      forward: { [access] updater in
+        if let reason = access.dropReason() { return .dropped(reason) }
         return parent._forward(
           ScopedUpdater<Sub, Element>(
             scope: name, updater: updater, elementID: id, identity: identity,
             origin: ScopedUpdater<Sub, Element>._origin(of: updater, else: origin), lens: lens))
       },
-      dropReason: dropReason,
-      register: { node in
+      dropReason: { [access] in access.dropReason() },
+      register: { [access] node in
         entry.register(
-          node, id: id, origin: origin, read: readArray, registerGroup: parent._register)
+          node, id: id, place: access, origin: origin, read: { [access] in access.readArray() },
+          peek: peekArray, registerGroup: parent._register)
       },
       observersChanged: parent._observersChanged, relay: entry._relay, isUnderElement: true,
       withRootBytes: parent._withRootBytes)
+  }
+}
+
+/// How an element scope reaches its element: where it was last found (``ElementPlace``), and
+/// the ways to read it, check it and change it, as methods of one object that the scope's
+/// closures capture alone.
+@usableFromInline
+@MainActor
+final class _ElementAccess<Sub: State, Element: State & Identifiable>: _ElementPlace
+where Element.ID: Sendable {
+  @usableFromInline let _parent: _ScopeLink<Sub>
+  @usableFromInline let _keyPath: any (WritableKeyPath<Sub, TrackedArray<Element>> & Sendable)
+  @usableFromInline let _id: Element.ID
+  @usableFromInline let _entry: _ElementScopeEntry
+  /// The array's offset in the parent's slice, when it is a stored property.
+  @usableFromInline let _arrayOffset: Int?
+  @usableFromInline let _peekArray: _ArrayPeek<Element>?
+  /// Applies a change to the element by id, as a queued `ScopedUpdater` does.
+  @usableFromInline let _lens: @Sendable (inout Sub, (inout Element) -> Void) -> Void
+
+  @inlinable
+  init(
+    parent: _ScopeLink<Sub>,
+    keyPath: any (WritableKeyPath<Sub, TrackedArray<Element>> & Sendable), id: Element.ID,
+    entry: _ElementScopeEntry, arrayOffset: Int?, peekArray: _ArrayPeek<Element>?,
+    lens: @escaping @Sendable (inout Sub, (inout Element) -> Void) -> Void
+  ) {
+    self._parent = parent
+    self._keyPath = keyPath
+    self._id = id
+    self._entry = entry
+    self._arrayOffset = arrayOffset
+    self._peekArray = peekArray
+    self._lens = lens
+    super.init()
+  }
+
+  /// A copy of the array (its buffers retained, nothing else); the look-up by id, which hashes
+  /// with the application's code, runs on the copy.
+  @inlinable
+  func readArray() -> TrackedArray<Element>? {
+    if let _arrayOffset, _peekArray != nil {
+      return _ScopeLink<Sub>.copy(
+        TrackedArray<Element>.self, at: _arrayOffset, through: _parent._peek)
+    }
+    return _parent._read()?[keyPath: _keyPath]
+  }
+
+  /// The slow way: a copy of the array, looked up by id; remembers where the element is.
+  @inlinable
+  func find() -> Element? {
+    guard let array = readArray(), let position = array.index(id: _id) else {
+      _known = nil
+      return nil
+    }
+    _known = _ElementPlace._Known(layout: array._layoutStamp, position: position)
+    return array._storage[position]
+  }
+
+  /// Whether the element is where it was last found, read in place.
+  @inlinable
+  func isAtKnownPlace(_ known: _ElementPlace._Known) -> Bool {
+    var isThere = false
+    _peekArray?.callAsFunction { isThere = _ScopeLink<Sub>.holds($0, known) }
+    return isThere
+  }
+
+  /// The element: read in place where it was last found while the array keeps that layout,
+  /// with no copy of the array and no code of the application's; otherwise looked up.
+  @inlinable
+  func read() -> Element? {
+    var element: Element?
+    if let known = _known {
+      _peekArray?.callAsFunction { array in
+        if _ScopeLink<Sub>.holds(array, known) {
+          element = array.pointee._storage[known._position]
+        }
+      }
+    }
+    return element ?? find()
+  }
+
+  /// Why a dispatch through the element scope is dropped now, or `nil`.
+  @inlinable
+  func dropReason() -> ScopeDispatchDroppedError.Reason? {
+    if let reason = _parent._dropReason() { return reason }
+    if let known = _known, isAtKnownPlace(known) { return nil }
+    if find() != nil { return nil }
+    return .elementRemoved(id: String(describing: _id))
+  }
+
+  /// Applies `body` to the element at once when the root can, through the parent.
+  ///
+  /// The element where it was last found, in an array stored inline, whose scopes are filed:
+  /// the change is made there and leaves its group a hint (see ``ScopeBucket``), with the
+  /// element's presence read once (`dropReason()` spelled out).
+  @inlinable
+  func withSlice(_ origin: _SliceOrigin, _ body: (inout Element) -> Void)
+    -> _ScopeDispatchOutcome
+  {
+    if let arrayOffset = _arrayOffset, let known = _known, let bucket = _bucket,
+      bucket._isFiled, let group = _entry._group, _parent._dropReason() == nil,
+      isAtKnownPlace(known)
+    {
+      group.noteDispatch(into: bucket)
+      let id = _id
+      return _parent._withSlice(origin) { state in
+        _ScopeLink<Sub>.project(&state, offset: arrayOffset) {
+          (array: inout TrackedArray<Element>) in
+          _ScopeLink<Sub>.modify(&array, id: id, knownAt: known, body, noting: bucket)
+        }
+      }
+    }
+    if let reason = dropReason() { return .dropped(reason) }
+    let lens = _lens
+    return _parent._withSlice(origin) { lens(&$0, body) }
+  }
+}
+
+/// How an element scope reaches the array its element lies in, in place: two integers and the
+/// stamps are copied out through it, and its body runs no code of the application's.
+@usableFromInline
+struct _ArrayPeek<Element: Identifiable & Sendable> where Element.ID: Sendable {
+  /// The root, when the array is stored inline in the root's state, `offset` bytes in.
+  @usableFromInline let _root: _RootHandle?
+  @usableFromInline let _offset: Int
+  /// The parent's `peek`, otherwise: the array is `offset` bytes into the parent's slice.
+  @usableFromInline let _peek: (@MainActor ((UnsafeRawPointer) -> Void) -> Bool)?
+
+  @inlinable
+  init(
+    root: _RootHandle?, offset: Int, peek: (@MainActor ((UnsafeRawPointer) -> Void) -> Bool)?
+  ) {
+    self._root = root
+    self._offset = offset
+    self._peek = peek
+  }
+
+  /// Calls `body` with the array's address, unless the array is gone; at the root, not while
+  /// an updater holds the state.
+  ///
+  /// At the root, straight at its state, in one call that retains nothing, rather than down
+  /// the parents' `peek` closures: an inline offset from the root is known only where every
+  /// step from the root is a stored property, so the array is a `TrackedArray<Element>` at
+  /// that address, in memory bound to its type (see `RootHandle.applyUnobserved`). As in
+  /// `peekState`, `body` copies values out and runs no code of the application's; and it is
+  /// not called while an updater holds the state (a dispatch smuggled into the updater's code,
+  /// by an id's `==`, say): the callers then take their way through the parents' `peek`.
+  @inlinable @MainActor
+  func callAsFunction(_ body: (UnsafePointer<TrackedArray<Element>>) -> Void) {
+    if let _root {
+      let offset = _offset
+      _root.withEngineCore(
+        { core in
+          guard !core._isApplyingUpdater else { return }
+          body(
+            UnsafePointer(
+              (core._stateAddress + offset).assumingMemoryBound(to: TrackedArray<Element>.self)))
+        }, ifReleased: ())
+    } else if let _peek {
+      let offset = _offset
+      _ = _peek { body(($0 + offset).assumingMemoryBound(to: TrackedArray<Element>.self)) }
+    }
+  }
+}
+
+extension _ScopeLink {
+  /// Whether `array` still has the layout in which the element was found at `known`.
+  @inlinable
+  static func holds<Element: Identifiable & Sendable>(
+    _ array: UnsafePointer<TrackedArray<Element>>, _ known: _ElementPlace._Known
+  ) -> Bool where Element.ID: Sendable {
+    array.pointee._layoutStamp == known._layout && known._position < array.pointee._storage.count
+  }
+
+  /// Applies `body` to the element with `id` of `array` in place, and records in `bucket` the
+  /// array's stamps around the change when the change notes that element alone.
+  ///
+  /// The element is taken at the position where it was last found (`known`) while the array
+  /// keeps the layout it was found in, without hashing the id; otherwise it is looked up.
+  /// Runs inside the updater's access to the root's state, as the element scope's lens does:
+  /// the id's `hash(into:)` and `==` and the updater are the application's code, under the
+  /// same rules as any updater (see the top of `RootEngine.swift`); the stamps are plain
+  /// values written into the bucket, which the caller holds.
+  @inlinable
+  static func modify<Element: Identifiable & Sendable>(
+    _ array: inout TrackedArray<Element>, id: Element.ID, knownAt known: _ElementPlace._Known?,
+    _ body: (inout Element) -> Void, noting bucket: _ScopeBucket
+  ) where Element.ID: Sendable {
+    let position: Int
+    if let known, array._layoutStamp == known._layout, known._position < array._storage.count {
+      position = known._position
+    } else if let found = array.index(id: id) {
+      position = found
+    } else {
+      return
+    }
+    let from = array._stamp
+    let layout = array._layoutStamp
+    array.modify(at: position, body)
+    // Same layout: the id did not change, so `modify` noted this element once, and nothing
+    // else changed the array meanwhile (the updater has the element alone).
+    guard array._layoutStamp == layout else { return }
+    bucket._hintFrom = from
+    bucket._hintTo = array._stamp
   }
 }
 
@@ -436,7 +612,7 @@ extension Store {
 /// so it can be done in place, inside the root's access to its state.
 @usableFromInline
 @MainActor
-final class _ElementPlace {
+class _ElementPlace {
   /// A position and the layout it holds in.
   @usableFromInline
   struct _Known {
@@ -453,10 +629,27 @@ final class _ElementPlace {
   /// Where the element was last found; `nil` before the first look-up and once it is gone.
   // Unchecked: two integers (no reference, nothing to release), read by copy and written by
   // assignment, on the main actor; no access to it spans a call. Test: `ElementPlaceTests`.
-  @exclusivity(unchecked) @usableFromInline var _known: _Known?
+  @exclusivity(unchecked) @usableFromInline final var _known: _Known?
+  /// The bucket the element's scopes were last filed in by their ``ElementScopeGroup``, which a
+  /// dispatch through the element scope tells which element it changed.
+  // Unchecked: read by copy, and written only by `remember(_:)`, a swap whose released value
+  // is dropped after the access, on the main actor. A bucket off its group's table holds no
+  // node, so even that release runs no code of the application's. Test:
+  // `ElementScopeDispatchTests`.
+  @exclusivity(unchecked) @usableFromInline final var _bucket: _ScopeBucket?
 
   @inlinable
   init() {}
+
+  /// Remembers `bucket`, the one the element's scopes are filed in now.
+  @inlinable
+  final func remember(_ bucket: _ScopeBucket) {
+    guard _bucket !== bucket else { return }
+    var previous: _ScopeBucket? = bucket
+    // Swapped, not assigned: the bucket it held is released after the access, as `previous`
+    // goes.
+    swap(&_bucket, &previous)
+  }
 }
 
 /// The identity of one scope, carried by the updaters it wraps.

@@ -9,6 +9,18 @@ import Synchronization
 @usableFromInline
 @MainActor
 package final class _ScopeNode {
+  // The three fields a notification reads come first, so that they share a cache line.
+  /// False once the scope has no observers; its holder then drops the node.
+  // Unchecked: a plain value, read by copy and written by assignment, on the main actor, by
+  // the node's holders as they notify and sweep; no access spans a call, and none reaches the
+  // application's code (the node is internal). Read on every notification of the scope.
+  @exclusivity(unchecked) @usableFromInline var _isActive = true
+  /// The group's notification round the node was last refreshed in: an element the journal
+  /// names twice is refreshed once.
+  // Unchecked: a plain value; see `isActive`.
+  @exclusivity(unchecked) @usableFromInline var _round: UInt64 = 0
+  /// Notifies the scope; returns false once it has no observers left.
+  @usableFromInline let _refresh: @MainActor (_SliceOrigin) -> Bool
   /// Whether the scope has `(old, new)` listeners, so the root must capture the slice first.
   @usableFromInline var _keepsOldSlice = false {
     didSet {
@@ -41,11 +53,6 @@ package final class _ScopeNode {
       if _isMirrorMember, _isMirrored != oldValue { _mirror?._unmirrored += _isMirrored ? -1 : 1 }
     }
   }
-  /// False once the scope has no observers; its holder then drops the node.
-  // Unchecked: a plain value, read by copy and written by assignment, on the main actor, by
-  // the node's holders as they notify and sweep; no access spans a call, and none reaches the
-  // application's code (the node is internal). Read on every notification of the scope.
-  @exclusivity(unchecked) @usableFromInline var _isActive = true
   /// The element group holding the node, told when ``keepsOldSlice`` changes.
   ///
   /// Not a weak reference, which would give the group a side table (see
@@ -58,12 +65,7 @@ package final class _ScopeNode {
   /// Called by the deinitializer, so that whoever refers to the node without keeping it alive
   /// (its scope's `ownScopeNode`, its group's `node`) forgets it.
   @usableFromInline var _onRelease: (@MainActor (_ScopeNode) -> Void)?
-  /// The group's notification round the node was last refreshed in: an element the journal
-  /// names twice is refreshed once.
-  // Unchecked: a plain value; see `isActive`.
-  @exclusivity(unchecked) @usableFromInline var _round: UInt64 = 0
   @usableFromInline let _capture: @MainActor () -> Void
-  @usableFromInline let _refresh: @MainActor (_SliceOrigin) -> Bool
   /// Sweeps the scope's cancelled subscriptions; returns whether it still has observers.
   @usableFromInline let _sweep: @MainActor () -> Bool
   /// Where the scope's slice lies in the root.
@@ -216,10 +218,16 @@ extension Store {
   /// `==` to the one they were last evaluated on (compared once per update, not per subscriber).
   @inlinable
   func refreshAsScope(origin: _SliceOrigin) -> Bool {
+    refreshAsScope(origin: origin, link: _scopeLink)
+  }
+
+  /// `refreshAsScope(origin:)` with the scope's link, `_scopeLink`, lent by the caller.
+  @inlinable
+  func refreshAsScope(origin: _SliceOrigin, link: _ScopeLink<S>?) -> Bool {
     if _cancellationLog._count.load(ordering: .relaxed) != 0 { _sweepCancelledEntries() }
     let old = _capturedSlice
     _capturedSlice = nil
-    guard _hasObservers, let link = _scopeLink else {
+    guard _hasObservers, let link else {
       giveUpScopeNode()
       return false
     }
@@ -231,7 +239,9 @@ extension Store {
       _version &+= 1
       for group in _selectionOrder { group.refresh(slice, version: _version) }
     }
-    for group in _elementOrder { group.refresh(slice) }
+    if !_elementOrder.isEmpty {
+      for group in _elementOrder { group.refresh(slice) }
+    }
     return true
   }
 

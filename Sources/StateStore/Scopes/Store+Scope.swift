@@ -125,9 +125,14 @@ extension Store {
     _ scope: Store<Slice, SliceDependencies>, under key: _ScopeKey
   ) {
     scope._makeScopeNode = { _store in
-      _ScopeNode(
+      // The refresh captures the link beside the store, so that its context is a box of the
+      // two: a scope has a side table (its parent's cache refers to it weakly), and a context
+      // that is the store itself is retained and released through it, the runtime's slow
+      // path, on every refresh. The link, held by the box, is then lent to the refresh too.
+      let link = _store._scopeLink
+      return _ScopeNode(
         capture: { [_store] in _store.captureSlice() },
-        refresh: { [_store] _origin in _store.refreshAsScope(origin: _origin) },
+        refresh: { [_store, link] _origin in _store.refreshAsScope(origin: _origin, link: link) },
         sweep: { [_store] in _store.sweepAsScope() },
         origin: _store._scopeLink?._origin ?? .everything,
         forgetSlice: { [_store] in _store.forgetLastSlice() })

@@ -18,16 +18,10 @@ struct HandOffTests {
   )
   func burstsAreWrittenInOrderOnce() async throws {
     let disk = SimulatedDisk()
-    let journaled = try await JournaledStore.openNumbers(
-      on: disk, options: JournalOptions(snapshotInterval: 1_000_000))
+    let bursts = try await Bursts(on: disk)
+    let journaled = bursts.journaled
     let limit = _JournalLedger<Numbers>._batchLimit
-    var next = 0
-    func burst(_ count: Int) {
-      for _ in 0..<count {
-        next += 1
-        journaled.store.dispatch(Append(value: next))
-      }
-    }
+    func burst(_ count: Int) { bursts.dispatch(count) }
     // Two full batches handed over at once, the rest by the task at the end of this job.
     burst(2 * limit + 7)
     #expect(journaled._outbox._ledger._batch.count == 7)
@@ -35,7 +29,7 @@ struct HandOffTests {
     // One entry more than a batch, then a flush hands the rest over.
     burst(limit + 1)
     try await journaled.flush()
-    #expect(journaled.durableSequence == next)
+    #expect(journaled.durableSequence == bursts.next)
     // A burst within one batch, written while the next burst fills another.
     burst(3)
     while !journaled._outbox._ledger._batch.isEmpty { await Task.yield() }
@@ -44,11 +38,11 @@ struct HandOffTests {
 
     let lines = String(decoding: disk.data(at: "/store/journal-1.jsonl") ?? [], as: UTF8.self)
       .split(separator: "\n").filter { $0.hasPrefix(#"{"seq":"#) }
-    #expect(lines.count == next)
+    #expect(lines.count == bursts.next)
     let reopened = try await JournaledStore.readNumbers(on: disk)
     #expect(reopened.damage == nil)
-    #expect(reopened.lastSequence == next)
-    #expect(reopened.state == numbers(upTo: next), "every entry once, in dispatch order")
+    #expect(reopened.lastSequence == bursts.next)
+    #expect(reopened.state == numbers(upTo: bursts.next), "every entry once, in dispatch order")
   }
 
   @Test("a flush waits for the entries still waiting on the store's actor")
@@ -85,16 +79,10 @@ struct HandOffTests {
   @Test("a written batch comes back emptied from the writer, and a later batch fills its memory")
   func writtenBatchesAreReused() async throws {
     let disk = SimulatedDisk()
-    let journaled = try await JournaledStore.openNumbers(
-      on: disk, options: JournalOptions(snapshotInterval: 1_000_000))
+    let bursts = try await Bursts(on: disk)
+    let journaled = bursts.journaled
     let limit = _JournalLedger<Numbers>._batchLimit
-    var next = 0
-    func burst(_ count: Int) {
-      for _ in 0..<count {
-        next += 1
-        journaled.store.dispatch(Append(value: next))
-      }
-    }
+    func burst(_ count: Int) { bursts.dispatch(count) }
     func batchAddress() -> UnsafeRawPointer? {
       journaled._outbox._ledger._batch.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
     }
@@ -122,6 +110,28 @@ struct HandOffTests {
     try await journaled.close()
     let reopened = try await JournaledStore.readNumbers(on: disk)
     #expect(reopened.damage == nil)
-    #expect(reopened.state == numbers(upTo: next), "every entry once, in dispatch order")
+    #expect(reopened.state == numbers(upTo: bursts.next), "every entry once, in dispatch order")
+  }
+
+  /// A journaled store on `disk` that never takes a snapshot, and bursts of `Append`s dispatched
+  /// to it, numbered on from 1.
+  @MainActor
+  final class Bursts {
+    let journaled: JournaledStore<Numbers, Void>
+    /// The value of the last `Append` dispatched.
+    var next = 0
+
+    init(on disk: SimulatedDisk) async throws {
+      journaled = try await JournaledStore.openNumbers(
+        on: disk, options: JournalOptions(snapshotInterval: 1_000_000))
+    }
+
+    /// Dispatches `count` appends, one after another.
+    func dispatch(_ count: Int) {
+      for _ in 0..<count {
+        next += 1
+        journaled.store.dispatch(Append(value: next))
+      }
+    }
   }
 }

@@ -86,26 +86,33 @@ struct HandOffTests {
     func batchAddress() -> UnsafeRawPointer? {
       journaled._outbox._ledger._batch.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
     }
-    // Batch A, handed over full, then written.
-    burst(limit - 1)
-    let first = batchAddress()
-    burst(1)
-    #expect(journaled._outbox._ledger._batch.isEmpty, "handed over full")
-    try await journaled.flush()
-    // The hand-off after the one that learns A is durable (B's) retires A (C's); the drain
-    // that writes C empties A for reuse.
-    burst(limit)
-    try await journaled.flush()
-    burst(limit)
-    try await journaled.flush()
+    func spareAddresses() -> Set<UnsafeRawPointer?> {
+      journaled._writer._shared.withLock { shared in
+        Set(shared._spares.map { $0.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) } })
+      }
+    }
+    // Full batches, each handed over at once and then written, until the writer keeps one: a
+    // batch is retired by the hand-off after the one that learns it is durable, and emptied by
+    // the drain that takes it (when a `Heard` is on its way, a later one). Bounded, so that a
+    // writer that never keeps one fails rather than hangs.
+    var rounds = 0
+    while spareAddresses().isEmpty && rounds < 20 {
+      burst(limit)
+      #expect(journaled._outbox._ledger._batch.isEmpty, "handed over full")
+      try await journaled.flush()
+      rounds += 1
+    }
     let spares = journaled._writer._shared.withLock { $0._spares }
-    #expect(spares.count == 1)
+    #expect(!spares.isEmpty, "the writer kept no emptied batch after \(rounds) batches")
+    #expect(spares.count <= 2)
     #expect(spares.allSatisfy { $0.isEmpty && $0.capacity >= limit })
-    // Batch D's hand-off takes A back: the next batch fills A's memory.
+    // Nothing reaches the writer between here and the next hand-off, which takes one of these
+    // back (they are alive, so no new allocation can share an address with them): the next
+    // batch fills a retired batch's memory.
+    let kept = spareAddresses()
     burst(limit)
     #expect(journaled._outbox._ledger._batch.isEmpty)
-    #expect(batchAddress() == first, "the next batch is A's memory")
-    #expect(journaled._writer._shared.withLock { $0._spares.isEmpty })
+    #expect(kept.contains(batchAddress()), "the next batch is a retired batch's memory")
     burst(5)
     try await journaled.close()
     let reopened = try await JournaledStore.readNumbers(on: disk)

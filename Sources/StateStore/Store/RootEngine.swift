@@ -167,10 +167,14 @@ final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
     if !_isDispatching { _drainQueue(store: store) }
   }
 
-  /// Queues an updater that a scope wrapped, like any dispatch.
+  /// Queues an updater that a scope wrapped, like any dispatch; with an admission, to be run
+  /// in its turn, before the interceptors (see `ScopeLink.forward`).
   @usableFromInline
-  func _enqueueFromScope(_ updater: any StateUpdater<S>, store: Store<S, Dependencies>) {
-    _enqueue(_QueuedDispatch(updater, cause: observedCause()), store: store)
+  func _enqueueFromScope(
+    _ updater: any StateUpdater<S>, admission: _ScopeAdmission?, store: Store<S, Dependencies>
+  ) {
+    _enqueue(
+      _QueuedDispatch(updater, cause: observedCause(), admission: admission), store: store)
   }
 
   /// Ends a dispatch applied at once: the store is idle again, and what the dispatch queued
@@ -215,6 +219,8 @@ final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
         _hasQueued = false
       }
       guard let next = taken else { continue }
+      // A scope's dispatch made inside an updater, checked now that no access is open.
+      if let admission = next._admission, !admission() { continue }
       if _interceptors.isEmpty {
         if let apply = next._apply {
           apply(self, store)
@@ -504,11 +510,11 @@ final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
           { $0.applyInPlace(origin: origin, root: root, body) },
           ifReleased: .dropped(.rootReleased))
       },
-      forward: { updater in
+      forward: { updater, admission in
         guard let store = root.store, let engine = store._engine else {
           return .dropped(.rootReleased)
         }
-        engine._enqueueFromScope(updater, store: store)
+        engine._enqueueFromScope(updater, admission: admission, store: store)
         return .applied
       },
       dropReason: { root._isAlive ? nil : .rootReleased },
@@ -734,12 +740,13 @@ extension Store {
   /// ``ExecutableDispatchable``). If an interceptor drops the dispatchable, `perform` is not
   /// called. Queued like any dispatch when the store is busy.
   package func intercept(
-    _ dispatchable: any Dispatchable,
+    _ dispatchable: any Dispatchable, admission: _ScopeAdmission? = nil,
     then perform: @escaping @MainActor (_ final: any Dispatchable) -> Bool
   ) {
     if let _engine {
       _engine._enqueue(
-        _QueuedDispatch(dispatchable, cause: _engine.observedCause(), perform: perform),
+        _QueuedDispatch(
+          dispatchable, cause: _engine.observedCause(), perform: perform, admission: admission),
         store: self)
     } else if let _scopeLink {
       interceptThroughScope(dispatchable, link: _scopeLink, then: perform)

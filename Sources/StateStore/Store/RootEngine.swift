@@ -31,7 +31,14 @@
 //   start (`state`, subscribing, an interceptor's `context.state`) first checks
 //   `isApplyingUpdater` and stops the process with a message naming the rule
 //   (`Store.checkNotInsideUpdater`). The other user code that runs inside the updater's access
-//   (the deinitializers of values it replaces) meets the same checks. The engine's own reads
+//   (the deinitializers of values it replaces) meets the same checks. A dispatch through a
+//   scope made inside the access (from an id's `==` or `hash(into:)` that the updater's look-up
+//   by id runs, or from such a deinitializer) reads nothing either: an element scope's way in
+//   (`ElementAccess.withSlice`) checks `isApplyingUpdater` before its parent's drop reason or
+//   `peek` could read, and answers "busy"; the scope then queues its updater unchecked, with
+//   an admission that looks its element up (and reports the dispatch as dropped if it is gone)
+//   when `drainQueue` reaches it, after the access has ended (`Store._forwardThroughScope`,
+//   `interceptThroughScope`). Tests: `ScopedDispatchInsideUpdaterTests`. The engine's own reads
 //   (notifying, `peekState`, the mirror's comparison, a row subscription's look-up in
 //   `Store.lookupTable(of:)`) happen outside the updater's access, after checking or setting
 //   the flags, and copy bytes or values, running no user code inside the access: a class

@@ -145,6 +145,15 @@ private struct RemoveSpyRowAtRoot: StateUpdater {
   }
 }
 
+/// A dispatchable that is not an updater: it goes through the root's interceptors, then starts
+/// on the scope it was dispatched through.
+private struct Ping: ExecutableDispatchable {
+  let tag: String
+  func _start<S: State, D: Sendable>(in store: Store<S, D>) {
+    applied.append("\(tag) on \(store.scopePath ?? "root")")
+  }
+}
+
 @MainActor
 @Suite("A dispatch through a scope from inside an updater reads nothing until it runs", .serialized)
 struct ScopedDispatchInsideUpdaterTests {
@@ -226,13 +235,16 @@ struct ScopedDispatchInsideUpdaterTests {
       rows[2].dispatch(BumpSpyRow(tag: "row 2"))
       detail.dispatch(BumpSpyDetail(tag: "detail 2"))
       rows[3].dispatch(BumpSpyRow(tag: "row 3"))
+      rows[2].dispatch(any: Ping(tag: "ping 2"))
+      rows[3].dispatch(any: Ping(tag: "ping 3"))
     }
     app.dispatch(RemoveSpyRowAtRoot(value: 2))
     #expect(lookupHook == nil)
     #expect(lookupsInsideUpdater == 0)
-    #expect(applied == ["remove 2", "row 3"])
-    #expect(errors.map(\.reason) == [.elementRemoved(id: "2"), .elementRemoved(id: "2")])
-    #expect(errors.map(\.scope) == ["rows", "rows/detail"])
+    #expect(applied == ["remove 2", "row 3", "ping 3 on rows"])
+    #expect(errors.map(\.reason) == Array(repeating: .elementRemoved(id: "2"), count: 3))
+    #expect(errors.map(\.scope) == ["rows", "rows/detail", "rows"])
+    #expect(errors.map(\.dispatchableType).last?.hasSuffix("Ping") == true)
     let state = app.state
     #expect(state.rows.map { $0.id.value } == [0, 1, 3, 4])
     #expect(state.rows.map { $0.count } == [1, 1, 2, 1])

@@ -360,15 +360,19 @@ struct _QueuedDispatch<S: State, D: Sendable> {
   /// For updaters dispatched with their static type: applies them without a dynamic cast.
   @usableFromInline let _apply: (@MainActor (_RootEngine<S, D>, Store<S, D>) -> Void)?
   @usableFromInline let _perform: (@MainActor (any Dispatchable) -> Bool)?
+  /// For a scope's dispatch made while the root was inside an updater: whether it still goes
+  /// ahead, asked when its turn comes (see `Store._forwardThroughScope`).
+  @usableFromInline let _admission: _ScopeAdmission?
 
   init(
     _ dispatchable: any Dispatchable, cause: DispatchCause?,
-    perform: (@MainActor (any Dispatchable) -> Bool)? = nil
+    perform: (@MainActor (any Dispatchable) -> Bool)? = nil, admission: _ScopeAdmission? = nil
   ) {
     self._dispatchable = dispatchable
     self._cause = cause
     self._apply = nil
     self._perform = perform
+    self._admission = admission
   }
 
   @inlinable
@@ -377,5 +381,6 @@ struct _QueuedDispatch<S: State, D: Sendable> {
     self._cause = cause
     self._apply = { engine, store in engine.apply(updater, cause: cause, store: store) }
     self._perform = nil
+    self._admission = nil
   }
 }

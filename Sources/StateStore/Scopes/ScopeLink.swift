@@ -37,7 +37,14 @@ package final class _ScopeLink<Sub: State> {
   @usableFromInline let _withSlice:
     @MainActor (_ origin: _SliceOrigin, _ body: (inout Sub) -> Void) -> _ScopeDispatchOutcome
   /// Queues a wrapped updater on the root, for when it cannot be applied at once.
-  @usableFromInline let _forward: @MainActor (any StateUpdater<Sub>) -> _ScopeDispatchOutcome
+  ///
+  /// With no admission, each element scope on the way checks now that its element is there
+  /// (reading the root's state), and the updater is queued as it is. With one (a dispatch made
+  /// while the root is inside an updater, whose state must not be read then), nothing is
+  /// checked on the way: the root runs the admission when the queued updater's turn comes,
+  /// and drops it there if it answers false.
+  @usableFromInline let _forward:
+    @MainActor (any StateUpdater<Sub>, _ admission: _ScopeAdmission?) -> _ScopeDispatchOutcome
   /// Why dispatches are dropped now, or `nil` while the scope is live.
   @usableFromInline let _dropReason: @MainActor () -> ScopeDispatchDroppedError.Reason?
   /// Where a scope's node goes once the scope has observers: the root's list, or, for a scope
@@ -80,7 +87,8 @@ package final class _ScopeLink<Sub: State> {
     read: @escaping @MainActor () -> Sub?,
     peek: @escaping @MainActor ((UnsafeRawPointer) -> Void) -> Bool,
     withSlice: @escaping @MainActor (_SliceOrigin, (inout Sub) -> Void) -> _ScopeDispatchOutcome,
-    forward: @escaping @MainActor (any StateUpdater<Sub>) -> _ScopeDispatchOutcome,
+    forward:
+      @escaping @MainActor (any StateUpdater<Sub>, _ScopeAdmission?) -> _ScopeDispatchOutcome,
     dropReason: @escaping @MainActor () -> ScopeDispatchDroppedError.Reason?,
     register: @escaping @MainActor (_ScopeNode) -> Void,
     observersChanged: @escaping @MainActor () -> Void,
@@ -172,12 +180,12 @@ package final class _ScopeLink<Sub: State> {
       rootHandle: _rootHandle, path: _childPath(name), name: name, origin: origin,
       identity: identity,
       read: read, peek: peek, withSlice: withSlice,
-      forward: { updater in
+      forward: { updater, admission in
         parent._forward(
           ScopedUpdater<Sub, Child>(
             scope: name, updater: updater, elementID: nil, identity: identity,
             origin: ScopedUpdater<Sub, Child>._origin(of: updater, else: origin),
-            lens: { state, body in body(&state[keyPath: keyPath]) }))
+            lens: { state, body in body(&state[keyPath: keyPath]) }), admission)
       },
       dropReason: parent._dropReason, register: parent._register,
       observersChanged: parent._observersChanged, relay: parent._relay,
@@ -293,12 +301,14 @@ package final class _ScopeLink<Sub: State> {
       read: { [access] in access.read() },
       peek: { [access] body in Self.withAddress(of: access.read(), body) },
       withSlice: { [access] origin, body in access.withSlice(origin, body) },
-      forward: { [access] updater in
-        if let reason = access.dropReason() { return .dropped(reason) }
+      forward: { [access] updater, admission in
+        // With an admission, the root may be inside an updater: checked in the queued turn.
+        if admission == nil, let reason = access.dropReason() { return .dropped(reason) }
         return parent._forward(
           ScopedUpdater<Sub, Element>(
             scope: name, updater: updater, elementID: id, identity: identity,
-            origin: ScopedUpdater<Sub, Element>._origin(of: updater, else: origin), lens: lens))
+            origin: ScopedUpdater<Sub, Element>._origin(of: updater, else: origin), lens: lens),
+          admission)
       },
       dropReason: { [access] in access.dropReason() },
       register: { [access] node in
@@ -404,13 +414,22 @@ where Element.ID: Sendable {
   /// The element where it was last found, in an array stored inline, whose scopes are filed:
   /// the change is made there and leaves its group a hint (see ``ScopeBucket``), with the
   /// element's presence read once (`dropReason()` spelled out).
+  ///
+  /// While the root is inside an updater (a dispatch from an id's `==` or a `deinit` that the
+  /// updater runs), answers `.busy` having read nothing of the root's state: the scope then
+  /// queues the dispatch, and its element is looked up in its turn (see
+  /// `Store._forwardThroughScope`). An array stored inline in the root is read in place only
+  /// after checking that flag (`ArrayPeek`), and its parent's drop reason reads nothing, so
+  /// the fast path's own checks stay as they were; an array reached any other way is checked
+  /// for the flag first, as its parent's `dropReason` and `peek` read the root's state.
   @inlinable
   func withSlice(_ origin: _SliceOrigin, _ body: (inout Element) -> Void)
     -> _ScopeDispatchOutcome
   {
     if let arrayOffset = _arrayOffset, let known = _known, let bucket = _bucket,
-      bucket._isFiled, let group = _entry._group, _parent._dropReason() == nil,
-      isAtKnownPlace(known)
+      bucket._isFiled, let group = _entry._group,
+      _peekArray?._root != nil || !_parent._rootHandle._rootIsApplyingUpdater,
+      _parent._dropReason() == nil, isAtKnownPlace(known)
     {
       group.noteDispatch(into: bucket)
       let id = _id
@@ -421,6 +440,7 @@ where Element.ID: Sendable {
         }
       }
     }
+    if _parent._rootHandle._rootIsApplyingUpdater { return .busy }
     if let reason = dropReason() { return .dropped(reason) }
     let lens = _lens
     return _parent._withSlice(origin) { lens(&$0, body) }
@@ -455,7 +475,8 @@ struct _ArrayPeek<Element: Identifiable & Sendable> where Element.ID: Sendable {
   /// that address, in memory bound to its type (see `RootHandle.applyUnobserved`). As in
   /// `peekState`, `body` copies values out and runs no code of the application's; and it is
   /// not called while an updater holds the state (a dispatch smuggled into the updater's code,
-  /// by an id's `==`, say): the callers then take their way through the parents' `peek`.
+  /// by an id's `==`, say): the element scope's dispatch then reads nothing more and is queued
+  /// (see `ElementAccess.withSlice`).
   @inlinable @MainActor
   func callAsFunction(_ body: (UnsafePointer<TrackedArray<Element>>) -> Void) {
     if let _root {
@@ -545,13 +566,38 @@ extension Store {
     _forwardThroughScope(updater, outcome: outcome, link: link)
   }
 
+  /// Queues `updater` on the root when `outcome` says it is busy; reports it when dropped.
+  ///
+  /// While the root is inside an updater's access to its state (the dispatch comes from an
+  /// id's `==`, a `hash(into:)` or a `deinit` that the updater runs), nothing may read that
+  /// state (see the top of `RootEngine.swift`): the updater is queued unchecked, with an
+  /// admission that looks the scope's element up, and reports the dispatch as dropped if it is
+  /// gone, when its turn comes, after the access has ended.
   @usableFromInline
   func _forwardThroughScope(
     _ updater: any StateUpdater<S>, outcome: _ScopeDispatchOutcome, link: _ScopeLink<S>
   ) {
     var outcome = outcome
-    if case .busy = outcome { outcome = link._forward(updater) }
+    if case .busy = outcome {
+      let admission =
+        link._rootHandle._rootIsApplyingUpdater ? _admission(of: updater, link: link) : nil
+      outcome = link._forward(updater, admission)
+    }
     if case .dropped(let reason) = outcome { reportDropped(updater, reason: reason, link: link) }
+  }
+
+  /// What a dispatch through this scope made while the root is inside an updater runs when its
+  /// turn comes: whether the scope's slice is still there, reporting the dispatch as dropped
+  /// otherwise.
+  ///
+  /// Holds this scope until then, so that the report goes to its ``onUnhandledError`` as it
+  /// would have at once.
+  func _admission(of dispatchable: any Dispatchable, link: _ScopeLink<S>) -> _ScopeAdmission {
+    { [self] in
+      guard let reason = link._dropReason() else { return true }
+      reportDropped(dispatchable, reason: reason, link: link)
+      return false
+    }
   }
 
   func dispatchThroughScope(any dispatchable: any Dispatchable, link: _ScopeLink<S>) {
@@ -568,7 +614,11 @@ extension Store {
     _ dispatchable: any Dispatchable, link: _ScopeLink<S>,
     then perform: @escaping @MainActor (any Dispatchable) -> Bool
   ) {
-    if let reason = link._dropReason() {
+    // Inside the root's updater, checked in the queued turn (see `_forwardThroughScope`).
+    var admission: _ScopeAdmission?
+    if link._rootHandle._rootIsApplyingUpdater {
+      admission = _admission(of: dispatchable, link: link)
+    } else if let reason = link._dropReason() {
       reportDropped(dispatchable, reason: reason, link: link)
       return
     }
@@ -576,7 +626,7 @@ extension Store {
       reportDropped(dispatchable, reason: .rootReleased, link: link)
       return
     }
-    root.interceptFromScope(dispatchable) { [weak self] final in
+    root.interceptFromScope(dispatchable, admission: admission) { [weak self] final in
       if perform(final) { return true }
       guard let self else { return false }
       if let updater = final as? any StateUpdater<S> {
@@ -659,6 +709,11 @@ package final class _ScopeIdentity: Sendable {
   init() {}
 }
 
+/// What a dispatch queued through a scope while its root was inside an updater runs when its
+/// turn comes, before the interceptors: true to go on, false (having reported it) to drop it.
+@usableFromInline
+package typealias _ScopeAdmission = @MainActor () -> Bool
+
 /// What became of an updater a scope tried to apply at once.
 @usableFromInline
 package enum _ScopeDispatchOutcome {
@@ -731,7 +786,7 @@ package protocol _ScopeRoot: AnyObject {
   var rootIsApplyingUpdater: Bool { get }
   func runAsRootCallback(_ callback: () -> Void)
   func interceptFromScope(
-    _ dispatchable: any Dispatchable,
+    _ dispatchable: any Dispatchable, admission: _ScopeAdmission?,
     then perform: @escaping @MainActor (any Dispatchable) -> Bool)
   func reportFromScope(_ error: any Error, _ dispatchable: any Dispatchable)
   func observeUpdatesFromScope(
@@ -821,6 +876,16 @@ class _RootHandle {
   /// The root, or `nil` once it has begun its deinitializer.
   @inlinable
   final var root: (any _ScopeRoot)? { _isAlive ? _unownedScopeRoot : nil }
+
+  /// Whether the root is inside an updater's `inout` access to its state, when nothing may
+  /// read that state; false once the root is released.
+  ///
+  /// One flag, read through the engine without retaining it: the store holds the engine while
+  /// ``isAlive`` is true, and the read calls nothing.
+  @inlinable
+  final var _rootIsApplyingUpdater: Bool {
+    _isAlive && _withUnretained(_unretainedCore) { $0._isApplyingUpdater }
+  }
 
   /// Calls `body` with the root's engine, retaining neither it nor the store, or answers
   /// `released` once the root has begun its deinitializer.

@@ -155,10 +155,10 @@ extension Store: _ScopeRoot {
   }
 
   @usableFromInline package func interceptFromScope(
-    _ dispatchable: any Dispatchable,
+    _ dispatchable: any Dispatchable, admission: _ScopeAdmission?,
     then perform: @escaping @MainActor (any Dispatchable) -> Bool
   ) {
-    intercept(dispatchable, then: perform)
+    intercept(dispatchable, admission: admission, then: perform)
   }
 
   @usableFromInline package func reportFromScope(

@@ -31,7 +31,14 @@
 //   start (`state`, subscribing, an interceptor's `context.state`) first checks
 //   `isApplyingUpdater` and stops the process with a message naming the rule
 //   (`Store.checkNotInsideUpdater`). The other user code that runs inside the updater's access
-//   (the deinitializers of values it replaces) meets the same checks. The engine's own reads
+//   (the deinitializers of values it replaces) meets the same checks. A dispatch through a
+//   scope made inside the access (from an id's `==` or `hash(into:)` that the updater's look-up
+//   by id runs, or from such a deinitializer) reads nothing either: an element scope's way in
+//   (`ElementAccess.withSlice`) checks `isApplyingUpdater` before its parent's drop reason or
+//   `peek` could read, and answers "busy"; the scope then queues its updater unchecked, with
+//   an admission that looks its element up (and reports the dispatch as dropped if it is gone)
+//   when `drainQueue` reaches it, after the access has ended (`Store._forwardThroughScope`,
+//   `interceptThroughScope`). Tests: `ScopedDispatchInsideUpdaterTests`. The engine's own reads
 //   (notifying, `peekState`, the mirror's comparison, a row subscription's look-up in
 //   `Store.lookupTable(of:)`) happen outside the updater's access, after checking or setting
 //   the flags, and copy bytes or values, running no user code inside the access: a class
@@ -167,10 +174,14 @@ final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
     if !_isDispatching { _drainQueue(store: store) }
   }
 
-  /// Queues an updater that a scope wrapped, like any dispatch.
+  /// Queues an updater that a scope wrapped, like any dispatch; with an admission, to be run
+  /// in its turn, before the interceptors (see `ScopeLink.forward`).
   @usableFromInline
-  func _enqueueFromScope(_ updater: any StateUpdater<S>, store: Store<S, Dependencies>) {
-    _enqueue(_QueuedDispatch(updater, cause: observedCause()), store: store)
+  func _enqueueFromScope(
+    _ updater: any StateUpdater<S>, admission: _ScopeAdmission?, store: Store<S, Dependencies>
+  ) {
+    _enqueue(
+      _QueuedDispatch(updater, cause: observedCause(), admission: admission), store: store)
   }
 
   /// Ends a dispatch applied at once: the store is idle again, and what the dispatch queued
@@ -215,6 +226,8 @@ final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
         _hasQueued = false
       }
       guard let next = taken else { continue }
+      // A scope's dispatch made inside an updater, checked now that no access is open.
+      if let admission = next._admission, !admission() { continue }
       if _interceptors.isEmpty {
         if let apply = next._apply {
           apply(self, store)
@@ -504,11 +517,11 @@ final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
           { $0.applyInPlace(origin: origin, root: root, body) },
           ifReleased: .dropped(.rootReleased))
       },
-      forward: { updater in
+      forward: { updater, admission in
         guard let store = root.store, let engine = store._engine else {
           return .dropped(.rootReleased)
         }
-        engine._enqueueFromScope(updater, store: store)
+        engine._enqueueFromScope(updater, admission: admission, store: store)
         return .applied
       },
       dropReason: { root._isAlive ? nil : .rootReleased },
@@ -734,12 +747,13 @@ extension Store {
   /// ``ExecutableDispatchable``). If an interceptor drops the dispatchable, `perform` is not
   /// called. Queued like any dispatch when the store is busy.
   package func intercept(
-    _ dispatchable: any Dispatchable,
+    _ dispatchable: any Dispatchable, admission: _ScopeAdmission? = nil,
     then perform: @escaping @MainActor (_ final: any Dispatchable) -> Bool
   ) {
     if let _engine {
       _engine._enqueue(
-        _QueuedDispatch(dispatchable, cause: _engine.observedCause(), perform: perform),
+        _QueuedDispatch(
+          dispatchable, cause: _engine.observedCause(), perform: perform, admission: admission),
         store: self)
     } else if let _scopeLink {
       interceptThroughScope(dispatchable, link: _scopeLink, then: perform)

@@ -146,6 +146,7 @@ final class _ScopeBucket {
   }
   /// False once the group dropped the bucket (no member left) or went: its element scopes then
   /// take the journal's way until they are filed again.
+  // Unchecked: see above `nodes`.
   @exclusivity(unchecked) @usableFromInline var _isFiled = true
   /// The array's stamp just before the latest dispatch through one of the bucket's scopes.
   // Unchecked: see above `nodes`.
@@ -320,10 +321,10 @@ where Element.ID: Sendable {
     _round &+= 1
     var emptied: [Element.ID] = []
     let known = array.visitChanges(since: _lastStamp) { id in
-      if let bucket = table[id] { refresh(bucket._nodes, of: id, update, emptied: &emptied) }
+      if let bucket = table[id], !refreshNodes(of: bucket, update) { emptied.append(id) }
     }
     if !known {
-      for (id, bucket) in table { refresh(bucket._nodes, of: id, update, emptied: &emptied) }
+      for (id, bucket) in table where !refreshNodes(of: bucket, update) { emptied.append(id) }
     }
     _lastStamp = array.currentStamp
     if !emptied.isEmpty { _remove(emptied, from: &table) }
@@ -346,20 +347,25 @@ where Element.ID: Sendable {
   func refreshAlone(_ bucket: _ScopeBucket, stamp: UInt64, _ update: _SliceOrigin) -> Bool {
     _round &+= 1
     _lastStamp = stamp
-    var emptied = false
-    if let node = bucket._first {
-      emptied = !refreshAlone(node, update)
-      if !bucket._others.isEmpty {
-        for node in bucket._others where !refreshAlone(node, update) { emptied = true }
-      }
-    }
-    guard emptied else { return true }
+    guard !refreshNodes(of: bucket, update) else { return true }
     // Rare (a scope's refresh found it had no observer left): the id is found by the bucket.
     var table = takeMembers()
     defer { _members = table }
     let ids = table.compactMap { $0.value === bucket ? $0.key : nil }
     _remove(ids, from: &table)
     return !table.isEmpty || !_pending.isEmpty
+  }
+
+  /// Refreshes the nodes of `bucket` in this round, reading them in place (no array is made of
+  /// them); false when one of them has no observer left.
+  @inlinable
+  func refreshNodes(of bucket: _ScopeBucket, _ update: _SliceOrigin) -> Bool {
+    guard let first = bucket._first else { return true }
+    var allActive = refreshAlone(first, update)
+    if !bucket._others.isEmpty {
+      for node in bucket._others where !refreshAlone(node, update) { allActive = false }
+    }
+    return allActive
   }
 
   /// Refreshes `node` in this round unless it was already; false once it has no observer left.
@@ -372,19 +378,6 @@ where Element.ID: Sendable {
       return false
     }
     return true
-  }
-
-  @inlinable
-  func refresh(
-    _ nodes: [_ScopeNode], of id: Element.ID, _ update: _SliceOrigin, emptied: inout [Element.ID]
-  ) {
-    for node in nodes where node._isActive && node._round != _round {
-      node._round = _round
-      if !node._refresh(update) {
-        node._isActive = false
-        emptied.append(id)
-      }
-    }
   }
 
   /// Sweeps every member after a cancellation; returns whether any is left.

@@ -119,6 +119,8 @@ public final class Store<S: State, Dependencies: Sendable> {
   @usableFromInline var _makeScopeNode: (@MainActor (Store) -> _ScopeNode)?
   /// The scopes made from this store, so that one slice and dependencies give one scope.
   @usableFromInline var _scopeCache: [_ScopeKey: _WeakScope] = [:]
+  /// A scope's entry in its parent's ``scopeCache``, which its deinitializer clears.
+  @usableFromInline var _cacheEntry: _WeakScope?
   /// What interceptors registered for this store alone; released with the store.
   private var interceptorResources: [AnyObject] = []
   @usableFromInline var _selectionGroups: [AnyHashable: _SelectionGroupBase<S>] = [:]
@@ -210,6 +212,9 @@ public final class Store<S: State, Dependencies: Sendable> {
   // anything of the root is destroyed (see `RootHandle`); released on another thread, a store
   // is deinitialised on the main actor.
   isolated deinit {
+    // First, so that no code sees the cache hand out a scope being destroyed (see
+    // `_WeakScope`).
+    _cacheEntry?.forget(self)
     if let _engine, let root = _engine._rootReference {
       root._isAlive = false
       // Released in the middle of a scope's call that uses the engine without a reference

@@ -95,7 +95,9 @@ extension Store {
   func scope<Slice: State, SliceDependencies: Sendable>(
     under key: _ScopeKey, make: () -> Store<Slice, SliceDependencies>
   ) -> Store<Slice, SliceDependencies> {
-    if let cached = _scopeCache[key]?._store as? Store<Slice, SliceDependencies> { return cached }
+    if let cached = _scopeCache[key]?.retainedStore() as? Store<Slice, SliceDependencies> {
+      return cached
+    }
     let scope = make()
     remember(scope, under: key)
     return scope
@@ -137,13 +139,16 @@ extension Store {
         origin: _store._scopeLink?._origin ?? .everything,
         forgetSlice: { [_store] in _store.forgetLastSlice() })
     }
-    _rememberScope(scope, under: key)
+    scope._cacheEntry = _rememberScope(scope, under: key)
   }
 
+  /// Files `scope` under `key`, dropping the entries of scopes that went; returns its entry.
   @usableFromInline
-  func _rememberScope(_ scope: AnyObject, under key: _ScopeKey) {
-    _scopeCache = _scopeCache.filter { $0.value._store != nil }
-    _scopeCache[key] = _WeakScope(scope)
+  func _rememberScope(_ scope: AnyObject, under key: _ScopeKey) -> _WeakScope {
+    _scopeCache = _scopeCache.filter { !$0.value.isEmpty }
+    let entry = _WeakScope(scope)
+    _scopeCache[key] = entry
+    return entry
   }
 }
 

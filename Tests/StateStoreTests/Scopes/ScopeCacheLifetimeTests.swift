@@ -1,0 +1,118 @@
+import Dispatch
+import StateStore
+import Synchronization
+import Testing
+
+// A store remembers the scopes made from it without keeping them alive and without a weak
+// reference (`_WeakScope`): the scope's deinitializer clears its entry, and the cache retains a
+// scope only if its deinitializer has not begun or is not pending. These tests ask for a scope
+// at the moments when a plain unretained reference would hand out one being destroyed.
+
+@MainActor
+@Suite("Scoped stores: the scope cache and scopes being released")
+struct ScopeCacheLifetimeTests {
+  @Test(
+    "a scope whose last reference goes on another thread is not handed out while its deinitializer waits for the main actor"
+  )
+  func releasedOffTheMainActor() async throws {
+    let app = Store<ShellState, Void>(initialState: Self.shell(rows: 2))
+    let (signals, signal) = AsyncStream.makeStream(of: Void.self)
+    let old = try #require(Self.releaseOffMainAndAskAgain(app, signal: signal))
+    // The old scope's deinitializer was pending on the main actor while it was asked for: the
+    // cache gave a new scope, not the one being destroyed.
+    #expect(ObjectIdentifier(old.fresh) != old.released)
+    // The pending deinitializer runs now; it clears the old entry, not the new one.
+    var iterator = signals.makeAsyncIterator()
+    await iterator.next()
+    #expect(app.scope(state: \.rows, id: 1) === old.fresh)
+    var heard: [Bool] = []
+    let token = old.fresh.subscribe(to: \.done) { heard.append($0) }
+    old.fresh.dispatch(ToggleRow())
+    #expect(heard == [false, true])
+    #expect(app.state.rows[0].done)
+    token.cancel()
+  }
+
+  @Test(
+    "a scope whose release asks for the same scope, subscribes to it and dispatches through it gets a new, working scope"
+  )
+  func releaseAsksForItself() {
+    let app = Store<ShellState, Void>(initialState: Self.shell(rows: 2))
+    let log = CacheLog()
+    do {
+      let row = app.scope(state: \.rows, id: 1)
+      let firstID = ObjectIdentifier(row)
+      let canary = Canary {
+        MainActor.assumeIsolated {
+          // Inside the scope's destruction, on the main actor.
+          let again = app.scope(state: \.rows, id: 1)
+          log.heard.append(ObjectIdentifier(again) == firstID ? "same" : "new")
+          log.tokens.append(again.subscribe(to: \.done) { log.heard.append("done \($0)") })
+          again.dispatch(ToggleRow())
+        }
+      }
+      row.onUnhandledError = { _, _ in withExtendedLifetime(canary) {} }
+    }
+    #expect(log.heard == ["new", "done false", "done true"])
+    let later = app.scope(state: \.rows, id: 1)
+    later.dispatch(ToggleRow())
+    #expect(log.heard.last == "done false")
+    #expect(app.state.rows[0].done == false)
+    #expect(log.tokens.count == 1)
+  }
+
+  @Test("a scope asked for again while it is alive is the same store, and a new one once it went")
+  func sameWhileAlive() {
+    let app = Store<ShellState, Void>(initialState: Self.shell(rows: 2))
+    var first: Store<Row, Void>? = app.scope(state: \.rows, id: 2)
+    #expect(app.scope(state: \.rows, id: 2) === first)
+    first = nil
+    let second = app.scope(state: \.rows, id: 2)
+    #expect(app.scope(state: \.rows, id: 2) === second)
+    second.dispatch(ToggleRow())
+    #expect(app.state.rows[1].done)
+  }
+
+  static func shell(rows: Int) -> ShellState {
+    var state = ShellState()
+    state.rows = TrackedArray((1...rows).map { Row(id: $0) })
+    return state
+  }
+
+  /// Releases `app`'s scope of row 1 on another thread, then asks for it again at once.
+  ///
+  /// The main actor waits while the other thread drops the only reference, so the scope's
+  /// deinitializer is still pending when the scope is asked for. `signal` hears the old
+  /// scope's captures go.
+  static func releaseOffMainAndAskAgain(
+    _ app: Store<ShellState, Void>, signal: AsyncStream<Void>.Continuation
+  ) -> (released: ObjectIdentifier, fresh: Store<Row, Void>)? {
+    let slot = ScopeSlot()
+    let row = app.scope(state: \.rows, id: 1)
+    let released = ObjectIdentifier(row)
+    let canary = Canary { signal.yield() }
+    row.onUnhandledError = { _, _ in withExtendedLifetime(canary) {} }
+    slot.store.withLock { $0 = row }
+    _ = consume row
+    let done = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      slot.store.withLock { $0 = nil }
+      done.signal()
+    }
+    // The main actor is held: the scope's isolated deinitializer is enqueued, not run.
+    done.wait()
+    return (released, app.scope(state: \.rows, id: 1))
+  }
+}
+
+/// What a hostile deinitializer heard, and the tokens it made.
+@MainActor
+final class CacheLog {
+  var heard: [String] = []
+  var tokens: [Subscription] = []
+}
+
+/// Hands a scope to another thread.
+final class ScopeSlot: Sendable {
+  let store = Mutex<Store<Row, Void>?>(nil)
+}

@@ -13,12 +13,28 @@ import Foundation
 @usableFromInline
 @MainActor
 package final class _ScopeLink<Sub: State> {
+  // The fields a dispatch through the scope and its refresh read come first, in the object's
+  // first two cache lines (`origin`, `isUnderElement`, `relay` and `withSlice` in the first):
+  // with a thousand element scopes, each dispatch finds its scope's link out of the cache.
+  // Swift lays a class's stored properties out in declaration order.
+  /// Where the slice lies in the root's state, for skipping notifications it cannot need.
+  @usableFromInline package let _origin: _SliceOrigin
+  /// Whether this scope is an element scope or lies under one: its node is then notified by
+  /// its element's group, through the array's change journal, rather than by the root.
+  @usableFromInline let _isUnderElement: Bool
+  /// The log its cancellations are also noted in: for a scope at or under an element scope, its
+  /// group's, which visits only changed elements and must still sweep; elsewhere the root's
+  /// ``ScopeMirror``'s, whose check skips unchanged scopes and must still sweep them.
+  @usableFromInline let _relay: _CancellationLog?
+  /// Applies `body` to the slice at once, when the root can do so without queueing.
+  @usableFromInline let _withSlice:
+    @MainActor (_ origin: _SliceOrigin, _ body: (inout Sub) -> Void) -> _ScopeDispatchOutcome
+  /// The slice, or `nil` when the root is released or the scoped element removed.
+  @usableFromInline let _read: @MainActor () -> Sub?
   /// The scope's path from the root, its levels joined by `/`: what an action log writes.
   @usableFromInline package let _path: String
   /// This level's name, such as `profile`.
   @usableFromInline package let _name: String
-  /// Where the slice lies in the root's state, for skipping notifications it cannot need.
-  @usableFromInline package let _origin: _SliceOrigin
   /// Identifies this scope in the updaters it wraps.
   @usableFromInline package let _identity: _ScopeIdentity
   /// The root, referred to without a weak reference (see ``RootHandle``).
@@ -26,8 +42,6 @@ package final class _ScopeLink<Sub: State> {
   /// The root, or `nil` once it is released.
   @inlinable
   var root: (any _ScopeRoot)? { _rootHandle.root }
-  /// The slice, or `nil` when the root is released or the scoped element removed.
-  @usableFromInline let _read: @MainActor () -> Sub?
   /// Calls `body` with the address of the slice where the root keeps it (of a copy, for a slice
   /// below an element or a computed property); false, without calling it, when the slice is gone.
   ///
@@ -35,9 +49,6 @@ package final class _ScopeLink<Sub: State> {
   /// no code of the application's: no `==`, no hashing, no key-path getter (see `peekState`).
   /// It lets a scope copy its slice alone instead of the whole state.
   @usableFromInline let _peek: @MainActor (_ body: (UnsafeRawPointer) -> Void) -> Bool
-  /// Applies `body` to the slice at once, when the root can do so without queueing.
-  @usableFromInline let _withSlice:
-    @MainActor (_ origin: _SliceOrigin, _ body: (inout Sub) -> Void) -> _ScopeDispatchOutcome
   /// Queues a wrapped updater on the root, for when it cannot be applied at once.
   ///
   /// With no admission, each element scope on the way checks now that its element is there
@@ -54,13 +65,6 @@ package final class _ScopeLink<Sub: State> {
   @usableFromInline let _register: @MainActor (_ScopeNode) -> Void
   /// Tells the root that a scope's observers changed, so that it knows what to keep.
   @usableFromInline let _observersChanged: @MainActor () -> Void
-  /// The log its cancellations are also noted in: for a scope at or under an element scope, its
-  /// group's, which visits only changed elements and must still sweep; elsewhere the root's
-  /// ``ScopeMirror``'s, whose check skips unchanged scopes and must still sweep them.
-  @usableFromInline let _relay: _CancellationLog?
-  /// Whether this scope is an element scope or lies under one: its node is then notified by
-  /// its element's group, through the array's change journal, rather than by the root.
-  @usableFromInline let _isUnderElement: Bool
   /// Where the slice starts in the root's state, when it is stored there inline; `nil` under
   /// an element or a computed key path.
   ///

@@ -224,7 +224,7 @@ extension Store {
   /// `refreshAsScope(origin:)` with the scope's link, `_scopeLink`, lent by the caller.
   @inlinable
   func refreshAsScope(origin: _SliceOrigin, link: _ScopeLink<S>?) -> Bool {
-    if _cancellationLog._count.load(ordering: .relaxed) != 0 { _sweepCancelledEntries() }
+    if hasCancellations(link: link) { _sweepCancelledEntries() }
     let old = _capturedSlice
     _capturedSlice = nil
     guard _hasObservers, let link else {
@@ -243,6 +243,23 @@ extension Store {
       for group in _elementOrder { group.refresh(slice) }
     }
     return true
+  }
+
+  /// Whether tokens of this scope were cancelled since its last sweep.
+  ///
+  /// A scope at or under an element scope is notified by its element's group, which sweeps
+  /// every member (this scope's own log included) whenever the group's log, which each
+  /// member's cancellation also notes, is set: while the group's log is clear, so is this
+  /// scope's, and this scope's log, one more object to fetch on every dispatch through its
+  /// element, is not read. Bindings end before the caller's sweep, so nothing is retained.
+  @inlinable @inline(__always)
+  func hasCancellations(link: _ScopeLink<S>?) -> Bool {
+    if let link, link._isUnderElement, let relay = link._relay,
+      relay._count.load(ordering: .relaxed) == 0
+    {
+      return false
+    }
+    return _cancellationLog._count.load(ordering: .relaxed) != 0
   }
 
   /// Whether `slice` is `==` to the slice the view-model and key-path subscribers were last

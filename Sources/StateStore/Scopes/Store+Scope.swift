@@ -127,14 +127,13 @@ extension Store {
     _ scope: Store<Slice, SliceDependencies>, under key: _ScopeKey
   ) {
     scope._makeScopeNode = { _store in
-      // The refresh captures the link beside the store, so that its context is a box of the
-      // two: a scope has a side table (its parent's cache refers to it weakly), and a context
-      // that is the store itself is retained and released through it, the runtime's slow
-      // path, on every refresh. The link, held by the box, is then lent to the refresh too.
-      let link = _store._scopeLink
-      return _ScopeNode(
+      // Each closure captures the store alone, so that its context is the store itself: a
+      // refresh fetches no box of its own (with a thousand element scopes, one more object out
+      // of the cache on every dispatch). A scope has no side table (see `_WeakScope`), so
+      // retaining it takes the runtime's fast path.
+      _ScopeNode(
         capture: { [_store] in _store.captureSlice() },
-        refresh: { [_store, link] _origin in _store.refreshAsScope(origin: _origin, link: link) },
+        refresh: { [_store] _origin in _store.refreshAsScope(origin: _origin) },
         sweep: { [_store] in _store.sweepAsScope() },
         origin: _store._scopeLink?._origin ?? .everything,
         forgetSlice: { [_store] in _store.forgetLastSlice() })

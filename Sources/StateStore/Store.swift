@@ -332,8 +332,12 @@ public final class Store<S: State, Dependencies: Sendable> {
     defer { withExtendedLifetime(before) {} }
     _listeners.removeAll { !$0._isActive }
     _engine?._updateObservers.removeAll { !$0._isActive }
-    for group in _selectionOrder where group.removeCancelled() {
-      _selectionGroups[group._key] = nil
+    var emptiedSelection = false
+    for group in _selectionOrder where group.removeCancelled() { emptiedSelection = true }
+    if emptiedSelection {
+      // The groups do not keep their keys (see `_SelectionGroupBase`). Released after the
+      // writes, from `before`.
+      _selectionGroups = _selectionGroups.filter { !$0.value.isEmpty }
     }
     _selectionOrder.removeAll { $0.isEmpty }
     for group in _elementOrder where group.removeCancelled() {

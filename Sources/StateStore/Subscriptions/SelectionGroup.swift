@@ -1,18 +1,19 @@
-/// A group of the store's selections, kept under its key: a ``SelectionGroup`` or the
-/// ``StateChangeGroup``, built as ``ObserverGroup`` describes.
+/// A group of the store's selections, kept under its key (the view-model type or the key
+/// path) in `Store.selectionGroups`: a ``SelectionGroup`` or the ``StateChangeGroup``, built as
+/// ``ObserverGroup`` describes.
+///
+/// The group does not keep its key: the store drops emptied groups by filtering its table,
+/// so a group's first cache lines hold what a delivery reads (a key, an `AnyHashable`, is 40
+/// bytes; with a thousand scopes, each delivery finds its group out of the cache).
 @usableFromInline
 @MainActor
 class _SelectionGroupBase<S: State>: _ObserverGroup<S> {
-  /// What the group is found under in the store: the view-model type or the key path.
-  @usableFromInline let _key: AnyHashable
-
   @usableFromInline
-  init(
-    key: AnyHashable, refresh: @escaping @MainActor (_ObserverGroup<S>, S, UInt64) -> Void,
+  override init(
+    refresh: @escaping @MainActor (_ObserverGroup<S>, S, UInt64) -> Void,
     removeCancelled: @escaping @MainActor (_ObserverGroup<S>) -> Bool,
     isEmpty: @escaping @MainActor (_ObserverGroup<S>) -> Bool
   ) {
-    self._key = key
     super.init(refresh: refresh, removeCancelled: removeCancelled, isEmpty: isEmpty)
   }
 }
@@ -67,10 +68,10 @@ final class _SelectionGroup<S: State, Value: Equatable>: _SelectionGroupBase<S> 
 
   /// A group whose operations are its own methods, specialised where this is called.
   @inlinable
-  convenience init(key: AnyHashable, select: @escaping (S) -> Value, state: S, version: UInt64) {
+  convenience init(select: @escaping (S) -> Value, state: S, version: UInt64) {
     // `group` is always a `SelectionGroup<S, Value>`: see `ObserverGroup`.
     self.init(
-      key: key, select: select, state: state, version: version,
+      select: select, state: state, version: version,
       refresh: { group, state, version in
         unsafeDowncast(group, to: _SelectionGroup<S, Value>.self).deliver(state, version: version)
       },
@@ -82,7 +83,7 @@ final class _SelectionGroup<S: State, Value: Equatable>: _SelectionGroupBase<S> 
 
   @usableFromInline
   init(
-    key: AnyHashable, select: @escaping (S) -> Value, state: S, version: UInt64,
+    select: @escaping (S) -> Value, state: S, version: UInt64,
     refresh: @escaping @MainActor (_ObserverGroup<S>, S, UInt64) -> Void,
     removeCancelled: @escaping @MainActor (_ObserverGroup<S>) -> Bool,
     isEmpty: @escaping @MainActor (_ObserverGroup<S>) -> Bool
@@ -90,7 +91,7 @@ final class _SelectionGroup<S: State, Value: Equatable>: _SelectionGroupBase<S> 
     self._select = select
     self._cached = select(state)
     self._cachedVersion = version
-    super.init(key: key, refresh: refresh, removeCancelled: removeCancelled, isEmpty: isEmpty)
+    super.init(refresh: refresh, removeCancelled: removeCancelled, isEmpty: isEmpty)
   }
 
   // The subscribers' tokens hold their slots (see `Store.subscribe(key:select:_:)`): release

@@ -208,6 +208,7 @@ extension Store {
     // Swapped rather than assigned: a slice still kept is released from `slice`, after the
     // write (see `capturedSlice`).
     swap(&_capturedSlice, &slice)
+    _holdsCapturedSlice = _capturedSlice != nil
   }
 
   /// Notifies this scope's observers after an update of the root; returns false once it has
@@ -225,8 +226,13 @@ extension Store {
   @inlinable
   func refreshAsScope(origin: _SliceOrigin, link: _ScopeLink<S>?) -> Bool {
     if hasCancellations(link: link) { _sweepCancelledEntries() }
-    let old = _capturedSlice
-    _capturedSlice = nil
+    var old: S?
+    if _holdsCapturedSlice {
+      // Copied out before it is cleared, so that the write releases nothing.
+      old = _capturedSlice
+      _capturedSlice = nil
+      _holdsCapturedSlice = false
+    }
     guard _hasObservers, let link else {
       giveUpScopeNode()
       return false
@@ -235,11 +241,18 @@ extension Store {
     if let old, !_listeners.isEmpty, !Self._isSame(old, slice) {
       for entry in _listeners { entry.callback?(old, slice) }
     }
-    if !_selectionOrder.isEmpty, !isUnchangedSinceEvaluated(slice) {
+    // A scope at or under an element scope keeps no slice to compare (`sliceEquality` is nil,
+    // see `init(scope:dependencies:)`), so it is not asked, and that field not read.
+    if let sole = _soleSelection {
+      if link._isUnderElement || !isUnchangedSinceEvaluated(slice) {
+        _version &+= 1
+        sole.refresh(slice, version: _version)
+      }
+    } else if !_selectionOrder.isEmpty, link._isUnderElement || !isUnchangedSinceEvaluated(slice) {
       _version &+= 1
       for group in _selectionOrder { group.refresh(slice, version: _version) }
     }
-    if !_elementOrder.isEmpty {
+    if _hasElementGroups {
       for group in _elementOrder { group.refresh(slice) }
     }
     return true

@@ -60,7 +60,16 @@ final class _SelectionGroup<S: State, Value: Equatable>: _SelectionGroupBase<S> 
   // - `cachedVersion` is a plain value, read by copy and written by assignment.
   // Tests: `HostileUserCodeTests` ("a view model whose release subscribes, released by the
   // sweep and by a new evaluation").
-  @exclusivity(unchecked) @usableFromInline var _entries: [_SelectionEntry<Value>] = []
+  @exclusivity(unchecked) @usableFromInline var _entries: [_SelectionEntry<Value>] = [] {
+    didSet { _soleEntry = _entries.count == 1 ? _entries[0] : nil }
+  }
+  /// The one subscriber while there is exactly one (most view models of a scope), kept by
+  /// ``entries``' observer, so that a delivery reaches it without fetching the list's buffer.
+  // Unchecked: the list's shadow, written only by its observer after each write of the list;
+  // the entry it replaces is then still in the list, or in the copy that
+  // `removeCancelledEntries()` keeps until after its write, so no write releases an entry's
+  // last reference inside the access.
+  @exclusivity(unchecked) @usableFromInline var _soleEntry: _SelectionEntry<Value>?
   // Unchecked: see above `entries`.
   @exclusivity(unchecked) @usableFromInline var _cached: Value
   // Unchecked: see above `entries`.
@@ -133,11 +142,20 @@ final class _SelectionGroup<S: State, Value: Equatable>: _SelectionGroupBase<S> 
   @inlinable
   func deliver(_ state: S, version: UInt64) {
     let value = value(for: state, version: version)
-    for entry in _entries where entry._last != value {
-      // Swapped rather than assigned: the value it replaces is released after the write.
-      var replaced = value
-      swap(&entry._last, &replaced)
-      entry._slot.callback?(value)
+    if let sole = _soleEntry {
+      deliver(value, to: sole)
+      return
     }
+    for entry in _entries { deliver(value, to: entry) }
+  }
+
+  /// Tells `entry` about `value` unless its last value is equal.
+  @inlinable @inline(__always)
+  func deliver(_ value: Value, to entry: _SelectionEntry<Value>) {
+    guard entry._last != value else { return }
+    // Swapped rather than assigned: the value it replaces is released after the write.
+    var replaced = value
+    swap(&entry._last, &replaced)
+    entry._slot.callback?(value)
   }
 }

@@ -95,7 +95,11 @@ extension Store {
   func scope<Slice: State, SliceDependencies: Sendable>(
     under key: _ScopeKey, make: () -> Store<Slice, SliceDependencies>
   ) -> Store<Slice, SliceDependencies> {
-    if let cached = _scopeCache[key]?.retainedStore() as? Store<Slice, SliceDependencies> {
+    // The look-up hashes the key and compares it with `==`, the application's code for an
+    // element scope's id, which may ask for scopes itself (and release one): it runs on a copy
+    // of the table, with no access to the store's open.
+    let cache = _scopeCache
+    if let cached = cache[key]?.retainedStore() as? Store<Slice, SliceDependencies> {
       return cached
     }
     let scope = make()
@@ -142,12 +146,22 @@ extension Store {
   }
 
   /// Files `scope` under `key`, dropping the entries of scopes that went; returns its entry.
+  ///
+  /// Filed in a copy of the table, for the reason given in `scope(under:make:)`; when the
+  /// application's code that hashing runs files scopes meanwhile, the filing starts again
+  /// from the table it left, so none of theirs is lost.
   @usableFromInline
   func _rememberScope(_ scope: AnyObject, under key: _ScopeKey) -> _WeakScope {
-    _scopeCache = _scopeCache.filter { !$0.value.isEmpty }
     let entry = _WeakScope(scope)
-    _scopeCache[key] = entry
-    return entry
+    while true {
+      let writes = _scopeCacheWrites
+      var cache = _scopeCache.filter { !$0.value.isEmpty }
+      cache[key] = entry
+      guard _scopeCacheWrites == writes else { continue }
+      _scopeCacheWrites &+= 1
+      _scopeCache = cache
+      return entry
+    }
   }
 }
 

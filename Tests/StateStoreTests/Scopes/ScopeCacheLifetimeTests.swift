@@ -116,3 +116,96 @@ final class CacheLog {
 final class ScopeSlot: Sendable {
   let store = Mutex<Store<Row, Void>?>(nil)
 }
+
+/// Runs inside `CacheHookedID.==`, which the scope cache's look-up calls.
+@MainActor private var cacheEqualityHook: (@MainActor () -> Void)?
+
+/// Runs inside `CacheHookedID.hash(into:)`, with the hashed value.
+@MainActor private var cacheHashHook: (@MainActor (Int) -> Void)?
+
+/// An id whose `==` runs `cacheEqualityHook` and whose `hash(into:)` runs `cacheHashHook`.
+private struct CacheHookedID: Hashable, Sendable {
+  let value: Int
+
+  static func == (lhs: Self, rhs: Self) -> Bool {
+    MainActor.assumeIsolated { cacheEqualityHook?() }
+    return lhs.value == rhs.value
+  }
+
+  func hash(into hasher: inout Hasher) {
+    MainActor.assumeIsolated { cacheHashHook?(value) }
+    hasher.combine(value)
+  }
+}
+
+private struct HookedItem: State, Identifiable, Equatable {
+  var id = CacheHookedID(value: -1)
+  var done = false
+}
+
+private struct HookedList: State, Equatable {
+  var items = TrackedArray<HookedItem>()
+}
+
+private struct ToggleHookedItem: StateUpdater {
+  func updateState(_ state: inout HookedItem) { state.done.toggle() }
+}
+
+@MainActor
+@Suite("Scoped stores: the scope cache and the application's ==", .serialized)
+struct ScopeCacheHostileIDTests {
+  init() {
+    cacheEqualityHook = nil
+    cacheHashHook = nil
+  }
+
+  @Test(
+    "an id whose == asks for another element scope and releases the scope being looked up: the look-up finishes and gives a working scope"
+  )
+  func equalityAsksForScopes() {
+    var state = HookedList()
+    state.items = TrackedArray((0..<3).map { HookedItem(id: CacheHookedID(value: $0)) })
+    let app = Store<HookedList, Void>(initialState: state)
+    var first: Store<HookedItem, Void>? = app.scope(state: \.items, id: CacheHookedID(value: 1))
+    var made: [Store<HookedItem, Void>] = []
+    cacheEqualityHook = {
+      cacheEqualityHook = nil
+      made.append(app.scope(state: \.items, id: CacheHookedID(value: 2)))
+      first = nil
+    }
+    let again = app.scope(state: \.items, id: CacheHookedID(value: 1))
+    again.dispatch(ToggleHookedItem())
+    made.first?.dispatch(ToggleHookedItem())
+    #expect(app.state.items.map(\.done) == [false, true, true])
+    #expect(made.count == 1)
+    #expect(first == nil)
+  }
+
+  @Test(
+    "an id whose hash asks for another element scope while its own scope is filed: both scopes are kept, one each"
+  )
+  func hashAsksForScopes() {
+    var state = HookedList()
+    state.items = TrackedArray((0..<3).map { HookedItem(id: CacheHookedID(value: $0)) })
+    let app = Store<HookedList, Void>(initialState: state)
+    var made: [Store<HookedItem, Void>] = []
+    var hashesOfOne = 0
+    cacheHashHook = { value in
+      guard value == 1 else { return }
+      hashesOfOne += 1
+      // Every hash of id 1 from the second on (its filing, after the look-up) asks for row 2.
+      if hashesOfOne >= 2, made.count < 3 {
+        made.append(app.scope(state: \.items, id: CacheHookedID(value: 2)))
+      }
+    }
+    let one = app.scope(state: \.items, id: CacheHookedID(value: 1))
+    cacheHashHook = nil
+    #expect(!made.isEmpty)
+    #expect(made.allSatisfy { $0 === made[0] })
+    #expect(app.scope(state: \.items, id: CacheHookedID(value: 1)) === one)
+    #expect(app.scope(state: \.items, id: CacheHookedID(value: 2)) === made.first)
+    one.dispatch(ToggleHookedItem())
+    made.first?.dispatch(ToggleHookedItem())
+    #expect(app.state.items.map(\.done) == [false, true, true])
+  }
+}

@@ -142,10 +142,10 @@ public final class Store<S: State, Dependencies: Sendable> {
   /// specialised for the application's types.
   @usableFromInline var _makeScopeNode: (@MainActor (Store) -> _ScopeNode)?
   /// The scopes made from this store, so that one slice and dependencies give one scope.
-  @usableFromInline var _scopeCache: [_ScopeKey: _WeakScope] = [:]
-  /// How many times ``scopeCache`` was written: a filing whose hashing ran code that filed
-  /// scopes meanwhile starts again (see `_rememberScope(_:under:)`).
-  @usableFromInline var _scopeCacheWrites: UInt64 = 0
+  ///
+  /// Made with the first scope: a table and its count of writes, behind one reference, so
+  /// that a store that makes no scope (a scope, mostly) carries one word for it.
+  @usableFromInline var _scopeCache: _ScopeCache?
   /// A scope's entry in its parent's ``scopeCache``, which its deinitializer clears.
   @usableFromInline var _cacheEntry: _WeakScope?
   /// What interceptors registered for this store alone; released with the store.

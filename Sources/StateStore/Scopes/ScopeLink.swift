@@ -1016,6 +1016,21 @@ func _withUnretained<Object: AnyObject, Result>(
   reference._withUnsafeGuaranteedRef(body)
 }
 
+/// The scopes made from a store, so that one slice and dependencies give one scope.
+@usableFromInline
+@MainActor
+final class _ScopeCache {
+  /// The scopes, by slice, dependencies and name; an entry whose scope went is dropped by the
+  /// next filing.
+  @usableFromInline var _table: [_ScopeKey: _WeakScope] = [:]
+  /// How many times ``table`` was written: a filing whose hashing ran code that filed scopes
+  /// meanwhile starts again (see `Store._rememberScope(_:under:)`).
+  @usableFromInline var _writes: UInt64 = 0
+
+  @usableFromInline
+  init() {}
+}
+
 /// A scope remembered without being kept alive, and without a weak reference.
 ///
 /// A weak reference gives the scope a side table, and then every retain and release of the

@@ -98,8 +98,8 @@ extension Store {
     // The look-up hashes the key and compares it with `==`, the application's code for an
     // element scope's id, which may ask for scopes itself (and release one): it runs on a copy
     // of the table, with no access to the store's open.
-    let cache = _scopeCache
-    if let cached = cache[key]?.retainedStore() as? Store<Slice, SliceDependencies> {
+    let table = _scopeCache?._table
+    if let cached = table?[key]?.retainedStore() as? Store<Slice, SliceDependencies> {
       return cached
     }
     let scope = make()
@@ -153,13 +153,20 @@ extension Store {
   @usableFromInline
   func _rememberScope(_ scope: AnyObject, under key: _ScopeKey) -> _WeakScope {
     let entry = _WeakScope(scope)
-    while true {
-      let writes = _scopeCacheWrites
-      var cache = _scopeCache.filter { !$0.value.isEmpty }
-      cache[key] = entry
-      guard _scopeCacheWrites == writes else { continue }
-      _scopeCacheWrites &+= 1
+    let cache: _ScopeCache
+    if let _scopeCache {
+      cache = _scopeCache
+    } else {
+      cache = _ScopeCache()
       _scopeCache = cache
+    }
+    while true {
+      let writes = cache._writes
+      var table = cache._table.filter { !$0.value.isEmpty }
+      table[key] = entry
+      guard cache._writes == writes else { continue }
+      cache._writes &+= 1
+      cache._table = table
       return entry
     }
   }

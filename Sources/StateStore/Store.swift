@@ -54,10 +54,14 @@ public final class Store<S: State, Dependencies: Sendable> {
   // Unchecked: a plain value, read by copy and written by assignment on the main actor, never
   // passed `inout`, so no access to it spans any call.
   @exclusivity(unchecked) @usableFromInline var _hasForgottenSlice = false
-  /// `==` on the slice, for a scope whose slice is `Equatable`; `nil` otherwise and at the root.
-  // Unchecked: read by copy on every refresh of the scope, written once, where the scope is
-  // made (replacing `nil`, so nothing is released), on the main actor.
-  @exclusivity(unchecked) @usableFromInline var _sliceEquality: (@MainActor (S, S) -> Bool)?
+  /// Whether ``capturedSlice`` holds a slice, so that a refresh reads it only then.
+  // Unchecked: a plain value, read by copy and written by assignment on the main actor, never
+  // passed `inout`, so no access to it spans any call.
+  @exclusivity(unchecked) @usableFromInline var _holdsCapturedSlice = false
+  /// Whether ``elementOrder`` is not empty: kept by its observer, so that a refresh of a scope
+  /// with none reads this flag beside the others rather than another cache line of the store.
+  // Unchecked: a plain value; see `holdsCapturedSlice`.
+  @exclusivity(unchecked) @usableFromInline var _hasElementGroups = false
 
   // The observer lists below are read on every dispatch that has observers. They skip the
   // run-time exclusivity check (a begin and an end access per read, five reads a dispatch, as
@@ -76,12 +80,32 @@ public final class Store<S: State, Dependencies: Sendable> {
   // below, the cancellation log, the captured slice and the fields above) touches as few of
   // the store's cache lines as it can: with a thousand element scopes, each refresh finds its
   // store out of the cache.
+  //
+  // Swift lays a class's stored properties out in declaration order: `_engine` to
+  // `_soleSelection` fill the store's first cache line, which is all a refresh of an element
+  // scope with one view-model group reads of its store.
   // An observer list: unchecked, as proved at the head of these lists, in this file.
   @exclusivity(unchecked) @usableFromInline var _listeners: [_ListenerEntry<S>] = []
+  /// The one selection group while there is exactly one (most scopes: a screen's view model),
+  /// kept by ``selectionOrder``'s observer, so that a refresh reaches it without fetching the
+  /// list's buffer.
+  // Unchecked: an observer list's shadow, under the proof at the head of these lists. It is
+  // written only by `selectionOrder`'s observer, after each write of the list; the group it
+  // replaces is then still in the list, or in the copy the sweep keeps until after its writes
+  // (`before`), so no write releases a group's last reference inside the access.
+  @exclusivity(unchecked) @usableFromInline var _soleSelection: _SelectionGroupBase<S>?
   // An observer list: unchecked, as proved at the head of these lists, in this file.
-  @exclusivity(unchecked) @usableFromInline var _selectionOrder: [_SelectionGroupBase<S>] = []
+  @exclusivity(unchecked) @usableFromInline var _selectionOrder: [_SelectionGroupBase<S>] = [] {
+    didSet { _soleSelection = _selectionOrder.count == 1 ? _selectionOrder[0] : nil }
+  }
   // An observer list: unchecked, as proved at the head of these lists, in this file.
-  @exclusivity(unchecked) @usableFromInline var _elementOrder: [_ElementGroupBase<S>] = []
+  @exclusivity(unchecked) @usableFromInline var _elementOrder: [_ElementGroupBase<S>] = [] {
+    didSet { _hasElementGroups = !_elementOrder.isEmpty }
+  }
+  /// `==` on the slice, for a scope whose slice is `Equatable`; `nil` otherwise and at the root.
+  // Unchecked: read by copy on every refresh of the scope, written once, where the scope is
+  // made (replacing `nil`, so nothing is released), on the main actor.
+  @exclusivity(unchecked) @usableFromInline var _sliceEquality: (@MainActor (S, S) -> Bool)?
   /// Tokens cancelled since the last sweep; tokens may be cancelled on any thread.
   @usableFromInline nonisolated let _cancellationLog: _CancellationLog
   /// A scope's slice from before the update being applied, for its `(old, new)` listeners.
@@ -118,7 +142,12 @@ public final class Store<S: State, Dependencies: Sendable> {
   /// specialised for the application's types.
   @usableFromInline var _makeScopeNode: (@MainActor (Store) -> _ScopeNode)?
   /// The scopes made from this store, so that one slice and dependencies give one scope.
-  @usableFromInline var _scopeCache: [_ScopeKey: _WeakScope] = [:]
+  ///
+  /// Made with the first scope: a table and its count of writes, behind one reference, so
+  /// that a store that makes no scope (a scope, mostly) carries one word for it.
+  @usableFromInline var _scopeCache: _ScopeCache?
+  /// A scope's entry in its parent's ``scopeCache``, which its deinitializer clears.
+  @usableFromInline var _cacheEntry: _WeakScope?
   /// What interceptors registered for this store alone; released with the store.
   private var interceptorResources: [AnyObject] = []
   @usableFromInline var _selectionGroups: [AnyHashable: _SelectionGroupBase<S>] = [:]
@@ -210,6 +239,9 @@ public final class Store<S: State, Dependencies: Sendable> {
   // anything of the root is destroyed (see `RootHandle`); released on another thread, a store
   // is deinitialised on the main actor.
   isolated deinit {
+    // First, so that no code sees the cache hand out a scope being destroyed (see
+    // `_WeakScope`).
+    _cacheEntry?.forget(self)
     if let _engine, let root = _engine._rootReference {
       root._isAlive = false
       // Released in the middle of a scope's call that uses the engine without a reference
@@ -327,8 +359,12 @@ public final class Store<S: State, Dependencies: Sendable> {
     defer { withExtendedLifetime(before) {} }
     _listeners.removeAll { !$0._isActive }
     _engine?._updateObservers.removeAll { !$0._isActive }
-    for group in _selectionOrder where group.removeCancelled() {
-      _selectionGroups[group._key] = nil
+    var emptiedSelection = false
+    for group in _selectionOrder where group.removeCancelled() { emptiedSelection = true }
+    if emptiedSelection {
+      // The groups do not keep their keys (see `_SelectionGroupBase`). Released after the
+      // writes, from `before`.
+      _selectionGroups = _selectionGroups.filter { !$0.value.isEmpty }
     }
     _selectionOrder.removeAll { $0.isEmpty }
     for group in _elementOrder where group.removeCancelled() {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How a scoped store reaches its slice of the root's state: the one object that knows the path.
 ///
 /// Every operation is a closure composed from the parent's: a scope of a scope wraps its
@@ -11,12 +13,28 @@
 @usableFromInline
 @MainActor
 package final class _ScopeLink<Sub: State> {
+  // The fields a dispatch through the scope and its refresh read come first, in the object's
+  // first two cache lines (`origin`, `isUnderElement`, `relay` and `withSlice` in the first):
+  // with a thousand element scopes, each dispatch finds its scope's link out of the cache.
+  // Swift lays a class's stored properties out in declaration order.
+  /// Where the slice lies in the root's state, for skipping notifications it cannot need.
+  @usableFromInline package let _origin: _SliceOrigin
+  /// Whether this scope is an element scope or lies under one: its node is then notified by
+  /// its element's group, through the array's change journal, rather than by the root.
+  @usableFromInline let _isUnderElement: Bool
+  /// The log its cancellations are also noted in: for a scope at or under an element scope, its
+  /// group's, which visits only changed elements and must still sweep; elsewhere the root's
+  /// ``ScopeMirror``'s, whose check skips unchanged scopes and must still sweep them.
+  @usableFromInline let _relay: _CancellationLog?
+  /// Applies `body` to the slice at once, when the root can do so without queueing.
+  @usableFromInline let _withSlice:
+    @MainActor (_ origin: _SliceOrigin, _ body: (inout Sub) -> Void) -> _ScopeDispatchOutcome
+  /// The slice, or `nil` when the root is released or the scoped element removed.
+  @usableFromInline let _read: @MainActor () -> Sub?
   /// The scope's path from the root, its levels joined by `/`: what an action log writes.
   @usableFromInline package let _path: String
   /// This level's name, such as `profile`.
   @usableFromInline package let _name: String
-  /// Where the slice lies in the root's state, for skipping notifications it cannot need.
-  @usableFromInline package let _origin: _SliceOrigin
   /// Identifies this scope in the updaters it wraps.
   @usableFromInline package let _identity: _ScopeIdentity
   /// The root, referred to without a weak reference (see ``RootHandle``).
@@ -24,8 +42,6 @@ package final class _ScopeLink<Sub: State> {
   /// The root, or `nil` once it is released.
   @inlinable
   var root: (any _ScopeRoot)? { _rootHandle.root }
-  /// The slice, or `nil` when the root is released or the scoped element removed.
-  @usableFromInline let _read: @MainActor () -> Sub?
   /// Calls `body` with the address of the slice where the root keeps it (of a copy, for a slice
   /// below an element or a computed property); false, without calling it, when the slice is gone.
   ///
@@ -33,9 +49,6 @@ package final class _ScopeLink<Sub: State> {
   /// no code of the application's: no `==`, no hashing, no key-path getter (see `peekState`).
   /// It lets a scope copy its slice alone instead of the whole state.
   @usableFromInline let _peek: @MainActor (_ body: (UnsafeRawPointer) -> Void) -> Bool
-  /// Applies `body` to the slice at once, when the root can do so without queueing.
-  @usableFromInline let _withSlice:
-    @MainActor (_ origin: _SliceOrigin, _ body: (inout Sub) -> Void) -> _ScopeDispatchOutcome
   /// Queues a wrapped updater on the root, for when it cannot be applied at once.
   ///
   /// With no admission, each element scope on the way checks now that its element is there
@@ -52,13 +65,6 @@ package final class _ScopeLink<Sub: State> {
   @usableFromInline let _register: @MainActor (_ScopeNode) -> Void
   /// Tells the root that a scope's observers changed, so that it knows what to keep.
   @usableFromInline let _observersChanged: @MainActor () -> Void
-  /// The log its cancellations are also noted in: for a scope at or under an element scope, its
-  /// group's, which visits only changed elements and must still sweep; elsewhere the root's
-  /// ``ScopeMirror``'s, whose check skips unchanged scopes and must still sweep them.
-  @usableFromInline let _relay: _CancellationLog?
-  /// Whether this scope is an element scope or lies under one: its node is then notified by
-  /// its element's group, through the array's change journal, rather than by the root.
-  @usableFromInline let _isUnderElement: Bool
   /// Where the slice starts in the root's state, when it is stored there inline; `nil` under
   /// an element or a computed key path.
   ///
@@ -1010,13 +1016,97 @@ func _withUnretained<Object: AnyObject, Result>(
   reference._withUnsafeGuaranteedRef(body)
 }
 
-/// A scope remembered without being kept alive.
+/// The scopes made from a store, so that one slice and dependencies give one scope.
 @usableFromInline
+@MainActor
+final class _ScopeCache {
+  /// The scopes, by slice, dependencies and name; an entry whose scope went is dropped by the
+  /// next filing.
+  @usableFromInline var _table: [_ScopeKey: _WeakScope] = [:]
+  /// How many times ``table`` was written: a filing whose hashing ran code that filed scopes
+  /// meanwhile starts again (see `Store._rememberScope(_:under:)`).
+  @usableFromInline var _writes: UInt64 = 0
+
+  @usableFromInline
+  init() {}
+}
+
+/// A scope remembered without being kept alive, and without a weak reference.
+///
+/// A weak reference gives the scope a side table, and then every retain and release of the
+/// scoped store (the application's `rows[i].dispatch(…)`, each notification of it) takes the
+/// runtime's slow path, and fetches the side table, one more object, on every dispatch. The
+/// scope's own `isolated deinit` clears this entry instead (``forget(_:)``), as its first
+/// statement, and the cache hands a scope out only through ``retainedStore()``, which retains
+/// it atomically unless its deinitializer has begun or is pending.
+@usableFromInline
+@MainActor
 final class _WeakScope {
-  @usableFromInline weak var _store: AnyObject?
+  /// The scope, not retained; `nil` once its deinitializer has begun.
+  ///
+  /// Proof that it never refers to freed memory, and that the cache never hands out a scope
+  /// whose deinitializer has begun or is pending, whatever the application's code does:
+  /// - it is set once, by the initializer, to a scope the caller holds, and cleared by that
+  ///   scope's deinitializer (`Store.deinit`, isolated to the main actor) before anything
+  ///   else; every access is on the main actor, so no read runs between that deinitializer
+  ///   and the scope's memory being freed, and the memory is whole while this is set;
+  /// - a scope whose last reference goes on another thread waits for the main actor to run
+  ///   its deinitializer, its memory intact and its reference count marked as deinitializing;
+  ///   main-actor code that reaches it meanwhile (a `scope` call for the same slice) finds
+  ///   this set, and ``retainedStore()`` asks the runtime for a strong reference with
+  ///   `swift_tryRetain`, an atomic increment that fails on an object marked deinitializing,
+  ///   exactly as a weak reference's load does: the cache then makes a new scope and files it
+  ///   in a new entry, so the pending deinitializer clears only its own;
+  /// - the application's code that runs while a scope is destroyed (the `deinit` of a
+  ///   captured value, which may ask for the same scope) runs after this was cleared and
+  ///   gets a new scope.
+  /// Tests: `ScopeCacheLifetimeTests` (a scope released on another thread while the main
+  /// actor asks for it; a scope whose release asks for itself again).
+  @usableFromInline var _unretained: Unmanaged<AnyObject>?
 
   @usableFromInline
   init(_ store: AnyObject) {
-    self._store = store
+    self._unretained = .passUnretained(store)
+  }
+
+  /// Whether the scope has begun its deinitializer.
+  @usableFromInline
+  var isEmpty: Bool { _unretained == nil }
+
+  /// The scope, retained, or `nil` once its deinitializer has begun or is pending.
+  @usableFromInline
+  func retainedStore() -> AnyObject? {
+    guard let _unretained, _tryRetain(_unretained.toOpaque()) else { return nil }
+    return _unretained.takeRetainedValue()
+  }
+
+  /// Forgets `store`, if it is the scope remembered here: called by its deinitializer.
+  @usableFromInline
+  func forget(_ store: AnyObject) {
+    if _unretained?.toOpaque() == Unmanaged.passUnretained(store).toOpaque() {
+      _unretained = nil
+    }
   }
 }
+
+/// The runtime's atomic "retain unless deinitializing": true, having retained the object,
+/// unless its reference count is marked as deinitializing (its last strong reference gone).
+///
+/// What a weak reference's load runs on the object's side table. `swift_tryRetain` is a C
+/// function of the Swift runtime's ABI (`HeapObject *swift_tryRetain(HeapObject *)`: the
+/// object, retained, or null), exported by every Swift runtime; the compiler reserves its
+/// name, so it is found once by `dlsym` and called with the C convention, as declared.
+@usableFromInline
+func _tryRetain(_ object: UnsafeMutableRawPointer) -> Bool {
+  _tryRetainFunction(object) != nil
+}
+
+private let _tryRetainFunction:
+  @convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? = {
+    guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "swift_tryRetain") else {
+      preconditionFailure("StateStore: the Swift runtime does not export swift_tryRetain")
+    }
+    return unsafeBitCast(
+      symbol,
+      to: (@convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer?).self)
+  }()

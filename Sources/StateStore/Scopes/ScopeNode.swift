@@ -208,6 +208,7 @@ extension Store {
     // Swapped rather than assigned: a slice still kept is released from `slice`, after the
     // write (see `capturedSlice`).
     swap(&_capturedSlice, &slice)
+    _holdsCapturedSlice = _capturedSlice != nil
   }
 
   /// Notifies this scope's observers after an update of the root; returns false once it has
@@ -224,9 +225,14 @@ extension Store {
   /// `refreshAsScope(origin:)` with the scope's link, `_scopeLink`, lent by the caller.
   @inlinable
   func refreshAsScope(origin: _SliceOrigin, link: _ScopeLink<S>?) -> Bool {
-    if _cancellationLog._count.load(ordering: .relaxed) != 0 { _sweepCancelledEntries() }
-    let old = _capturedSlice
-    _capturedSlice = nil
+    if hasCancellations(link: link) { _sweepCancelledEntries() }
+    var old: S?
+    if _holdsCapturedSlice {
+      // Copied out before it is cleared, so that the write releases nothing.
+      old = _capturedSlice
+      _capturedSlice = nil
+      _holdsCapturedSlice = false
+    }
     guard _hasObservers, let link else {
       giveUpScopeNode()
       return false
@@ -235,14 +241,38 @@ extension Store {
     if let old, !_listeners.isEmpty, !Self._isSame(old, slice) {
       for entry in _listeners { entry.callback?(old, slice) }
     }
-    if !_selectionOrder.isEmpty, !isUnchangedSinceEvaluated(slice) {
+    // A scope at or under an element scope keeps no slice to compare (`sliceEquality` is nil,
+    // see `init(scope:dependencies:)`), so it is not asked, and that field not read.
+    if let sole = _soleSelection {
+      if link._isUnderElement || !isUnchangedSinceEvaluated(slice) {
+        _version &+= 1
+        sole.refresh(slice, version: _version)
+      }
+    } else if !_selectionOrder.isEmpty, link._isUnderElement || !isUnchangedSinceEvaluated(slice) {
       _version &+= 1
       for group in _selectionOrder { group.refresh(slice, version: _version) }
     }
-    if !_elementOrder.isEmpty {
+    if _hasElementGroups {
       for group in _elementOrder { group.refresh(slice) }
     }
     return true
+  }
+
+  /// Whether tokens of this scope were cancelled since its last sweep.
+  ///
+  /// A scope at or under an element scope is notified by its element's group, which sweeps
+  /// every member (this scope's own log included) whenever the group's log, which each
+  /// member's cancellation also notes, is set: while the group's log is clear, so is this
+  /// scope's, and this scope's log, one more object to fetch on every dispatch through its
+  /// element, is not read. Bindings end before the caller's sweep, so nothing is retained.
+  @inlinable @inline(__always)
+  func hasCancellations(link: _ScopeLink<S>?) -> Bool {
+    if let link, link._isUnderElement, let relay = link._relay,
+      relay._count.load(ordering: .relaxed) == 0
+    {
+      return false
+    }
+    return _cancellationLog._count.load(ordering: .relaxed) != 0
   }
 
   /// Whether `slice` is `==` to the slice the view-model and key-path subscribers were last

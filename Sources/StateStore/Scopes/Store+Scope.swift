@@ -95,7 +95,13 @@ extension Store {
   func scope<Slice: State, SliceDependencies: Sendable>(
     under key: _ScopeKey, make: () -> Store<Slice, SliceDependencies>
   ) -> Store<Slice, SliceDependencies> {
-    if let cached = _scopeCache[key]?._store as? Store<Slice, SliceDependencies> { return cached }
+    // The look-up hashes the key and compares it with `==`, the application's code for an
+    // element scope's id, which may ask for scopes itself (and release one): it runs on a copy
+    // of the table, with no access to the store's open.
+    let table = _scopeCache?._table
+    if let cached = table?[key]?.retainedStore() as? Store<Slice, SliceDependencies> {
+      return cached
+    }
     let scope = make()
     remember(scope, under: key)
     return scope
@@ -125,25 +131,44 @@ extension Store {
     _ scope: Store<Slice, SliceDependencies>, under key: _ScopeKey
   ) {
     scope._makeScopeNode = { _store in
-      // The refresh captures the link beside the store, so that its context is a box of the
-      // two: a scope has a side table (its parent's cache refers to it weakly), and a context
-      // that is the store itself is retained and released through it, the runtime's slow
-      // path, on every refresh. The link, held by the box, is then lent to the refresh too.
-      let link = _store._scopeLink
-      return _ScopeNode(
+      // Each closure captures the store alone, so that its context is the store itself: a
+      // refresh fetches no box of its own (with a thousand element scopes, one more object out
+      // of the cache on every dispatch). A scope has no side table (see `_WeakScope`), so
+      // retaining it takes the runtime's fast path.
+      _ScopeNode(
         capture: { [_store] in _store.captureSlice() },
-        refresh: { [_store, link] _origin in _store.refreshAsScope(origin: _origin, link: link) },
+        refresh: { [_store] _origin in _store.refreshAsScope(origin: _origin) },
         sweep: { [_store] in _store.sweepAsScope() },
         origin: _store._scopeLink?._origin ?? .everything,
         forgetSlice: { [_store] in _store.forgetLastSlice() })
     }
-    _rememberScope(scope, under: key)
+    scope._cacheEntry = _rememberScope(scope, under: key)
   }
 
+  /// Files `scope` under `key`, dropping the entries of scopes that went; returns its entry.
+  ///
+  /// Filed in a copy of the table, for the reason given in `scope(under:make:)`; when the
+  /// application's code that hashing runs files scopes meanwhile, the filing starts again
+  /// from the table it left, so none of theirs is lost.
   @usableFromInline
-  func _rememberScope(_ scope: AnyObject, under key: _ScopeKey) {
-    _scopeCache = _scopeCache.filter { $0.value._store != nil }
-    _scopeCache[key] = _WeakScope(scope)
+  func _rememberScope(_ scope: AnyObject, under key: _ScopeKey) -> _WeakScope {
+    let entry = _WeakScope(scope)
+    let cache: _ScopeCache
+    if let _scopeCache {
+      cache = _scopeCache
+    } else {
+      cache = _ScopeCache()
+      _scopeCache = cache
+    }
+    while true {
+      let writes = cache._writes
+      var table = cache._table.filter { !$0.value.isEmpty }
+      table[key] = entry
+      guard cache._writes == writes else { continue }
+      cache._writes &+= 1
+      cache._table = table
+      return entry
+    }
   }
 }
 

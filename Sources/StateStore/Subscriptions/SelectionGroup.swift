@@ -1,18 +1,19 @@
-/// A group of the store's selections, kept under its key: a ``SelectionGroup`` or the
-/// ``StateChangeGroup``, built as ``ObserverGroup`` describes.
+/// A group of the store's selections, kept under its key (the view-model type or the key
+/// path) in `Store.selectionGroups`: a ``SelectionGroup`` or the ``StateChangeGroup``, built as
+/// ``ObserverGroup`` describes.
+///
+/// The group does not keep its key: the store drops emptied groups by filtering its table,
+/// so a group's first cache lines hold what a delivery reads (a key, an `AnyHashable`, is 40
+/// bytes; with a thousand scopes, each delivery finds its group out of the cache).
 @usableFromInline
 @MainActor
 class _SelectionGroupBase<S: State>: _ObserverGroup<S> {
-  /// What the group is found under in the store: the view-model type or the key path.
-  @usableFromInline let _key: AnyHashable
-
   @usableFromInline
-  init(
-    key: AnyHashable, refresh: @escaping @MainActor (_ObserverGroup<S>, S, UInt64) -> Void,
+  override init(
+    refresh: @escaping @MainActor (_ObserverGroup<S>, S, UInt64) -> Void,
     removeCancelled: @escaping @MainActor (_ObserverGroup<S>) -> Bool,
     isEmpty: @escaping @MainActor (_ObserverGroup<S>) -> Bool
   ) {
-    self._key = key
     super.init(refresh: refresh, removeCancelled: removeCancelled, isEmpty: isEmpty)
   }
 }
@@ -59,7 +60,16 @@ final class _SelectionGroup<S: State, Value: Equatable>: _SelectionGroupBase<S> 
   // - `cachedVersion` is a plain value, read by copy and written by assignment.
   // Tests: `HostileUserCodeTests` ("a view model whose release subscribes, released by the
   // sweep and by a new evaluation").
-  @exclusivity(unchecked) @usableFromInline var _entries: [_SelectionEntry<Value>] = []
+  @exclusivity(unchecked) @usableFromInline var _entries: [_SelectionEntry<Value>] = [] {
+    didSet { _soleEntry = _entries.count == 1 ? _entries[0] : nil }
+  }
+  /// The one subscriber while there is exactly one (most view models of a scope), kept by
+  /// ``entries``' observer, so that a delivery reaches it without fetching the list's buffer.
+  // Unchecked: the list's shadow, written only by its observer after each write of the list;
+  // the entry it replaces is then still in the list, or in the copy that
+  // `removeCancelledEntries()` keeps until after its write, so no write releases an entry's
+  // last reference inside the access.
+  @exclusivity(unchecked) @usableFromInline var _soleEntry: _SelectionEntry<Value>?
   // Unchecked: see above `entries`.
   @exclusivity(unchecked) @usableFromInline var _cached: Value
   // Unchecked: see above `entries`.
@@ -67,10 +77,10 @@ final class _SelectionGroup<S: State, Value: Equatable>: _SelectionGroupBase<S> 
 
   /// A group whose operations are its own methods, specialised where this is called.
   @inlinable
-  convenience init(key: AnyHashable, select: @escaping (S) -> Value, state: S, version: UInt64) {
+  convenience init(select: @escaping (S) -> Value, state: S, version: UInt64) {
     // `group` is always a `SelectionGroup<S, Value>`: see `ObserverGroup`.
     self.init(
-      key: key, select: select, state: state, version: version,
+      select: select, state: state, version: version,
       refresh: { group, state, version in
         unsafeDowncast(group, to: _SelectionGroup<S, Value>.self).deliver(state, version: version)
       },
@@ -82,7 +92,7 @@ final class _SelectionGroup<S: State, Value: Equatable>: _SelectionGroupBase<S> 
 
   @usableFromInline
   init(
-    key: AnyHashable, select: @escaping (S) -> Value, state: S, version: UInt64,
+    select: @escaping (S) -> Value, state: S, version: UInt64,
     refresh: @escaping @MainActor (_ObserverGroup<S>, S, UInt64) -> Void,
     removeCancelled: @escaping @MainActor (_ObserverGroup<S>) -> Bool,
     isEmpty: @escaping @MainActor (_ObserverGroup<S>) -> Bool
@@ -90,7 +100,7 @@ final class _SelectionGroup<S: State, Value: Equatable>: _SelectionGroupBase<S> 
     self._select = select
     self._cached = select(state)
     self._cachedVersion = version
-    super.init(key: key, refresh: refresh, removeCancelled: removeCancelled, isEmpty: isEmpty)
+    super.init(refresh: refresh, removeCancelled: removeCancelled, isEmpty: isEmpty)
   }
 
   // The subscribers' tokens hold their slots (see `Store.subscribe(key:select:_:)`): release
@@ -132,11 +142,20 @@ final class _SelectionGroup<S: State, Value: Equatable>: _SelectionGroupBase<S> 
   @inlinable
   func deliver(_ state: S, version: UInt64) {
     let value = value(for: state, version: version)
-    for entry in _entries where entry._last != value {
-      // Swapped rather than assigned: the value it replaces is released after the write.
-      var replaced = value
-      swap(&entry._last, &replaced)
-      entry._slot.callback?(value)
+    if let sole = _soleEntry {
+      deliver(value, to: sole)
+      return
     }
+    for entry in _entries { deliver(value, to: entry) }
+  }
+
+  /// Tells `entry` about `value` unless its last value is equal.
+  @inlinable @inline(__always)
+  func deliver(_ value: Value, to entry: _SelectionEntry<Value>) {
+    guard entry._last != value else { return }
+    // Swapped rather than assigned: the value it replaces is released after the write.
+    var replaced = value
+    swap(&entry._last, &replaced)
+    entry._slot.callback?(value)
   }
 }

@@ -26,14 +26,12 @@ final class _StateChangeGroup<S: State>: _SelectionGroupBase<S> {
   }
 
   @usableFromInline
-  init(
+  override init(
     refresh: @escaping @MainActor (_ObserverGroup<S>, S, UInt64) -> Void,
     removeCancelled: @escaping @MainActor (_ObserverGroup<S>) -> Bool,
     isEmpty: @escaping @MainActor (_ObserverGroup<S>) -> Bool
   ) {
-    super.init(
-      key: ObjectIdentifier(_StateChangeGroup<S>.self), refresh: refresh,
-      removeCancelled: removeCancelled, isEmpty: isEmpty)
+    super.init(refresh: refresh, removeCancelled: removeCancelled, isEmpty: isEmpty)
   }
 
   /// Calls every observer.

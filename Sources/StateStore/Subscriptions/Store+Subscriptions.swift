@@ -41,7 +41,7 @@ extension Store {
     if let existing = _selectionGroups[key] as? _SelectionGroup<S, Value> {
       group = existing
     } else {
-      group = _SelectionGroup(key: key, select: select, state: state, version: _subscriptionVersion)
+      group = _SelectionGroup(select: select, state: state, version: _subscriptionVersion)
       _selectionGroups[key] = group
       _selectionOrder.append(group)
       _refreshHasObservers()

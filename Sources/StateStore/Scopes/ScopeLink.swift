@@ -1063,20 +1063,37 @@ final class _WeakScope {
   /// Tests: `ScopeCacheLifetimeTests` (a scope released on another thread while the main
   /// actor asks for it; a scope whose release asks for itself again).
   @usableFromInline var _unretained: Unmanaged<AnyObject>?
+  /// The scope, held weakly, where the runtime's `swift_tryRetain` cannot be found: a standard
+  /// library linked into the executable (`--static-swift-stdlib`) exports no symbol that
+  /// `dlsym` sees. The scope then has a side table, as before this cache held it unretained,
+  /// and the cache stays correct, only slower.
+  @usableFromInline weak var _weak: AnyObject?
+
+  /// Whether new entries hold their scope weakly even where `swift_tryRetain` was found: set
+  /// by tests (``Store/_scopeCachePrefersWeakReferences``), to run the fallback a statically
+  /// linked executable takes.
+  @usableFromInline static var _prefersWeakReferences = false
 
   @usableFromInline
   init(_ store: AnyObject) {
-    self._unretained = .passUnretained(store)
+    if _tryRetainFunction == nil || Self._prefersWeakReferences {
+      self._weak = store
+    } else {
+      self._unretained = .passUnretained(store)
+    }
   }
 
   /// Whether the scope has begun its deinitializer.
   @usableFromInline
-  var isEmpty: Bool { _unretained == nil }
+  var isEmpty: Bool { _unretained == nil && _weak == nil }
 
   /// The scope, retained, or `nil` once its deinitializer has begun or is pending.
   @usableFromInline
   func retainedStore() -> AnyObject? {
-    guard let _unretained, _tryRetain(_unretained.toOpaque()) else { return nil }
+    guard let _unretained else { return _weak }
+    guard let tryRetain = _tryRetainFunction, tryRetain(_unretained.toOpaque()) != nil else {
+      return nil
+    }
     return _unretained.takeRetainedValue()
   }
 
@@ -1089,23 +1106,35 @@ final class _WeakScope {
   }
 }
 
-/// The runtime's atomic "retain unless deinitializing": true, having retained the object,
-/// unless its reference count is marked as deinitializing (its last strong reference gone).
-///
-/// What a weak reference's load runs on the object's side table. `swift_tryRetain` is a C
-/// function of the Swift runtime's ABI (`HeapObject *swift_tryRetain(HeapObject *)`: the
-/// object, retained, or null), exported by every Swift runtime; the compiler reserves its
-/// name, so it is found once by `dlsym` and called with the C convention, as declared.
-@usableFromInline
-func _tryRetain(_ object: UnsafeMutableRawPointer) -> Bool {
-  _tryRetainFunction(object) != nil
+extension Store {
+  /// Tests: whether the scope caches file new scopes with weak references, the fallback of an
+  /// executable whose Swift runtime is linked statically (see ``_WeakScope/_weak``).
+  package static var _scopeCachePrefersWeakReferences: Bool {
+    get { _WeakScope._prefersWeakReferences }
+    set { _WeakScope._prefersWeakReferences = newValue }
+  }
+
+  /// Tests: how many of the scopes this store remembers it holds weakly, and how many
+  /// unretained.
+  package var _scopeCacheReferences: (weak: Int, unretained: Int) {
+    let entries = _scopeCache?._table.values.filter { !$0.isEmpty } ?? []
+    let weak = entries.filter { $0._weak != nil }.count
+    return (weak, entries.count - weak)
+  }
 }
 
+/// The runtime's atomic "retain unless deinitializing", or `nil` where `dlsym` cannot find it.
+///
+/// Called with an object, it returns the object, retained, unless its reference count is
+/// marked as deinitializing (its last strong reference gone), and then null: what a weak
+/// reference's load runs on the object's side table. `swift_tryRetain` is a C function of the
+/// Swift runtime's ABI (`HeapObject *swift_tryRetain(HeapObject *)`), exported by every shared
+/// Swift runtime; the compiler reserves its name, so it is found once by `dlsym` and called
+/// with the C convention, as declared. A runtime linked statically is not visible to `dlsym`:
+/// then the cache holds weak references (``_WeakScope/_weak``).
 private let _tryRetainFunction:
-  @convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? = {
-    guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "swift_tryRetain") else {
-      preconditionFailure("StateStore: the Swift runtime does not export swift_tryRetain")
-    }
+  (@convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer?)? = {
+    guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "swift_tryRetain") else { return nil }
     return unsafeBitCast(
       symbol,
       to: (@convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer?).self)

@@ -209,3 +209,35 @@ struct ScopeCacheHostileIDTests {
     #expect(app.state.items.map(\.done) == [false, true, true])
   }
 }
+
+/// The fallback of an executable whose Swift runtime is linked statically, where `dlsym` does not
+/// find `swift_tryRetain`: the cache holds its scopes weakly, with the same behaviour.
+@MainActor
+@Suite("Scoped stores: the scope cache with weak references", .serialized)
+struct ScopeCacheWeakFallbackTests {
+  @Test("where the runtime's tryRetain is found, scopes are held unretained")
+  func unretainedByDefault() {
+    let app = Store<ShellState, Void>(initialState: ScopeCacheLifetimeTests.shell(rows: 2))
+    let row = app.scope(state: \.rows, id: 1)
+    #expect(app._scopeCacheReferences.unretained == 1)
+    #expect(app._scopeCacheReferences.weak == 0)
+    withExtendedLifetime(row) {}
+  }
+
+  @Test(
+    "held weakly, a scope released on another thread, a release that asks for itself and a live scope behave as held unretained"
+  )
+  func weakFallback() async throws {
+    Store<ShellState, Void>._scopeCachePrefersWeakReferences = true
+    defer { Store<ShellState, Void>._scopeCachePrefersWeakReferences = false }
+    let app = Store<ShellState, Void>(initialState: ScopeCacheLifetimeTests.shell(rows: 2))
+    let row = app.scope(state: \.rows, id: 2)
+    #expect(app._scopeCacheReferences.weak == 1)
+    #expect(app._scopeCacheReferences.unretained == 0)
+    withExtendedLifetime(row) {}
+    let suite = ScopeCacheLifetimeTests()
+    try await suite.releasedOffTheMainActor()
+    suite.releaseAsksForItself()
+    suite.sameWhileAlive()
+  }
+}

@@ -1063,10 +1063,11 @@ final class _WeakScope {
   /// Tests: `ScopeCacheLifetimeTests` (a scope released on another thread while the main
   /// actor asks for it; a scope whose release asks for itself again).
   @usableFromInline var _unretained: Unmanaged<AnyObject>?
-  /// The scope, held weakly, where the runtime's `swift_tryRetain` cannot be found: a standard
-  /// library linked into the executable (`--static-swift-stdlib`) exports no symbol that
-  /// `dlsym` sees. The scope then has a side table, as before this cache held it unretained,
-  /// and the cache stays correct, only slower.
+  /// The scope, held weakly, where the runtime's `swift_tryRetain` cannot be found.
+  ///
+  /// A standard library linked into the executable (`--static-swift-stdlib`) exports no
+  /// symbol that `dlsym` sees. The scope then has a side table, as before this cache held it
+  /// unretained, and the cache stays correct, only slower.
   @usableFromInline weak var _weak: AnyObject?
 
   /// Whether new entries hold their scope weakly even where `swift_tryRetain` was found: set

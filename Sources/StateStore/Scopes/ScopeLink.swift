@@ -1133,6 +1133,12 @@ extension Store {
 /// Swift runtime; the compiler reserves its name, so it is found once by `dlsym` and called
 /// with the C convention, as declared. A runtime linked statically is not visible to `dlsym`:
 /// then the cache holds weak references (``_WeakScope/_weak``).
+// Proof for `unsafeBitCast`: `dlsym` returned the address of the runtime's own
+// `swift_tryRetain`, a C function whose ABI (one object pointer in, one object pointer or null
+// out, C calling convention) is stable since Swift 5 on every platform; the function type it is
+// cast to says exactly that, and both are one pointer wide. It is called only with a scope the
+// cache filed, whose memory is whole while its entry is set (see `_WeakScope._unretained`), and
+// it runs no code of the application's.
 private let _tryRetainFunction:
   (@convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer?)? = {
     guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "swift_tryRetain") else { return nil }

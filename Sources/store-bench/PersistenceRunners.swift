@@ -139,7 +139,11 @@ final class JournaledToggleRunner: Runner {
       if let journaled {
         try await journaled.flush()
       } else {
-        journaled = try await openJournal(directory.url)
+        let env = ProcessInfo.processInfo.environment["P1_INTERVAL"]
+        journaled = try await openJournal(
+          directory.url,
+          options: env.flatMap(Int.init).map { JournalOptions(snapshotInterval: $0) }
+            ?? JournalOptions())
       }
     } catch {
       failures.append("the journal failed: \(error)")

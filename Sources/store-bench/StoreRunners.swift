@@ -135,3 +135,61 @@ final class CauseReadingToggleRunner: Runner {
     return failures
   }
 }
+
+/// Experiment: W1 on a plain store, then the least a journal must do on the actor: read the
+/// cause and write the entry (updater existential, cause, number, extras) into memory.
+@MainActor
+final class IdealJournalRunner: Runner {
+  let name: String
+  let store = Store<AppState, Void>(initialState: AppState(todoCount: todoCount))
+  let causeKey = DispatchCause._currentKey
+  let fresh: Bool
+  var buffer: UnsafeMutablePointer<IdealEntry>
+  var count = 0
+  let capacity = 400_000
+  var next = 0
+
+  struct IdealEntry {
+    let updater: any StateUpdater<AppState>
+    let cause: DispatchCause?
+    let number: Int
+    let extras: AnyObject?
+  }
+
+  init(fresh: Bool) {
+    self.fresh = fresh
+    name = fresh ? "ideal journal (fresh memory)" : "ideal journal (reused memory)"
+    buffer = .allocate(capacity: capacity)
+  }
+
+  func settle() async {
+    buffer.deinitialize(count: count)
+    if fresh {
+      buffer.deallocate()
+      buffer = .allocate(capacity: capacity)
+    }
+    count = 0
+  }
+
+  func perform(_ operations: Int) {
+    var index = next
+    for _ in 0..<operations {
+      let updater = ToggleTodo(id: index)
+      store.dispatch(updater)
+      let cause = DispatchCause._current(key: causeKey)
+      if count < capacity {
+        (buffer + count).initialize(
+          to: IdealEntry(updater: updater, cause: cause, number: count, extras: nil))
+        count += 1
+      }
+      index += 1
+      if index == todoCount { index = 0 }
+    }
+    next = index
+  }
+
+  func verify(operations: Int) -> [String] {
+    ToggleExpectation(todoCount: todoCount, operations: operations)
+      .check(doneFlags: store.state.todos.map(\.done))
+  }
+}

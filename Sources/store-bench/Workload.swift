@@ -108,7 +108,8 @@ struct Workload {
         makeRunners: {
           [
             JournaledToggleRunner(), ToggleStoreRunner(name: "W1 store"),
-            CauseReadingToggleRunner(),
+            CauseReadingToggleRunner(), IdealJournalRunner(fresh: false),
+            IdealJournalRunner(fresh: true),
           ]
         },
         ratioFloor: 1, measuresMemory: false, maximumOperations: 100_000),

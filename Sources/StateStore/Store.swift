@@ -213,10 +213,10 @@ public final class Store<S: State, Dependencies: Sendable> {
   /// scope's updaters reach it as ``ScopedUpdater``s.
   @usableFromInline package init(
     initialState: S, dependencies: Dependencies, interceptors: [StoreInterceptor<S>],
-    journal: _Journal<S>?
+    journal: _Journal<S>?, tape: _JournalTape<S>? = nil
   ) {
     self._engine = _RootEngine(
-      initialState: initialState, interceptors: interceptors, journal: journal)
+      initialState: initialState, interceptors: interceptors, journal: journal, tape: tape)
     self.dependencies = dependencies
     self._scopeLink = nil
     self._cancellationLog = _CancellationLog()

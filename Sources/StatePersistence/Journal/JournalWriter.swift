@@ -4,37 +4,22 @@ import Foundation
 import StateStore
 import Synchronization
 
-/// An applied updater on its way from the store's actor to the disk.
-///
-/// Five words and a cause: what few entries carry (a snapshot, an undo's mark) is boxed, so
-/// that the batches, which pile up while the disk is slower than dispatch, stay small.
+/// An applied updater on its way from the store's actor to the disk (the store's own
+/// ``_JournalEntry``, which it appends to the journal's batch itself).
 @usableFromInline
-struct _PendingEntry<S: State>: Sendable {
-  @usableFromInline let _updater: any StateUpdater<S>
-  @usableFromInline let _cause: DispatchCause?
-  /// Its place among the updaters this store journals, from 1.
-  ///
-  /// Its number in the journal is given when it is appended, after whatever other processes
-  /// appended before it.
-  @usableFromInline let _number: Int
-  /// A snapshot's state or an undo's mark, when the entry carries one.
-  @usableFromInline let _extras: _EntryExtras<S>?
+typealias _PendingEntry<S: State> = _JournalEntry<S>
 
+extension _JournalEntry {
+  /// A snapshot's state or an undo's mark, when the entry carries one: the journal attaches
+  /// no other kind of object.
+  var extras: _EntryExtras<S>? { _extras.flatMap { $0 as? _EntryExtras<S> } }
   /// The state just after this entry, when the writer asked for a snapshot.
-  var snapshot: S? { _extras?.snapshot }
+  var snapshot: S? { extras?.snapshot }
   /// The entry it reverts, when ``JournaledStore/undo()`` dispatched it.
-  var undoes: Int? { _extras?.undoes }
+  var undoes: Int? { extras?.undoes }
   /// With a snapshot: the last journal entry the store had heard of when it applied this
   /// one, its state then holding the journal up to there, followed by its own updaters only.
-  var heardThrough: Int { _extras?.heardThrough ?? 0 }
-
-  @inlinable
-  init(updater: any StateUpdater<S>, cause: DispatchCause?, number: Int, extras: _EntryExtras<S>?) {
-    self._updater = updater
-    self._cause = cause
-    self._number = number
-    self._extras = extras
-  }
+  var heardThrough: Int { extras?.heardThrough ?? 0 }
 }
 
 /// What a few entries carry besides their updater, held by reference in a ``_PendingEntry``.
@@ -178,8 +163,8 @@ final class _JournalWriter<S: State & Codable>: Sendable {
   let registry: ActionLogRegistry<S>
   /// The state before the journal's first entry.
   let initialState: S
-  /// Set by the queue when a snapshot is due; the store's actor then hands over its state.
-  @usableFromInline let _wantsSnapshot = Atomic<Bool>(false)
+  /// Raised by the queue when a snapshot is due; the store's actor then hands over its state.
+  @usableFromInline let _snapshotWanted = _JournalSignal()
   /// Not a `Mutex`: the store's actor and the queue contend for it, and ThreadSanitizer cannot
   /// see a contended `Mutex` hand over on Linux (see `SpinLocked`).
   @usableFromInline let _shared: _SpinLocked<_Shared>
@@ -260,7 +245,7 @@ final class _JournalWriter<S: State & Codable>: Sendable {
         || $0.bytesSinceSnapshot >= options.snapshotByteThreshold
     }
     if due {
-      _wantsSnapshot.store(true, ordering: .relaxed)
+      _snapshotWanted._raised.store(true, ordering: .relaxed)
     }
   }
 
@@ -498,7 +483,7 @@ final class _JournalWriter<S: State & Codable>: Sendable {
       } else {
         // The store took it before hearing of entries another process appended before this
         // one: it is not the journal's state there. Ask for the state again.
-        _wantsSnapshot.store(true, ordering: .relaxed)
+        _snapshotWanted._raised.store(true, ordering: .relaxed)
       }
     }
   }
@@ -575,7 +560,7 @@ final class _JournalWriter<S: State & Codable>: Sendable {
       && (disk.entriesSinceSnapshot >= options.snapshotInterval
         || disk.bytesSinceSnapshot >= options.snapshotByteThreshold)
     {
-      _wantsSnapshot.store(true, ordering: .relaxed)
+      _snapshotWanted._raised.store(true, ordering: .relaxed)
     }
   }
 

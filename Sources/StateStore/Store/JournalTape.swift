@@ -146,7 +146,7 @@ package final class _JournalTape<S: State> {
   /// None unless the store is journaling its own updaters with nothing to mark and the batch's
   /// hand-off is scheduled; then as many as leave the batch one short of full (the hook hands
   /// a full batch over) and the numbering short of its end (the hook stops the writer there).
-  @usableFromInline
+  @inlinable
   package func _refresh() {
     guard
       _isJournaling && !_expectsOtherProcess && !_appliesOtherProcess && _undoing == nil

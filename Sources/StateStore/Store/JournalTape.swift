@@ -83,7 +83,7 @@ package final class _JournalSignal: Sendable {
 package final class _JournalTape<S: State> {
   /// How many entries a batch holds before it is handed to the writer at once: a bound on what
   /// a long burst of dispatches keeps from the writer.
-  @inlinable nonisolated package static var _batchLimit: Int { 256 }
+  @inlinable nonisolated package static var _batchLimit: Int { 1024 }
 
   /// How many updaters the state holds, counted from the journal's first entry.
   // Unchecked: see the type's comment.

@@ -1,0 +1,216 @@
+import Testing
+
+@testable import StateStore
+
+/// A journaled root appends most updaters to its journal's tape itself and calls the journal's
+/// hook for the rest (`_JournalTape`): these pin when it may, what it writes, and that the
+/// tape's unchecked accesses hold against the application's deinitializers.
+@MainActor
+@Suite("The store's own journal appends")
+struct JournalTapeTests {
+  /// A root with a tape and a hook that records what it is told.
+  @MainActor
+  final class Journaled {
+    let signal = _JournalSignal()
+    let tape: _JournalTape<CounterState>
+    let store: Store<CounterState, Void>
+    var hooked: [(updater: any StateUpdater<CounterState>, cause: String?)] = []
+
+    init(lastSequence: Int = 0) {
+      let tape = _JournalTape<CounterState>(lastSequence: lastSequence, snapshotWanted: signal)
+      self.tape = tape
+      var hook: ((any StateUpdater<CounterState>, DispatchCause?) -> Void)?
+      store = Store(
+        initialState: CounterState(), dependencies: (), interceptors: [],
+        journal: { updater, cause in hook?(updater, cause) }, tape: tape)
+      hook = { [unowned self] updater, cause in hooked.append((updater, cause?.name)) }
+    }
+
+    /// Opens the store's own appends as the journal does once a batch's hand-off is scheduled.
+    func open() {
+      tape._isJournaling = true
+      tape._handOffIsScheduled = true
+    }
+
+    /// The numbers of the updaters on the tape, as `Append` updaters.
+    var appended: [Int] { tape._batch.compactMap { ($0._updater as? Append)?.number } }
+  }
+
+  @Test("closed until the journal opens it, then the store appends its updaters itself, numbered")
+  func appendsOnceOpened() {
+    let journaled = Journaled(lastSequence: 40)
+    journaled.store.dispatch(Append(number: 1))
+    #expect(journaled.hooked.count == 1, "journaling not started: the hook decides")
+    #expect(journaled.tape._batch.isEmpty)
+    journaled.open()
+    #expect(journaled.tape._inlineRoom == _JournalTape<CounterState>._batchLimit - 1)
+    for number in 2...6 { journaled.store.dispatch(Append(number: number)) }
+    #expect(journaled.hooked.count == 1, "the hook saw none of them")
+    #expect(journaled.appended == [2, 3, 4, 5, 6])
+    #expect(journaled.tape._batch.map(\._number) == [1, 2, 3, 4, 5])
+    #expect(journaled.tape._batch.allSatisfy { $0._extras == nil && $0._cause == nil })
+    #expect(journaled.tape._lastSequence == 45)
+    #expect(journaled.tape._journaledCount == 5)
+    #expect(journaled.tape._flushTarget == 5)
+    #expect(journaled.store.state.log == [1, 2, 3, 4, 5, 6])
+  }
+
+  @Test("each dispatch's cause is recorded with its entry")
+  func recordsCauses() {
+    let journaled = Journaled()
+    journaled.open()
+    DispatchCause.$current.withValue(DispatchCause("a side effect with a long, heap-held name")) {
+      journaled.store.dispatch(Append(number: 1))
+    }
+    journaled.store.dispatch(Append(number: 2))
+    #expect(
+      journaled.tape._batch.map(\._cause?.name) == [
+        "a side effect with a long, heap-held name", nil,
+      ])
+  }
+
+  @Test(
+    "everything but numbering and batching goes to the hook: a snapshot wanted, an undo, another process's updater"
+  )
+  func specialEntriesGoToTheHook() {
+    let journaled = Journaled()
+    journaled.open()
+    journaled.signal._raised.store(true, ordering: .relaxed)
+    journaled.store.dispatch(Append(number: 1))
+    journaled.signal._raised.store(false, ordering: .relaxed)
+    journaled.tape._undoing = 7
+    #expect(journaled.tape._inlineRoom == 0)
+    journaled.store.dispatch(Append(number: 2))
+    journaled.tape._undoing = nil
+    journaled.tape._expectsOtherProcess = true
+    journaled.store.dispatch(Append(number: 3))
+    journaled.tape._expectsOtherProcess = false
+    journaled.tape._appliesOtherProcess = true
+    journaled.store.dispatch(Append(number: 4))
+    journaled.tape._appliesOtherProcess = false
+    journaled.tape._isJournaling = false
+    journaled.store.dispatch(Append(number: 5))
+    #expect(journaled.hooked.compactMap { ($0.updater as? Append)?.number } == [1, 2, 3, 4, 5])
+    #expect(journaled.tape._batch.isEmpty)
+    journaled.tape._isJournaling = true
+    journaled.store.dispatch(Append(number: 6))
+    #expect(journaled.appended == [6])
+  }
+
+  @Test("the store stops one short of a full batch and short of the numbering's end")
+  func stopsAtTheLimits() {
+    let limit = _JournalTape<CounterState>._batchLimit
+    let journaled = Journaled()
+    journaled.open()
+    for number in 1...limit { journaled.store.dispatch(Append(number: number)) }
+    #expect(journaled.tape._batch.count == limit - 1)
+    #expect(
+      journaled.hooked.map { ($0.updater as? Append)?.number } == [limit], "the hook fills it")
+
+    let nearTheEnd = Journaled(lastSequence: Int.max - 4)
+    nearTheEnd.open()
+    #expect(nearTheEnd.tape._inlineRoom == 2)
+    for number in 1...4 { nearTheEnd.store.dispatch(Append(number: number)) }
+    #expect(nearTheEnd.appended == [1, 2])
+    #expect(nearTheEnd.tape._lastSequence == Int.max - 2)
+    #expect(nearTheEnd.hooked.count == 2, "the hook numbers the last entries, or stops")
+
+    let hostileSnapshot = Journaled(lastSequence: -5)
+    hostileSnapshot.open()
+    #expect(hostileSnapshot.tape._inlineRoom == 0, "a numbering it cannot trust goes to the hook")
+  }
+
+  @Test("a store with other observers tells the hook every updater, after the change")
+  func observedStoresUseTheHook() {
+    let journaled = Journaled()
+    journaled.open()
+    var seen: [[Int]] = []
+    let token = journaled.store.addListener { _, new in seen.append(new.log) }
+    journaled.store.dispatch(Append(number: 1))
+    journaled.store.dispatch(Append(number: 2))
+    #expect(journaled.hooked.count == 2)
+    #expect(journaled.tape._batch.isEmpty)
+    #expect(seen == [[1], [1, 2]])
+    token.cancel()
+    // The next dispatch sweeps the cancelled listener (through the hook); after it, alone
+    // again, the store appends itself.
+    journaled.store.dispatch(Append(number: 3))
+    journaled.store.dispatch(Append(number: 4))
+    #expect(journaled.hooked.count == 3)
+    #expect(journaled.appended == [4])
+    #expect(seen == [[1], [1, 2]])
+  }
+
+  @Test("an updater dispatched from inside another is queued, then appended in its turn")
+  func queuedUpdatersAreAppendedInOrder() {
+    let journaled = Journaled()
+    journaled.open()
+    let store = journaled.store
+    journaled.store.dispatch(
+      DispatchingUpdater(number: 1) { store.dispatch(Append(number: 2)) })
+    journaled.store.dispatch(Append(number: 3))
+    #expect(journaled.store.state.log == [1, 2, 3])
+    #expect(journaled.tape._batch.map(\._number) == [1, 2, 3])
+    #expect(journaled.tape._batch.compactMap { ($0._updater as? Append)?.number } == [2, 3])
+  }
+
+  @Test("an updater whose release dispatches, dropped with its batch, is appended after it")
+  func releasedUpdatersDispatchOutsideTheTape() {
+    let journaled = Journaled()
+    journaled.open()
+    let store = journaled.store
+    journaled.store.dispatch(
+      Carrying(payload: DispatchesOnRelease { store.dispatch(Append(number: 99)) }))
+    #expect(journaled.tape._batch.count == 1)
+    // The journal takes the batch as it does (a swap) and drops it: the payload's deinit
+    // dispatches, with the tape's accesses over.
+    var taken: [_JournalEntry<CounterState>] = []
+    swap(&taken, &journaled.tape._batch)
+    journaled.tape._refresh()
+    taken = []
+    #expect(journaled.store.state.log == [99])
+    #expect(journaled.appended == [99])
+    #expect(journaled.tape._batch.map(\._number) == [2])
+  }
+
+  @Test("a copy of the batch held while the store appends is left as it was")
+  func heldCopiesAreUntouched() {
+    let journaled = Journaled()
+    journaled.open()
+    journaled.store.dispatch(Append(number: 1))
+    let held = journaled.tape._batch
+    journaled.store.dispatch(Append(number: 2))
+    #expect(held.map(\._number) == [1])
+    #expect(journaled.appended == [1, 2])
+  }
+}
+
+/// An updater that dispatches from inside itself (queued by the store).
+private struct DispatchingUpdater: StateUpdater {
+  let number: Int
+  let body: @MainActor @Sendable () -> Void
+
+  func updateState(_ state: inout CounterState) {
+    state.log.append(number)
+    MainActor.assumeIsolated { body() }
+  }
+}
+
+/// An object whose deinitializer dispatches to a store, on the main actor.
+private final class DispatchesOnRelease: Sendable {
+  let onRelease: @MainActor @Sendable () -> Void
+
+  init(_ onRelease: @escaping @MainActor @Sendable () -> Void) {
+    self.onRelease = onRelease
+  }
+
+  deinit {
+    MainActor.assumeIsolated { onRelease() }
+  }
+}
+
+/// An updater holding a `DispatchesOnRelease`.
+private struct Carrying: StateUpdater {
+  let payload: DispatchesOnRelease
+  func updateState(_ state: inout CounterState) {}
+}

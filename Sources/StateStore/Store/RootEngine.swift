@@ -343,6 +343,8 @@ final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
   /// unobserved dispatch does, and only the journal's part is a call (P1 in store-bench).
   @inlinable @inline(never)
   func _journalApplied<U: StateUpdater>(_ updater: U) where U.StateType == S {
+    // Only a root with a journal: `_hasObservers` may have been set by the updater's own code.
+    guard _journal != nil else { return }
     journal(updater, cause: currentCause())
   }
 
@@ -747,14 +749,16 @@ extension Store {
       return
     }
     _engine.unsafelyUnwrapped._isDispatching = true
-    // Decided before the updater runs, as the apply path decides it.
-    let observed = _engine.unsafelyUnwrapped._hasObservers
-    if !observed || _engine.unsafelyUnwrapped._journalsAlone {
+    if !_engine.unsafelyUnwrapped._hasObservers || _engine.unsafelyUnwrapped._journalsAlone {
       // The apply path's first step, here so that a store without observers, or with its
       // journal alone, runs the updater with no call at all: `apply` is not inlined into
-      // every dispatch. The journal is told after it, out of line.
+      // every dispatch. The journal is told after it, out of line. A journaled root always
+      // has observers, so the flag read again says whether this one has a journal, even
+      // when the updater's own code (a deinitializer) registered an observer meanwhile.
       _engine.unsafelyUnwrapped.runChange({ updater.updateState(&$0) })
-      if observed { _engine.unsafelyUnwrapped._journalApplied(updater) }
+      if _engine.unsafelyUnwrapped._hasObservers {
+        _engine.unsafelyUnwrapped._journalApplied(updater)
+      }
     } else {
       // The cause is read inside, once, and only when something records it.
       _engine.unsafelyUnwrapped._applyOutOfLine(updater, store: self)

@@ -261,11 +261,15 @@ final class _JournalWriter<S: State & Codable>: Sendable {
   /// Hands a batch of applied entries, in order, to the writer, with written batches for it to
   /// free (`written` is left empty); never waits on the disk.
   ///
+  /// With `wakes` false, an idle writer is left idle: the batch waits for the next call that
+  /// wakes it (``wake()``, a flush, or another hand-off), and a writer at work takes it in turn.
+  ///
   /// - Returns: The last of this store's entries known to be durable, and an empty batch with
   ///   room for entries, when the writer has one to spare.
   @inlinable
   func enqueue(
-    _ batch: [_PendingEntry<S>], retiring written: inout [ArraySlice<_PendingEntry<S>>]
+    _ batch: [_PendingEntry<S>], retiring written: inout [ArraySlice<_PendingEntry<S>>],
+    wakes: Bool = true
   ) -> (durable: Int, spare: [_PendingEntry<S>]?) {
     let (schedule, durable, spare) = _shared.withLock {
       shared -> (Bool, Int, [_PendingEntry<S>]?) in
@@ -277,15 +281,22 @@ final class _JournalWriter<S: State & Codable>: Sendable {
       }
       let spare = shared._spares.popLast()
       if let stopped = shared._stopped, let first = batch.first, first._number >= stopped.number {
-        return (_scheduleIfIdle(&shared), shared._durableNumber, spare)
+        return (wakes && _scheduleIfIdle(&shared), shared._durableNumber, spare)
       }
       shared._pending.append(batch)
       shared._holdsAfterFailure = false
       if shared._status == .saved { shared._status = .saving }
-      return (_scheduleIfIdle(&shared), shared._durableNumber, spare)
+      return (wakes && _scheduleIfIdle(&shared), shared._durableNumber, spare)
     }
     if schedule { _queue.async { self._drain() } }
     return (durable, spare)
+  }
+
+  /// Sets an idle writer to work on what was handed to it without waking it.
+  @usableFromInline
+  func wake() {
+    let schedule = _shared.withLock { _scheduleIfIdle(&$0) }
+    if schedule { _queue.async { self._drain() } }
   }
 
   /// How many empty batches the writer keeps for the store's actor.

@@ -5,13 +5,17 @@ import Synchronization
 /// updaters, and the updaters not known to be written, the newest of which wait in a batch
 /// that is handed to the writer whole.
 ///
-/// The store's journal (`Store.init(initialState:dependencies:interceptors:journal:)`) holds
-/// it strongly (it holds neither the store nor the ``JournaledStore``, so nothing is kept alive
-/// in a cycle), and every dispatch appends to the batch on the actor, with no lock. The batch is
-/// handed to the writer in one step (one lock, one scheduling of its queue): when it holds ``_JournalLedger/_batchLimit`` entries, at the end of the
-/// actor's current job (a task scheduled by the batch's first entry), and before anything
-/// that waits for the writer (a flush, a close, the exclusive lock). Dispatch order is kept:
-/// batches are handed over in order, and the writer writes them in order.
+/// The store's journal (`Store.init(initialState:dependencies:interceptors:journal:tape:)`)
+/// holds it strongly (it holds neither the store nor the ``JournaledStore``, so nothing is kept
+/// alive in a cycle). The numbering and the waiting batch are on the store's `_JournalTape`,
+/// which the store appends most of its updaters to itself, on the actor, with no lock; the
+/// journal's hook (``record(_:cause:)``) takes the rest. The batch is handed to the writer in
+/// one step (one lock, one scheduling of its queue): when it holds
+/// ``_JournalLedger/_batchLimit`` entries (without waking an idle writer: see
+/// ``handOff(wakingWriter:)``), at the end of the actor's current job (a task scheduled by the
+/// batch's first entry), and before anything that waits for the writer (a flush, a close, the
+/// exclusive lock). Dispatch order is kept: batches are handed over in order, and the writer
+/// writes them in order.
 @MainActor
 @usableFromInline
 final class _JournalOutbox<S: State & Codable, Dependencies: Sendable> {

@@ -1,4 +1,3 @@
-import Foundation
 import Dispatch
 
 /// One implementation of a workload: the store, or one of the plain-code floors.
@@ -129,11 +128,6 @@ func measure(_ runners: [any Runner], schedule: Schedule) async -> Measurement {
       let elapsed = Double(now() - start)
       totals[index] += operations
       samples[index].append(elapsed / Double(operations * runner.entriesPerOperation))
-    }
-  }
-  if ProcessInfo.processInfo.environment["SB_SAMPLES"] != nil {
-    for (index, runner) in runners.enumerated() {
-      print("  samples \(runner.name): " + samples[index].map { String(format: "%.1f", $0) }.joined(separator: " "))
     }
   }
   var failures: [String] = []

@@ -139,11 +139,7 @@ final class JournaledToggleRunner: Runner {
       if let journaled {
         try await journaled.flush()
       } else {
-        let env = ProcessInfo.processInfo.environment["P1_INTERVAL"]
-        journaled = try await openJournal(
-          directory.url,
-          options: env.flatMap(Int.init).map { JournalOptions(snapshotInterval: $0) }
-            ?? JournalOptions())
+        journaled = try await openJournal(directory.url)
       }
     } catch {
       failures.append("the journal failed: \(error)")

@@ -1,4 +1,3 @@
-import Foundation
 /// Runs the selected workloads and collects their results.
 @MainActor
 func runSuite(_ options: Options) async -> [WorkloadResult] {
@@ -40,12 +39,6 @@ private func run(_ workload: Workload, schedule: Schedule) async -> WorkloadResu
   let measurement = await measure(runners, schedule: schedule)
   let statistics = measurement.statistics
   let store = statistics[0]
-  if ProcessInfo.processInfo.environment["SB_ALL"] != nil {
-    for (i, r) in runners.enumerated() {
-      let rs = measurement.ratios(i, over: workload.ratioFloor)
-      print("  runner \(r.name): median \(statistics[i].median) min \(statistics[i].min) ratio \(rs.median)")
-    }
-  }
   let floor = statistics[workload.ratioFloor]
   let ratios = measurement.ratios(0, over: workload.ratioFloor)
   let floorGrowth = workload.floorGrowth.map {

@@ -108,8 +108,7 @@ struct Workload {
         makeRunners: {
           [
             JournaledToggleRunner(), ToggleStoreRunner(name: "W1 store"),
-            CauseReadingToggleRunner(), IdealJournalRunner(fresh: false),
-            IdealJournalRunner(fresh: true),
+            CauseReadingToggleRunner(),
           ]
         },
         ratioFloor: 1, measuresMemory: false, maximumOperations: 100_000),

@@ -183,6 +183,73 @@ struct JournalTapeTests {
     #expect(held.map(\._number) == [1])
     #expect(journaled.appended == [1, 2])
   }
+  @Test(
+    "an observer registered by the updater's own code (a deinitializer it runs) does not lose the entry"
+  )
+  func observerRegisteredInsideTheUpdater() {
+    let signal = _JournalSignal()
+    let tape = _JournalTape<HoldingState>(lastSequence: 0, snapshotWanted: signal)
+    let counts = Counts()
+    let store = Store<HoldingState, Void>(
+      initialState: HoldingState(), dependencies: (), interceptors: [],
+      journal: { _, _ in counts.hooked += 1 }, tape: tape)
+    tape._isJournaling = true
+    tape._handOffIsScheduled = true
+    store.dispatch(Hold(object: OnRelease {}))
+    // Replacing the held object releases it inside the updater: its deinitializer registers a
+    // listener, so the store has other observers when the updater returns.
+    store.dispatch(
+      Hold(
+        object: nil,
+        onReleaseOfOld: {
+          counts.tokens.append(store.addListener { _, _ in counts.heard += 1 })
+        }))
+    #expect(tape._batch.count == 2, "both journaled, whatever the updater registered")
+    #expect(counts.hooked == 0)
+    store.dispatch(Hold(object: nil))
+    #expect(counts.heard == 1, "the listener hears the next update")
+    #expect(counts.hooked == 1, "which the journal's hook is told: the journal is not alone now")
+    counts.tokens.removeAll()
+  }
+
+  /// What the hostile test counts.
+  @MainActor
+  final class Counts {
+    var hooked = 0
+    var heard = 0
+    var tokens: [Subscription] = []
+  }
+}
+
+/// A state holding an object whose release runs code.
+private struct HoldingState: State {
+  var held: OnRelease?
+}
+
+/// An object that runs `body` when released, on the main actor.
+private final class OnRelease: Sendable {
+  let body: @MainActor @Sendable () -> Void
+
+  init(_ body: @escaping @MainActor @Sendable () -> Void) {
+    self.body = body
+  }
+
+  deinit {
+    MainActor.assumeIsolated { body() }
+  }
+}
+
+/// Replaces the held object; with `onReleaseOfOld`, first gives the old one that code to run.
+private struct Hold: StateUpdater {
+  let object: OnRelease?
+  var onReleaseOfOld: (@MainActor @Sendable () -> Void)?
+
+  func updateState(_ state: inout HoldingState) {
+    if let onReleaseOfOld {
+      state.held = OnRelease(onReleaseOfOld)
+    }
+    state.held = object
+  }
 }
 
 /// An updater that dispatches from inside itself (queued by the store).

@@ -160,7 +160,7 @@ struct JournalTapeTests {
     journaled.open()
     let store = journaled.store
     journaled.store.dispatch(
-      Carrying(payload: DispatchesOnRelease { store.dispatch(Append(number: 99)) }))
+      Carrying(payload: OnRelease { store.dispatch(Append(number: 99)) }))
     #expect(journaled.tape._batch.count == 1)
     // The journal takes the batch as it does (a swap) and drops it: the payload's deinit
     // dispatches, with the tape's accesses over.
@@ -263,21 +263,8 @@ private struct DispatchingUpdater: StateUpdater {
   }
 }
 
-/// An object whose deinitializer dispatches to a store, on the main actor.
-private final class DispatchesOnRelease: Sendable {
-  let onRelease: @MainActor @Sendable () -> Void
-
-  init(_ onRelease: @escaping @MainActor @Sendable () -> Void) {
-    self.onRelease = onRelease
-  }
-
-  deinit {
-    MainActor.assumeIsolated { onRelease() }
-  }
-}
-
-/// An updater holding a `DispatchesOnRelease`.
+/// An updater holding an object that runs code when released.
 private struct Carrying: StateUpdater {
-  let payload: DispatchesOnRelease
+  let payload: OnRelease
   func updateState(_ state: inout CounterState) {}
 }

@@ -205,7 +205,8 @@ public final class Store<S: State, Dependencies: Sendable> {
   }
 
   /// Creates a root store that hands every updater it applies, with its cause, to `journal`,
-  /// right after the state changed and before the update observers.
+  /// right after the state changed and before the update observers; with a `tape`, the store
+  /// appends most of them to the tape itself, as the journal allows (see ``_JournalTape``).
   ///
   /// StatePersistence's plumbing: a `JournaledStore` creates its store so, and stops
   /// journaling by ignoring what `journal` is told. Unlike ``observeUpdates(_:)``, the journal

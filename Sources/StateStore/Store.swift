@@ -205,7 +205,8 @@ public final class Store<S: State, Dependencies: Sendable> {
   }
 
   /// Creates a root store that hands every updater it applies, with its cause, to `journal`,
-  /// right after the state changed and before the update observers.
+  /// right after the state changed and before the update observers; with a `tape`, the store
+  /// appends most of them to the tape itself, as the journal allows (see ``_JournalTape``).
   ///
   /// StatePersistence's plumbing: a `JournaledStore` creates its store so, and stops
   /// journaling by ignoring what `journal` is told. Unlike ``observeUpdates(_:)``, the journal
@@ -213,10 +214,10 @@ public final class Store<S: State, Dependencies: Sendable> {
   /// scope's updaters reach it as ``ScopedUpdater``s.
   @usableFromInline package init(
     initialState: S, dependencies: Dependencies, interceptors: [StoreInterceptor<S>],
-    journal: _Journal<S>?
+    journal: _Journal<S>?, tape: _JournalTape<S>? = nil
   ) {
     self._engine = _RootEngine(
-      initialState: initialState, interceptors: interceptors, journal: journal)
+      initialState: initialState, interceptors: interceptors, journal: journal, tape: tape)
     self.dependencies = dependencies
     self._scopeLink = nil
     self._cancellationLog = _CancellationLog()

@@ -45,6 +45,39 @@ struct HandOffTests {
     #expect(reopened.state == numbers(upTo: bursts.next), "every entry once, in dispatch order")
   }
 
+  @Test(
+    "a full batch in the middle of a job is handed over without waking an idle writer, which the end of the job wakes; a close before then strands nothing"
+  )
+  func fullBatchesWaitForTheEndOfTheJob() async throws {
+    let disk = SimulatedDisk()
+    let bursts = try await Bursts(on: disk)
+    let journaled = bursts.journaled
+    let limit = _JournalLedger<Numbers>._batchLimit
+    func writerState() -> (pending: Int, scheduled: Bool) {
+      journaled._writer._shared.withLock { ($0._pending.count, $0._isScheduled) }
+    }
+    // Idle: the drain that made the flush durable has returned.
+    while writerState().scheduled { await Task.yield() }
+    bursts.dispatch(limit)
+    #expect(journaled._outbox._ledger._batch.isEmpty, "handed over full")
+    let state = writerState()
+    #expect(state.pending == 1 && !state.scheduled, "handed over, the writer left idle")
+    #expect(journaled._outbox._ledger._handOffIsScheduled, "the end of the job is still to come")
+    while journaled._outbox._ledger._handOffIsScheduled { await Task.yield() }
+    #expect(writerState().scheduled || writerState().pending == 0, "woken at the end of the job")
+    try await journaled.flush()
+    #expect(journaled.durableSequence == bursts.next)
+
+    // Full batches, then a close in the same job: the close wakes the writer first.
+    while writerState().scheduled { await Task.yield() }
+    bursts.dispatch(2 * limit)
+    #expect(writerState().pending == 2)
+    try await journaled.close()
+    let reopened = try await JournaledStore.readNumbers(on: disk)
+    #expect(reopened.damage == nil)
+    #expect(reopened.state == numbers(upTo: bursts.next), "every entry once, in dispatch order")
+  }
+
   @Test("a flush waits for the entries still waiting on the store's actor")
   func flushHandsOverTheWaitingBatch() async throws {
     let disk = SimulatedDisk()

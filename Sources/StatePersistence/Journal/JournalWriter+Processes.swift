@@ -17,6 +17,7 @@ struct HeardEntry<S: State>: Sendable {
 }
 
 /// What a writer read of other processes' entries, on its way to the store's actor.
+@usableFromInline
 struct Heard<S: State>: Sendable {
   /// The journal's state after entry `sequence`.
   let state: S
@@ -28,7 +29,7 @@ struct Heard<S: State>: Sendable {
   let entries: [HeardEntry<S>]?
   /// The last of this store's entries (a ``_PendingEntry/_number``) in the journal up to
   /// `sequence`: this store's later entries come after `sequence`.
-  let lastNumber: Int
+  @usableFromInline let lastNumber: Int
 }
 
 // Sharing a directory with other processes: the lock, and reading what they appended.

@@ -4,37 +4,22 @@ import Foundation
 import StateStore
 import Synchronization
 
-/// An applied updater on its way from the store's actor to the disk.
-///
-/// Five words and a cause: what few entries carry (a snapshot, an undo's mark) is boxed, so
-/// that the batches, which pile up while the disk is slower than dispatch, stay small.
+/// An applied updater on its way from the store's actor to the disk (the store's own
+/// ``_JournalEntry``, which it appends to the journal's batch itself).
 @usableFromInline
-struct _PendingEntry<S: State>: Sendable {
-  @usableFromInline let _updater: any StateUpdater<S>
-  @usableFromInline let _cause: DispatchCause?
-  /// Its place among the updaters this store journals, from 1.
-  ///
-  /// Its number in the journal is given when it is appended, after whatever other processes
-  /// appended before it.
-  @usableFromInline let _number: Int
-  /// A snapshot's state or an undo's mark, when the entry carries one.
-  @usableFromInline let _extras: _EntryExtras<S>?
+typealias _PendingEntry<S: State> = _JournalEntry<S>
 
+extension _JournalEntry {
+  /// A snapshot's state or an undo's mark, when the entry carries one: the journal attaches
+  /// no other kind of object.
+  var extras: _EntryExtras<S>? { _extras.flatMap { $0 as? _EntryExtras<S> } }
   /// The state just after this entry, when the writer asked for a snapshot.
-  var snapshot: S? { _extras?.snapshot }
+  var snapshot: S? { extras?.snapshot }
   /// The entry it reverts, when ``JournaledStore/undo()`` dispatched it.
-  var undoes: Int? { _extras?.undoes }
+  var undoes: Int? { extras?.undoes }
   /// With a snapshot: the last journal entry the store had heard of when it applied this
   /// one, its state then holding the journal up to there, followed by its own updaters only.
-  var heardThrough: Int { _extras?.heardThrough ?? 0 }
-
-  @inlinable
-  init(updater: any StateUpdater<S>, cause: DispatchCause?, number: Int, extras: _EntryExtras<S>?) {
-    self._updater = updater
-    self._cause = cause
-    self._number = number
-    self._extras = extras
-  }
+  var heardThrough: Int { extras?.heardThrough ?? 0 }
 }
 
 /// What a few entries carry besides their updater, held by reference in a ``_PendingEntry``.
@@ -178,8 +163,8 @@ final class _JournalWriter<S: State & Codable>: Sendable {
   let registry: ActionLogRegistry<S>
   /// The state before the journal's first entry.
   let initialState: S
-  /// Set by the queue when a snapshot is due; the store's actor then hands over its state.
-  @usableFromInline let _wantsSnapshot = Atomic<Bool>(false)
+  /// Raised by the queue when a snapshot is due; the store's actor then hands over its state.
+  @usableFromInline let _snapshotWanted = _JournalSignal()
   /// Not a `Mutex`: the store's actor and the queue contend for it, and ThreadSanitizer cannot
   /// see a contended `Mutex` hand over on Linux (see `SpinLocked`).
   @usableFromInline let _shared: _SpinLocked<_Shared>
@@ -260,7 +245,7 @@ final class _JournalWriter<S: State & Codable>: Sendable {
         || $0.bytesSinceSnapshot >= options.snapshotByteThreshold
     }
     if due {
-      _wantsSnapshot.store(true, ordering: .relaxed)
+      _snapshotWanted._raised.store(true, ordering: .relaxed)
     }
   }
 
@@ -276,11 +261,15 @@ final class _JournalWriter<S: State & Codable>: Sendable {
   /// Hands a batch of applied entries, in order, to the writer, with written batches for it to
   /// free (`written` is left empty); never waits on the disk.
   ///
+  /// With `wakes` false, an idle writer is left idle: the batch waits for the next call that
+  /// wakes it (``wake()``, a flush, or another hand-off), and a writer at work takes it in turn.
+  ///
   /// - Returns: The last of this store's entries known to be durable, and an empty batch with
   ///   room for entries, when the writer has one to spare.
   @inlinable
   func enqueue(
-    _ batch: [_PendingEntry<S>], retiring written: inout [ArraySlice<_PendingEntry<S>>]
+    _ batch: [_PendingEntry<S>], retiring written: inout [ArraySlice<_PendingEntry<S>>],
+    wakes: Bool = true
   ) -> (durable: Int, spare: [_PendingEntry<S>]?) {
     let (schedule, durable, spare) = _shared.withLock {
       shared -> (Bool, Int, [_PendingEntry<S>]?) in
@@ -292,15 +281,22 @@ final class _JournalWriter<S: State & Codable>: Sendable {
       }
       let spare = shared._spares.popLast()
       if let stopped = shared._stopped, let first = batch.first, first._number >= stopped.number {
-        return (_scheduleIfIdle(&shared), shared._durableNumber, spare)
+        return (wakes && _scheduleIfIdle(&shared), shared._durableNumber, spare)
       }
       shared._pending.append(batch)
       shared._holdsAfterFailure = false
       if shared._status == .saved { shared._status = .saving }
-      return (_scheduleIfIdle(&shared), shared._durableNumber, spare)
+      return (wakes && _scheduleIfIdle(&shared), shared._durableNumber, spare)
     }
     if schedule { _queue.async { self._drain() } }
     return (durable, spare)
+  }
+
+  /// Sets an idle writer to work on what was handed to it without waking it.
+  @usableFromInline
+  func wake() {
+    let schedule = _shared.withLock { _scheduleIfIdle(&$0) }
+    if schedule { _queue.async { self._drain() } }
   }
 
   /// How many empty batches the writer keeps for the store's actor.
@@ -498,7 +494,7 @@ final class _JournalWriter<S: State & Codable>: Sendable {
       } else {
         // The store took it before hearing of entries another process appended before this
         // one: it is not the journal's state there. Ask for the state again.
-        _wantsSnapshot.store(true, ordering: .relaxed)
+        _snapshotWanted._raised.store(true, ordering: .relaxed)
       }
     }
   }
@@ -575,7 +571,7 @@ final class _JournalWriter<S: State & Codable>: Sendable {
       && (disk.entriesSinceSnapshot >= options.snapshotInterval
         || disk.bytesSinceSnapshot >= options.snapshotByteThreshold)
     {
-      _wantsSnapshot.store(true, ordering: .relaxed)
+      _snapshotWanted._raised.store(true, ordering: .relaxed)
     }
   }
 

@@ -211,7 +211,7 @@ public struct RebasedState<S: State>: StateUpdater {
 /// Carries what the writer read of other processes' entries to the store's actor, in order.
 @usableFromInline
 final class _HeardInbox<S: State & Codable, Dependencies: Sendable>: Sendable {
-  private let pending = _SpinLocked<(heard: [Heard<S>], isScheduled: Bool)>(([], false))
+  @usableFromInline let pending = _SpinLocked<(heard: [Heard<S>], isScheduled: Bool)>(([], false))
   @MainActor weak var target: JournaledStore<S, Dependencies>?
 
   init() {}
@@ -227,7 +227,10 @@ final class _HeardInbox<S: State & Codable, Dependencies: Sendable>: Sendable {
   }
 
   /// The ``Heard/lastNumber`` of the oldest delivery not yet made.
-  @usableFromInline var _oldestLastNumber: Int? { pending.withLock { $0.heard.first?.lastNumber } }
+  ///
+  /// Inlinable, so that the hand-off reads it in code specialised for the state: generic, it
+  /// looked the deliveries' type metadata up each time.
+  @inlinable var _oldestLastNumber: Int? { pending.withLock { $0.heard.first?.lastNumber } }
 
   /// Applies everything queued, in order.
   @MainActor func deliver() {

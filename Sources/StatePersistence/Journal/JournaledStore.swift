@@ -211,7 +211,7 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
     // interceptors' `onStart` dispatch, as the store is made, is not journaled.
     let store = Store(
       initialState: state, dependencies: dependencies, interceptors: interceptors,
-      journal: journal(outbox))
+      journal: journal(outbox), tape: outbox._ledger._tape)
     let journaled = JournaledStore(
       store: store, directory: layout.directory, writer: writer, inbox: inbox, outbox: outbox,
       failures: failures)

@@ -114,6 +114,11 @@ final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
   /// call reads it without retaining it, which a variable would cost (two atomic operations
   /// per dispatch); the journal stops by ignoring what it is told.
   @usableFromInline let _journal: _Journal<S>?
+  /// The journal's numbering and batch, when it has them: a journaled store appends most
+  /// updaters to it itself, and calls `journal` only for the rest (see ``_JournalTape``).
+  ///
+  /// A constant, for the reason `journal` is.
+  @usableFromInline let _tape: _JournalTape<S>?
   /// The key of ``DispatchCause/current``'s bindings, read once: a dispatch that records its
   /// cause reads it through ``DispatchCause/_current(key:)``.
   @usableFromInline let _causeKey = DispatchCause._currentKey
@@ -143,12 +148,16 @@ final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
   @usableFromInline var _rootReference: _RootHandle?
 
   @usableFromInline
-  init(initialState: S, interceptors: [StoreInterceptor<S>], journal: _Journal<S>?) {
+  init(
+    initialState: S, interceptors: [StoreInterceptor<S>], journal: _Journal<S>?,
+    tape: _JournalTape<S>?
+  ) {
     let state = UnsafeMutablePointer<S>.allocate(capacity: 1)
     state.initialize(to: initialState)
     self._state = state
     self._interceptors = interceptors
     self._journal = journal
+    self._tape = journal == nil ? nil : tape
     super.init(stateAddress: UnsafeMutableRawPointer(state), hasInterceptors: !interceptors.isEmpty)
     _hasObservers = journal != nil
     _journalsAlone = journal != nil
@@ -309,15 +318,50 @@ final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
       return
     }
     if _journalsAlone {
-      // Nothing but the journal observes the root: no list to sweep, nothing to notify.
-      runChange({ updater.updateState(&$0) })
-      _journal?(updater, cause())
+      applyJournaled(updater, cause: cause())
       return
     }
     applyChange(
       { updater.updateState(&$0) }, origin: Self._origin(of: updater), forgetsKeptSlices: false,
       notifyingUpdateObservers: { notifyUpdateObservers(updater, cause: cause(), store: store) },
       store: store)
+  }
+
+  /// Applies `updater` to a root that nothing but its journal observes, then journals it
+  /// with `cause`: no list to sweep, nothing to notify.
+  @inlinable
+  func applyJournaled<U: StateUpdater>(_ updater: U, cause: DispatchCause?)
+  where U.StateType == S {
+    runChange({ updater.updateState(&$0) })
+    journal(updater, cause: cause)
+  }
+
+  /// Journals `updater`, which `Store.dispatch(_:)` just applied to a root that nothing but
+  /// its journal observes, with the current cause.
+  ///
+  /// Out of line, so that the dispatch runs the updater inlined into the caller as an
+  /// unobserved dispatch does, and only the journal's part is a call (P1 in store-bench).
+  @inlinable @inline(never)
+  func _journalApplied<U: StateUpdater>(_ updater: U) where U.StateType == S {
+    // Only a root with a journal: `_hasObservers` may have been set by the updater's own code.
+    guard _journal != nil else { return }
+    journal(updater, cause: currentCause())
+  }
+
+  /// Tells the journal about `updater`, just applied, with `cause`.
+  @inlinable @inline(__always)
+  func journal<U: StateUpdater>(_ updater: U, cause: DispatchCause?) where U.StateType == S {
+    // Most updaters the store appends itself; the journal's hook sees the rest.
+    if _tape == nil || !_tape.unsafelyUnwrapped._append(updater, cause: cause) {
+      _journal?(updater, cause)
+    }
+  }
+
+  /// ``apply(_:cause:store:)``, out of line, with the current cause.
+  @inlinable @inline(never)
+  func _applyOutOfLine<U: StateUpdater>(_ updater: U, store: Store<S, Dependencies>)
+  where U.StateType == S {
+    apply(updater, cause: currentCause(), store: store)
   }
 
   /// Applies a scope's `body` to the state at once, as `dispatch` applies an updater.
@@ -705,14 +749,19 @@ extension Store {
       return
     }
     _engine.unsafelyUnwrapped._isDispatching = true
-    if _engine.unsafelyUnwrapped._hasObservers {
-      // The cause is read inside, once, and only when something records it.
-      _engine.unsafelyUnwrapped.apply(
-        updater, cause: _engine.unsafelyUnwrapped.currentCause(), store: self)
-    } else {
-      // The apply path's first step, here so that a store without observers runs the updater
-      // with no call at all: `apply` is not inlined into every dispatch.
+    if !_engine.unsafelyUnwrapped._hasObservers || _engine.unsafelyUnwrapped._journalsAlone {
+      // The apply path's first step, here so that a store without observers, or with its
+      // journal alone, runs the updater with no call at all: `apply` is not inlined into
+      // every dispatch. The journal is told after it, out of line. A journaled root always
+      // has observers, so the flag read again says whether this one has a journal, even
+      // when the updater's own code (a deinitializer) registered an observer meanwhile.
       _engine.unsafelyUnwrapped.runChange({ updater.updateState(&$0) })
+      if _engine.unsafelyUnwrapped._hasObservers {
+        _engine.unsafelyUnwrapped._journalApplied(updater)
+      }
+    } else {
+      // The cause is read inside, once, and only when something records it.
+      _engine.unsafelyUnwrapped._applyOutOfLine(updater, store: self)
     }
     _engine.unsafelyUnwrapped.endDispatch(store: self)
   }

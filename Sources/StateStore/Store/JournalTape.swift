@@ -1,0 +1,178 @@
+import Synchronization
+
+/// An updater a root store applied, with its cause, on its way to a journal
+/// (StatePersistence's `JournaledStore`).
+///
+/// Five words and a cause: what few entries carry (a snapshot, an undo's mark) is held by
+/// reference, so that the batches, which pile up while the disk is slower than dispatch, stay
+/// small.
+@usableFromInline
+package struct _JournalEntry<S: State>: Sendable {
+  /// The updater, as the store applied it.
+  @usableFromInline package let _updater: any StateUpdater<S>
+  /// ``DispatchCause/current`` when it was dispatched.
+  @usableFromInline package let _cause: DispatchCause?
+  /// Its place among the updaters this store journals, from 1.
+  @usableFromInline package let _number: Int
+  /// What the journal attaches to a few entries (a snapshot's state, an undo's mark); `nil`
+  /// for every entry the store appends itself.
+  @usableFromInline package let _extras: (any AnyObject & Sendable)?
+
+  @inlinable
+  package init(
+    updater: any StateUpdater<S>, cause: DispatchCause?, number: Int,
+    extras: (any AnyObject & Sendable)?
+  ) {
+    self._updater = updater
+    self._cause = cause
+    self._number = number
+    self._extras = extras
+  }
+}
+
+/// A flag another thread raises for the store's actor: the journal's writer asks for a
+/// snapshot with it.
+///
+/// The store reads it on every dispatch it journals, so the flag has a cache line of its
+/// own: whatever the allocator puts beside the object (the writer's locks, made on its queue)
+/// is written by other threads, and a flag sharing their line would be fetched from the
+/// other core on nearly every read. The object starts at a multiple of 16 bytes; with 48
+/// bytes before the flag and more than 63 after it, the line holding the flag lies inside
+/// the object.
+@usableFromInline
+package final class _JournalSignal: Sendable {
+  /// Room before the flag (after the object's 16-byte header).
+  private let _roomBefore: (Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0)
+  /// Whether the signal is raised.
+  @usableFromInline package let _raised = Atomic<Bool>(false)
+  /// Room after the flag.
+  private let _roomAfter: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
+
+  package init() {}
+
+  /// Whether the signal is raised, read with no ordering: what it asks for may come one entry
+  /// later.
+  @inlinable
+  package var _isRaised: Bool { _raised.load(ordering: .relaxed) }
+}
+
+/// The numbering of a journaled store's updaters and the batch the newest wait in: the part of
+/// the journal that every dispatch changes, which the root store changes itself.
+///
+/// StatePersistence's journal owns it (its ledger and outbox) and decides, through
+/// ``_refresh()``, how many updaters in a row the store may append itself (``_inlineRoom``):
+/// none while anything but numbering and batching has to happen for the next one (the first
+/// of a batch schedules its hand-off, a full batch is handed over at once, another process's
+/// updater is not journaled, an undo marks its entry, a snapshot is wanted, journaling is off).
+/// Everything else goes through the journal's hook (the store's `_journal`), which appends
+/// under the same rules. So a dispatch to a journaled store that nothing else observes does
+/// what a store without a journal does, then reads its cause and appends one entry to an
+/// array, with no call through a closure (P1 in store-bench).
+///
+/// Why the unchecked accesses never overlap: every access is on the main actor, a read by copy,
+/// an assignment, or an append to ``_batch``. An append copies an updater and a cause into the
+/// array, which runs no code of the application's (copying a value retains what it holds), and
+/// releases nothing: the array is unique when the batch is appended to (the journal takes it by
+/// swapping in an empty one, and only copies it for as long as a synchronous read), and when it
+/// is not, the copy the append makes leaves the old buffer to its other holder. The journal
+/// releases entries only after its accesses end (see `_JournalOutbox`). So an updater's
+/// deinitializer that dispatches runs outside every access, and its dispatch is appended then
+/// (tested in StatePersistence's `HostileDeinitializerTests`).
+@MainActor
+@usableFromInline
+package final class _JournalTape<S: State> {
+  /// How many entries a batch holds before it is handed to the writer at once: a bound on what
+  /// a long burst of dispatches keeps from the writer.
+  @inlinable nonisolated package static var _batchLimit: Int { 1024 }
+
+  /// How many updaters the state holds, counted from the journal's first entry.
+  // Unchecked: see the type's comment.
+  @exclusivity(unchecked) @usableFromInline package var _lastSequence: Int
+  /// How many updaters this store journaled: the last one's ``_JournalEntry/_number``.
+  // Unchecked: see the type's comment.
+  @exclusivity(unchecked) @usableFromInline package var _journaledCount = 0
+  /// The number of this store's last journaled updater that was not taken back: what a flush
+  /// waits for.
+  // Unchecked: see the type's comment.
+  @exclusivity(unchecked) @usableFromInline package var _flushTarget = 0
+  /// The entries not yet handed to the writer, oldest first.
+  // Unchecked: see the type's comment.
+  @exclusivity(unchecked) @usableFromInline package var _batch: [_JournalEntry<S>] = []
+  /// How many more updaters the store may append itself before the journal's hook must see
+  /// one; see ``_refresh()``.
+  // Unchecked: see the type's comment.
+  @exclusivity(unchecked) @usableFromInline package var _inlineRoom = 0
+  /// Raised by the writer when it wants a snapshot: the next updater goes to the hook, which
+  /// attaches the state to its entry.
+  @usableFromInline package let _snapshotWanted: _JournalSignal
+
+  /// Whether the store's updaters are journaled: from the journal's start until a close or the
+  /// journaled store's release.
+  // Unchecked: see the type's comment.
+  @exclusivity(unchecked) @usableFromInline package var _isJournaling = false {
+    didSet { _refresh() }
+  }
+  /// Whether the next update observed is one that another process appended.
+  // Unchecked: see the type's comment.
+  @exclusivity(unchecked) @usableFromInline package var _expectsOtherProcess = false {
+    didSet { _refresh() }
+  }
+  /// Whether the updater being applied was appended by another process.
+  // Unchecked: see the type's comment.
+  @exclusivity(unchecked) @usableFromInline package var _appliesOtherProcess = false {
+    didSet { _refresh() }
+  }
+  /// The entry that the next journaled updater reverts, while an undo dispatches its inverse.
+  // Unchecked: see the type's comment.
+  @exclusivity(unchecked) @usableFromInline package var _undoing: Int? {
+    didSet { _refresh() }
+  }
+  /// Whether a task will hand the batch over at the end of the actor's current job.
+  // Unchecked: see the type's comment.
+  @exclusivity(unchecked) @usableFromInline package var _handOffIsScheduled = false {
+    didSet { _refresh() }
+  }
+
+  /// Creates the tape of a journal whose state holds `lastSequence` updaters, whose writer
+  /// raises `snapshotWanted`.
+  package init(lastSequence: Int, snapshotWanted: _JournalSignal) {
+    self._lastSequence = lastSequence
+    self._snapshotWanted = snapshotWanted
+  }
+
+  /// Says how many updaters in a row the store may append itself: call after changing the
+  /// batch or the numbering other than through ``_append(_:cause:)``.
+  ///
+  /// None unless the store is journaling its own updaters with nothing to mark and the batch's
+  /// hand-off is scheduled; then as many as leave the batch one short of full (the hook hands
+  /// a full batch over) and the numbering short of its end (the hook stops the writer there).
+  @inlinable
+  package func _refresh() {
+    guard
+      _isJournaling && !_expectsOtherProcess && !_appliesOtherProcess && _undoing == nil
+        && _handOffIsScheduled
+    else {
+      _inlineRoom = 0
+      return
+    }
+    let batchRoom = Swift.max(0, Self._batchLimit - 1 - _batch.count)
+    let numberingRoom =
+      _lastSequence >= 0 && _lastSequence < Int.max - 2 ? (Int.max - 2) - _lastSequence : 0
+    _inlineRoom = Swift.min(batchRoom, numberingRoom)
+  }
+
+  /// Appends the updater just applied, with its cause, if the store may: answers `false`
+  /// when the journal's hook must see it.
+  @inlinable @inline(__always)
+  package func _append<U: StateUpdater>(_ updater: U, cause: DispatchCause?) -> Bool
+  where U.StateType == S {
+    guard _inlineRoom > 0, !_snapshotWanted._isRaised else { return false }
+    _inlineRoom -= 1
+    _lastSequence += 1
+    _journaledCount += 1
+    _flushTarget = _journaledCount
+    _batch.append(
+      _JournalEntry(updater: updater, cause: cause, number: _journaledCount, extras: nil))
+    return true
+  }
+}

@@ -65,6 +65,7 @@ struct EnqueueTests {
   @Test("without an identifier two quick saves run at once and the file ends with the first")
   func unorderedSavesLandOutOfOrder() async throws {
     let file = try temporaryFile()
+    defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
     let store = await toggleTwice(ordered: false, file: file)
     await store.receive(Append(entry: "swift: not favourite")) {
       $0.log = ["swift: not favourite"]
@@ -79,6 +80,7 @@ struct EnqueueTests {
   @Test("with .enqueue the saves run one after another and the file ends with the last")
   func enqueuedSavesLandInOrder() async throws {
     let file = try temporaryFile()
+    defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
     let store = await toggleTwice(ordered: true, file: file)
     await store.receive(Append(entry: "swift: favourite")) { $0.log = ["swift: favourite"] }
     await store.receive(Append(entry: "swift: not favourite")) {
@@ -137,6 +139,7 @@ struct EnqueueTests {
   @Test("a TestStore explains a queued effect behind one asleep on the clock")
   func queuedBehindASleeper() async throws {
     let file = try temporaryFile()
+    defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
     let store = makeTestStore(clock: TestClock())
     for isFavourite in [true, false] {
       await store.send(

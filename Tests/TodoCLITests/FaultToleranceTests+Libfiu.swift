@@ -415,7 +415,10 @@ extension FaultToleranceTests {
       }
     }
     #expect(statuses[1, default: 0] > 0, "no open failed: \(statuses)")
-    #expect(crashes * 3 <= 25, "\(crashes) runs crashed")
+    // Most runs must end with a status for the checks above to mean something. The monitor's
+    // trap is about one run in eight, more under ThreadSanitizer (whose runtime opens more
+    // files as the process starts: 9 of 25 once), so the bound is half the runs.
+    #expect(crashes * 2 <= 25, "\(crashes) runs crashed")
     // `clear` may fail, but never succeeds without clearing.
     var cleared = false
     for _ in 0..<10 where !cleared {

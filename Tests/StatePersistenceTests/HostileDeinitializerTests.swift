@@ -51,6 +51,34 @@ private struct Hold: StateUpdater, Codable {
   }
 }
 
+/// ``Hold``, journaled with its round.
+private struct HoldCounted: StateUpdater, Codable {
+  let round: Int
+  let onDeinit: @Sendable () -> Void
+
+  init(round: Int, onDeinit: @escaping @Sendable () -> Void) {
+    self.round = round
+    self.onDeinit = onDeinit
+  }
+
+  enum CodingKeys: CodingKey { case round }
+
+  init(from decoder: any Decoder) throws {
+    round = try decoder.container(keyedBy: CodingKeys.self).decode(Int.self, forKey: .round)
+    onDeinit = {}
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(round, forKey: .round)
+  }
+
+  func updateState(_ state: inout Holding) {
+    state.sentinel = Sentinel(onDeinit: onDeinit)
+    state.count += 1
+  }
+}
+
 /// Takes the sentinel out of the state, which releases it.
 private struct Drop: StateUpdater, Codable {
   func updateState(_ state: inout Holding) {
@@ -160,5 +188,72 @@ struct HostileDeinitializerTests {
       directory: "/store", registry: registry, system: disk)
     #expect(journal.state.items == [1, 2, 3, 50, 101, 102, 103])
     #expect(journal.damage == nil)
+  }
+
+  @Test(
+    "in one process, updaters whose deinitializers dispatch through MainActor.assumeIsolated are released on the actor, across 20 flushes"
+  )
+  func writtenUpdatersReleasedOnActor() async throws {
+    let disk = SimulatedDisk()
+    let registry = numbersRegistry()
+    registry.register(Carry.self)
+    var journaled: JournaledStore<Numbers, Void>? = try await JournaledStore.open(
+      directory: "/store", dependencies: (), registry: registry, options: .readingByHand(),
+      system: disk)
+    let tally = Tally()
+    let store = try #require(journaled?.store)
+    for round in 1...20 {
+      // `assumeIsolated` traps if the deinitializer runs anywhere but on the main actor: on
+      // the journal's writer queue, say.
+      store.dispatch(
+        Carry(
+          value: round,
+          sentinel: Sentinel {
+            MainActor.assumeIsolated {
+              tally.dispatches += 1
+              store.dispatch(Append(value: 1_000 + round))
+            }
+          }))
+      try await journaled?.flush()
+    }
+    try await journaled?.close()
+    // The last updater is the store's until the journaled store goes.
+    journaled = nil
+    // Whatever the writer gave back reaches the actor once the tasks before this one ran.
+    for _ in 0..<100 where tally.dispatches < 20 { await Task.yield() }
+    #expect(tally.dispatches == 20, "every deinitializer ran, on the actor")
+    #expect(store.state.items.filter { $0 <= 20 } == Array(1...20))
+  }
+
+  @Test(
+    "a snapshot's state whose deinitializer dispatches through MainActor.assumeIsolated is released on the actor"
+  )
+  func snapshotStatesReleasedOnActor() async throws {
+    let disk = SimulatedDisk()
+    let registry = ActionLogRegistry<Holding>()
+    registry.register(HoldCounted.self)
+    registry.register(Drop.self)
+    let journaled = try await JournaledStore.open(
+      directory: "/store", dependencies: (), registry: registry,
+      options: .readingByHand(snapshotInterval: 2), system: disk)
+    let tally = Tally()
+    let store = journaled.store
+    for round in 1...20 {
+      // The state holds the sentinel while snapshots are taken of it; replacing it later
+      // leaves the snapshots' copies as the last references.
+      store.dispatch(
+        HoldCounted(round: round) {
+          MainActor.assumeIsolated {
+            tally.dispatches += 1
+            store.dispatch(Drop())
+          }
+        })
+      try await journaled.flush()
+    }
+    store.dispatch(Drop())
+    try await journaled.flush()
+    try await journaled.close()
+    for _ in 0..<100 where tally.dispatches < 20 { await Task.yield() }
+    #expect(tally.dispatches == 20, "every sentinel was released, on the actor")
   }
 }

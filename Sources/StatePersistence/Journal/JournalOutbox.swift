@@ -33,6 +33,9 @@ final class _JournalOutbox<S: State & Codable, Dependencies: Sendable> {
   // after it). So an updater's deinitializer that dispatches (tested in
   // `HostileDeinitializerTests`) runs after the access, and its dispatch is recorded then.
   @exclusivity(unchecked) @usableFromInline var _ledger: _JournalLedger<S>
+  /// Entries written to the journal that this store no longer needs, released at the end of
+  /// the actor's job (see ``handOff(wakingWriter:)``).
+  @usableFromInline var _written: [ArraySlice<_PendingEntry<S>>] = []
 
   init(writer: _JournalWriter<S>, inbox: _HeardInbox<S, Dependencies>, lastSequence: Int) {
     self._writer = writer
@@ -100,6 +103,11 @@ final class _JournalOutbox<S: State & Codable, Dependencies: Sendable> {
   /// With `wakingWriter` false (a full batch, in the middle of the actor's job), an idle writer
   /// is not woken: the next hand-off that wakes it (every other one) sets it to work on this
   /// batch too.
+  ///
+  /// The entries written since the last hand-off are released here, on the actor, when the
+  /// hand-off wakes the writer (the end of the actor's job, a flush, a close); a full batch's
+  /// hand-off, in the middle of a job, keeps them until then, so that no deinitializer of the
+  /// application's runs inside a dispatch.
   @inlinable
   func handOff(wakingWriter: Bool = true) {
     guard let batch = _ledger.takeBatch() else {
@@ -107,14 +115,15 @@ final class _JournalOutbox<S: State & Codable, Dependencies: Sendable> {
         _ledger._writerSleepsOnBatches = false
         _writer.wake()
       }
+      if wakingWriter { _releaseWritten() }
       return
     }
     // Entries written by the last hand-off's count, except those a `Heard` still on its way
     // needs for a rebase (read in this order: a `Heard` posted after the count was read
-    // names at least it); the writer frees them.
+    // names at least it).
     let durable = _ledger._durableNumber
-    var written = _ledger.dropWritten(upTo: min(durable, _inbox._oldestLastNumber ?? durable))
-    let (durableNow, spare) = _writer.enqueue(batch, retiring: &written, wakes: wakingWriter)
+    _written += _ledger.dropWritten(upTo: min(durable, _inbox._oldestLastNumber ?? durable))
+    let (durableNow, spare) = _writer.enqueue(batch, wakes: wakingWriter)
     _ledger._writerSleepsOnBatches = !wakingWriter
     _ledger._durableNumber = durableNow
     // The next batch goes into memory the writer emptied, or else starts with room for as many
@@ -126,6 +135,27 @@ final class _JournalOutbox<S: State & Codable, Dependencies: Sendable> {
       tape._batch.reserveCapacity(batch.count)
     }
     tape._refresh()
+    if wakingWriter { _releaseWritten() }
+  }
+
+  /// Forgets, and releases here on the actor, every entry known to be written: after a flush
+  /// or a close, when nothing else would drop them until the next dispatch.
+  func forgetWritten() {
+    let durable = max(_ledger._durableNumber, _writer.durableNumber)
+    _ledger._durableNumber = durable
+    _written += _ledger.dropWritten(upTo: min(durable, _inbox._oldestLastNumber ?? durable))
+    _releaseWritten()
+  }
+
+  /// Releases the written entries this store kept, here on its actor.
+  @usableFromInline
+  func _releaseWritten() {
+    guard !_written.isEmpty else { return }
+    // Moved out before the release, so that a deinitializer that dispatches finds the outbox
+    // in order.
+    var released: [ArraySlice<_PendingEntry<S>>] = []
+    swap(&released, &_written)
+    _ = consume released
   }
 }
 

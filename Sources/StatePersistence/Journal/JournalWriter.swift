@@ -44,8 +44,14 @@ final class _EntryExtras<S: State>: Sendable {
 /// (group commit), and compacts the journal with snapshots.
 ///
 /// The store's actor hands it batches of entries (see ``_JournalOutbox``): it appends each to
-/// ``_Shared/_pending`` under a lock and, when the writer is idle, schedules it on its queue. Everything that touches the disk runs on that queue, in
-/// ``Disk``.
+/// ``_Shared/_pending`` under a lock and, when the writer is idle, schedules it on its queue.
+/// Everything that touches the disk runs on that queue, in ``Disk``.
+///
+/// The writer never releases a value of the application's (an updater, what it holds, a
+/// snapshot's state): a deinitializer may reach the store, which only the store's actor may
+/// do. What it is done with goes back to the actor (``_Shared/_returned``), under the lock that
+/// it moves under, so the queue never holds the last reference; the actor releases it (tested
+/// in `HostileDeinitializerTests`).
 ///
 /// Several processes may write to one directory: the writer holds the directory's `flock`
 /// only while it appends (exclusive) or reads (shared), and before appending it reads what
@@ -60,12 +66,18 @@ final class _JournalWriter<S: State & Codable>: Sendable {
   struct _Shared: Sendable {
     /// Batches of entries handed over and not yet taken by a drain, oldest first.
     @usableFromInline var _pending: [[_PendingEntry<S>]] = []
-    /// Written batches the store's actor no longer needs: freed by the next drain, on the
-    /// queue, so that the actor does not pay for destroying their entries.
-    @usableFromInline var _retired: [ArraySlice<_PendingEntry<S>>] = []
-    /// Empty batches with room for a batch's entries, made from retired ones by a drain: the
-    /// store's actor takes one at each hand-off for its next batch, instead of a fresh
-    /// allocation whose pages the system clears on first touch (P1 in store-bench).
+    /// Batches the writer is done with, and snapshot states it no longer needs, on their way
+    /// back to the store's actor: the writer never releases a value of the application's
+    /// (an updater, what it holds, a state), since a deinitializer may reach the store, which
+    /// it can do only on its actor. ``_releaseReturned()`` releases them there.
+    @usableFromInline var _returned: [[_PendingEntry<S>]] = []
+    /// Snapshot states the writer no longer needs; see ``_returned``.
+    @usableFromInline var _returnedStates: [S] = []
+    /// Whether a task on the store's actor will release what was returned.
+    @usableFromInline var _returnIsScheduled = false
+    /// Empty batches with room for a batch's entries, emptied on the store's actor from returned
+    /// ones: the actor takes one at each hand-off for its next batch, instead of a fresh
+    /// allocation whose pages the system clears on first touch.
     @usableFromInline var _spares: [[_PendingEntry<S>]] = []
     /// Whether a drain is scheduled or running.
     @usableFromInline var _isScheduled = false
@@ -124,6 +136,9 @@ final class _JournalWriter<S: State & Codable>: Sendable {
     var exclusiveHolders = 0
     /// The entry the snapshot covers, as this writer last wrote or read it.
     var snapshotSequence = 0
+    /// Snapshot states of written entries, to return to the store's actor (see
+    /// ``_Shared/_returned``).
+    var finishedStates: [S] = []
   }
 
   typealias Unwritten = (number: Int, line: Data, snapshot: S?, heardThrough: Int)
@@ -258,8 +273,7 @@ final class _JournalWriter<S: State & Codable>: Sendable {
   /// The last of this store's entries known to be durable.
   var durableNumber: Int { _shared.withLock { $0._durableNumber } }
 
-  /// Hands a batch of applied entries, in order, to the writer, with written batches for it to
-  /// free (`written` is left empty); never waits on the disk.
+  /// Hands a batch of applied entries, in order, to the writer; never waits on the disk.
   ///
   /// With `wakes` false, an idle writer is left idle: the batch waits for the next call that
   /// wakes it (``wake()``, a flush, or another hand-off), and a writer at work takes it in turn.
@@ -267,18 +281,11 @@ final class _JournalWriter<S: State & Codable>: Sendable {
   /// - Returns: The last of this store's entries known to be durable, and an empty batch with
   ///   room for entries, when the writer has one to spare.
   @inlinable
-  func enqueue(
-    _ batch: [_PendingEntry<S>], retiring written: inout [ArraySlice<_PendingEntry<S>>],
-    wakes: Bool = true
-  ) -> (durable: Int, spare: [_PendingEntry<S>]?) {
+  func enqueue(_ batch: [_PendingEntry<S>], wakes: Bool = true) -> (
+    durable: Int, spare: [_PendingEntry<S>]?
+  ) {
     let (schedule, durable, spare) = _shared.withLock {
       shared -> (Bool, Int, [_PendingEntry<S>]?) in
-      if !written.isEmpty {
-        shared._retired += written
-        // Emptied here, so that the queue holds the only references to them once the lock is
-        // released: a drain that runs at once can reuse their memory (see `recycle`).
-        written.removeAll()
-      }
       let spare = shared._spares.popLast()
       if let stopped = shared._stopped, let first = batch.first, first._number >= stopped.number {
         return (wakes && _scheduleIfIdle(&shared), shared._durableNumber, spare)
@@ -302,22 +309,50 @@ final class _JournalWriter<S: State & Codable>: Sendable {
   /// How many empty batches the writer keeps for the store's actor.
   static var _spareLimit: Int { 2 }
 
-  /// Frees the entries of `retired` here, on the queue, keeping up to ``_spareLimit`` of their
-  /// batches, emptied, for the store's actor to fill again.
+  /// Gives the batches of `finished` and the states of `states` back to the store's actor,
+  /// leaving both empty, and schedules their release there; call on the queue.
   ///
-  /// A batch is kept only when a retired slice is the whole of it and the last reference to
-  /// it (so emptying it destroys its entries in place and keeps its memory); any other is
-  /// freed as before.
-  private func recycle(_ retired: inout [ArraySlice<_PendingEntry<S>>]) {
+  /// The references move under the lock, so the queue never holds the last one: the actor
+  /// takes them only after this returns.
+  private func giveBack(_ finished: inout [[_PendingEntry<S>]], _ states: inout [S]) {
+    guard !finished.isEmpty || !states.isEmpty else { return }
+    let schedule = _shared.withLock { shared -> Bool in
+      shared._returned.append(contentsOf: finished)
+      shared._returnedStates.append(contentsOf: states)
+      // Released under the lock: `_returned` holds every one of them until the actor takes
+      // it, which it cannot do before the lock is released.
+      finished.removeAll(keepingCapacity: true)
+      states.removeAll()
+      defer { shared._returnIsScheduled = true }
+      return !shared._returnIsScheduled
+    }
+    if schedule { Task { @MainActor in self._releaseReturned() } }
+  }
+
+  /// Releases, on the store's actor, what the writer gave back: the application's values are
+  /// destroyed here, as a store without a journal destroys them. Up to ``_spareLimit`` batches
+  /// are kept, emptied, for the actor's next batches.
+  ///
+  /// - Complexity: O(entries returned).
+  @MainActor
+  func _releaseReturned() {
+    var (returned, states) = _shared.withLock { shared in
+      shared._returnIsScheduled = false
+      defer {
+        shared._returned = []
+        shared._returnedStates = []
+      }
+      return (shared._returned, shared._returnedStates)
+    }
+    states.removeAll()
     var spares: [[_PendingEntry<S>]] = []
-    while let slice = retired.popLast() {
-      guard spares.count < Self._spareLimit, slice.startIndex == 0 else { continue }
-      // The slice's buffer, not a copy, when the slice spans it (an array made from such a
-      // slice shares its buffer); then emptying keeps that buffer when nothing else holds it.
-      var batch = Array(consume slice)
+    while var batch = returned.popLast() {
+      guard spares.count < Self._spareLimit else { continue }
       let capacity = batch.capacity
+      // In place when the batch is the last reference to its memory (the store dropped its
+      // own); a copy would be a fresh allocation, no better than none.
       batch.removeAll(keepingCapacity: true)
-      if batch.capacity >= capacity, capacity > 0 { spares.append(batch) }
+      if capacity > 0 && batch.capacity >= capacity { spares.append(batch) }
     }
     guard !spares.isEmpty else { return }
     _shared.withLock { shared in
@@ -405,10 +440,8 @@ final class _JournalWriter<S: State & Codable>: Sendable {
     // The batches are swapped out of the lock with an empty array of the same capacity, so
     // taking them costs the store's actor no allocation and no copy while it waits for the lock.
     var batch: [[_PendingEntry<S>]] = []
-    var retired: [ArraySlice<_PendingEntry<S>>] = []
     while true {
       let taken = _shared.withLock { shared -> (holds: Bool, stoppedAt: Int?)? in
-        swap(&shared._retired, &retired)
         guard !shared._pending.isEmpty || shared._flushRequested else {
           shared._isScheduled = false
           return nil
@@ -417,12 +450,11 @@ final class _JournalWriter<S: State & Codable>: Sendable {
         swap(&shared._pending, &batch)
         return (shared._holdsAfterFailure, shared._stopped?.number)
       }
-      recycle(&retired)
       guard let taken else { return }
       disk.withLock { disk in
         write(batch, before: taken.stoppedAt, commits: !taken.holds, disk: &disk)
+        giveBack(&batch, &disk.finishedStates)
       }
-      batch.removeAll(keepingCapacity: true)
     }
   }
 
@@ -485,6 +517,8 @@ final class _JournalWriter<S: State & Codable>: Sendable {
         return
       }
       disk.unwritten.removeFirst(end)
+      // The states go back to the store's actor with the batch (see `giveBack`).
+      for entry in chunk { if let state = entry.snapshot { disk.finishedStates.append(state) } }
       let last = chunk[chunk.index(before: chunk.endIndex)]
       disk.lastNumber = last.number
       markDurable(number: last.number, sequence: disk.lastSequence, idle: disk.unwritten.isEmpty)

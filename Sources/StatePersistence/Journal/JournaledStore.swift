@@ -267,6 +267,7 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
   public func flush() async throws(PersistenceError) {
     _outbox.handOff()
     try await _writer.flush(upTo: flushTarget).get()
+    _outbox.forgetWritten()
   }
 
   /// Flushes, then stops journaling and releases the directory for another open.
@@ -280,6 +281,7 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
     let result = await _writer.flush(upTo: flushTarget)
     _writer.stop(.closed(reason: "the journaled store was closed"), at: journaledCount + 1)
     await _writer.closeAndWait()
+    _outbox.forgetWritten()
     try result.get()
   }
 

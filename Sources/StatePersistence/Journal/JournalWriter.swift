@@ -66,8 +66,9 @@ final class _JournalWriter<S: State & Codable>: Sendable {
   struct _Shared: Sendable {
     /// Batches of entries handed over and not yet taken by a drain, oldest first.
     @usableFromInline var _pending: [[_PendingEntry<S>]] = []
-    /// Batches the writer is done with, and snapshot states it no longer needs, on their way
-    /// back to the store's actor: the writer never releases a value of the application's
+    /// Batches the writer is done with, on their way back to the store's actor.
+    ///
+    /// The writer never releases a value of the application's
     /// (an updater, what it holds, a state), since a deinitializer may reach the store, which
     /// it can do only on its actor. ``_releaseReturned()`` releases them there.
     @usableFromInline var _returned: [[_PendingEntry<S>]] = []
@@ -329,8 +330,10 @@ final class _JournalWriter<S: State & Codable>: Sendable {
     if schedule { Task { @MainActor in self._releaseReturned() } }
   }
 
-  /// Releases, on the store's actor, what the writer gave back: the application's values are
-  /// destroyed here, as a store without a journal destroys them. Up to ``_spareLimit`` batches
+  /// Releases, on the store's actor, what the writer gave back.
+  ///
+  /// The application's values are destroyed here, as a store without a journal destroys them.
+  /// Up to ``_spareLimit`` batches
   /// are kept, emptied, for the actor's next batches.
   ///
   /// - Complexity: O(entries returned).

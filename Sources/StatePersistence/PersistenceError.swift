@@ -37,6 +37,10 @@ public enum PersistenceError: Error, Hashable, Sendable, CustomStringConvertible
   /// A message naming the file and what is wrong.
   public var description: String {
     switch self {
+    case .systemCall(let operation, let path, let code) where code == ELOOP:
+      return "cannot \(operation) \(path): it is a symbolic link, and no link inside a store's "
+        + "directory is followed; it was left as it is: to recover, replace the link with the "
+        + "file it points to, or remove it"
     case .systemCall(let operation, let path, let code):
       return "cannot \(operation) \(path): \(String(cString: strerror(code)))"
     case .damaged(let file, let line, let reason):

@@ -151,16 +151,17 @@ package final class OpenFile {
 
 /// The file operations persistence builds from ``SystemCalls``: directories, atomic
 /// replacement, listing.
+///
+/// A directory the app names is opened through a symbolic link, as any path the app gives is
+/// (a store kept under a link, or under `/var` on Apple platforms, which links to
+/// `/private/var`); a file inside it never is: a link planted in place of a segment, the lock,
+/// a snapshot or a temporary file is refused (`ELOOP`) or removed, never written through.
 package struct FileAccess: Sendable {
   package let system: any SystemCalls
-  /// Whether directories are opened through a symbolic link (to synchronize them); files never
-  /// are.
-  package let followsDirectoryLinks: Bool
 
-  /// File access over `system`; see ``followsDirectoryLinks``.
-  package init(system: any SystemCalls, followsDirectoryLinks: Bool = false) {
+  /// File access over `system`.
+  package init(system: any SystemCalls) {
     self.system = system
-    self.followsDirectoryLinks = followsDirectoryLinks
   }
 
   /// The contents of `path`, or `nil` if there is no such file.
@@ -198,8 +199,7 @@ package struct FileAccess: Sendable {
   /// Forces `directory`'s entries (new files, renames, removals) to the disk.
   package func synchronizeDirectory(_ directory: String) throws(PersistenceError) {
     let handle = try OpenFile(
-      directory, flags: O_RDONLY | O_DIRECTORY, system: system,
-      followingLinks: followsDirectoryLinks)
+      directory, flags: O_RDONLY | O_DIRECTORY, system: system, followingLinks: true)
     try handle.synchronize()
     try handle.close()
   }

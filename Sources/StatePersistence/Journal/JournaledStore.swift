@@ -303,7 +303,7 @@ extension JournaledStore {
   ) throws(PersistenceError) {
     let layout = JournalLayout(directory: trimmed(directory))
     let bytes = try SnapshotCodec.encode(state, schema: schemaVersion, seq: sequence)
-    try FileAccess(system: system, followsDirectoryLinks: true).replaceAtomically(
+    try FileAccess(system: system).replaceAtomically(
       layout.snapshotPath, with: bytes, in: layout.directory)
   }
 }

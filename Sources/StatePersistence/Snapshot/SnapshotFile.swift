@@ -22,6 +22,14 @@ import StateStore
 /// error goes to ``failures``, and the value is saved again after
 /// ``Options-swift.struct/retryInterval`` (or at the next ``flush()``), until a save succeeds.
 /// The value in memory is not touched by a failure.
+///
+/// A file that could not be read is never written over. After ``load()`` throws (the file is
+/// damaged, written by a newer version of the app, or unreadable), or when a save finds such a
+/// file where it would write, the keeper stops saving: ``status`` is
+/// ``PersistenceStatus/stopped(_:)`` with the error, and ``flush()`` throws it, until the app
+/// decides. It either calls ``setAsideUnreadableFile()``, which keeps the old file beside the
+/// new one and resumes saving, or leaves things as they are and runs read-only; see
+/// "A file that cannot be read" in <doc:KeepingStateOnDisk>.
 @MainActor
 public final class SnapshotFile<Value: Codable & Equatable & Sendable> {
   /// How saves are timed and what schema version the file carries.
@@ -86,6 +94,8 @@ public final class SnapshotFile<Value: Codable & Equatable & Sendable> {
   private var sourceChanged = false
   /// How many writes were handed to the queue and have not finished.
   private var writesInFlight = 0
+  /// Why nothing is written: the file could not be read, by ``load()`` or before a save.
+  private var refusal: PersistenceError?
 
   /// Creates the file's keeper for `url`; nothing is read or written until asked.
   public convenience init(url: URL, options: Options = Options()) {
@@ -110,25 +120,100 @@ public final class SnapshotFile<Value: Codable & Equatable & Sendable> {
 
   /// Reads the saved value, or `nil` when the file does not exist yet.
   ///
+  /// When it throws, the keeper stops saving, so that the file it could not read is never
+  /// written over: ``status`` is ``PersistenceStatus/stopped(_:)`` with the error until
+  /// ``setAsideUnreadableFile()`` or a later `load()` that succeeds.
+  ///
   /// - Throws: ``PersistenceError/damaged(file:line:reason:)`` naming the line at fault (the
   ///   file is left as it is), ``PersistenceError/newerSchema(file:found:supported:)``, or
   ///   ``PersistenceError/systemCall(operation:path:code:)``.
   /// - Complexity: O(file size).
   public func load() throws(PersistenceError) -> Value? {
-    guard let bytes = try files.contents(of: path) else { return nil }
-    let value = try SnapshotCodec.decode(
-      Value.self, from: bytes, path: path, schema: options.schemaVersion,
-      migrations: options.migrations
-    ).value
-    lastHandedOver = value
+    let value: Value?
+    do {
+      if let bytes = try files.contents(of: path) {
+        value = try SnapshotCodec.decode(
+          Value.self, from: bytes, path: path, schema: options.schemaVersion,
+          migrations: options.migrations
+        ).value
+      } else {
+        value = nil
+      }
+    } catch {
+      refuse(because: error)
+      throw error
+    }
+    if let value { lastHandedOver = value }
+    if refusal != nil { resume() }
     return value
+  }
+
+  /// Moves the file that could not be read aside, beside it, and resumes saving: the next save
+  /// writes the value in memory as a new file.
+  ///
+  /// The file is renamed to its name followed by `.unreadable` (then `.unreadable-2`,
+  /// `.unreadable-3`, … when that name is taken), never removed, and the directory is
+  /// synchronized, so the old data survives for a newer version of the app or for a repair.
+  /// To run read-only instead, do not call it: the keeper keeps the value in memory and
+  /// writes nothing, and ``flush()`` throws why.
+  ///
+  /// - Returns: Where the file was moved, or `nil` when saving was not stopped by an unreadable
+  ///   file, or the file is no longer there.
+  /// - Throws: ``PersistenceError/systemCall(operation:path:code:)`` when the rename or the
+  ///   directory's synchronization fails; saving then stays stopped.
+  /// - Complexity: O(entries in the directory).
+  @discardableResult
+  public func setAsideUnreadableFile() async throws(PersistenceError) -> URL? {
+    guard refusal != nil else { return nil }
+    if let lastWrite { _ = await lastWrite.value }
+    let (files, path, directory) = (files, path, directory)
+    let result = await queue.run { () -> Result<String?, PersistenceError> in
+      Result { () throws(PersistenceError) -> String? in
+        let taken = Set(try files.names(in: directory))
+        let name = (path as NSString).lastPathComponent
+        guard taken.contains(name) else { return nil }
+        var aside = name + ".unreadable"
+        var number = 1
+        while taken.contains(aside) {
+          number += 1
+          aside = name + ".unreadable-\(number)"
+        }
+        let asidePath = (directory as NSString).appendingPathComponent(aside)
+        try files.rename(path, to: asidePath, in: directory)
+        return asidePath
+      }
+    }
+    let moved = try result.get()
+    lastHandedOver = nil
+    resume()
+    return moved.map { URL(fileURLWithPath: $0) }
+  }
+
+  /// Stops saving: the file at ``path`` could not be read.
+  private func refuse(because error: PersistenceError) {
+    refusal = error
+    status = .stopped(error)
+    timer?.cancel()
+    timer = nil
+  }
+
+  /// Saves again after a refusal: what is pending, or the followed store's value.
+  private func resume() {
+    refusal = nil
+    if source != nil { sourceChanged = true }
+    if pending != nil || sourceChanged {
+      status = .saving
+      if timer == nil { startTimer(options.coalescingInterval) }
+    } else {
+      status = writesInFlight == 0 ? .saved : .saving
+    }
   }
 
   /// Saves `value` after the coalescing interval, with any later value replacing it.
   ///
   /// Returns at once. A value equal to the last one saved is not written again.
   public func save(_ value: Value) {
-    guard accept(value) else { return }
+    guard accept(value), refusal == nil else { return }
     if case .saved = status { status = .saving }
     if timer == nil { startTimer(options.coalescingInterval) }
   }
@@ -167,6 +252,7 @@ public final class SnapshotFile<Value: Codable & Equatable & Sendable> {
   private func noteChange() {
     guard !sourceChanged else { return }
     sourceChanged = true
+    guard refusal == nil else { return }
     if case .saved = status { status = .saving }
     if timer == nil { startTimer(options.coalescingInterval) }
   }
@@ -192,12 +278,14 @@ public final class SnapshotFile<Value: Codable & Equatable & Sendable> {
   /// once it is durable.
   ///
   /// - Throws: The ``PersistenceError`` of the failed save; the value stays pending and is tried
-  ///   again after the retry interval.
+  ///   again after the retry interval. While saving is stopped because the file could not be
+  ///   read, the error that stopped it, and nothing is written.
   public func flush() async throws(PersistenceError) {
     timer?.cancel()
     timer = nil
     readSource()
     if let lastWrite { _ = await lastWrite.value }
+    if let refusal { throw refusal }
     guard let value = pending else { return }
     if case .failure(let error) = await write(value).value { throw error }
   }
@@ -209,7 +297,7 @@ public final class SnapshotFile<Value: Codable & Equatable & Sendable> {
       guard let self else { return }
       self.timer = nil
       self.readSource()
-      guard let value = self.pending else { return }
+      guard self.refusal == nil, let value = self.pending else { return }
       _ = await self.write(value).value
     }
   }
@@ -226,6 +314,7 @@ public final class SnapshotFile<Value: Codable & Equatable & Sendable> {
       _ = await previous?.value
       let result = await queue.run { () -> Result<Void, PersistenceError> in
         Result { () throws(PersistenceError) in
+          try Self.checkReadable(path, files: files, schema: schema)
           let bytes = try SnapshotCodec.encode(value, schema: schema, seq: 0)
           try files.replaceAtomically(path, with: bytes, in: directory)
         }
@@ -237,16 +326,44 @@ public final class SnapshotFile<Value: Codable & Equatable & Sendable> {
     return task
   }
 
+  /// Throws unless the file at `path` is absent or one this app can read (whole, its checksum
+  /// right, of a schema version no newer than `schema`): a save never writes over a file that
+  /// could not be read, whoever put it there since the last load.
+  ///
+  /// - Complexity: O(file size).
+  private nonisolated static func checkReadable(
+    _ path: String, files: FileAccess, schema: Int
+  ) throws(PersistenceError) {
+    guard let bytes = try files.contents(of: path) else { return }
+    let header = try SnapshotCodec.validated(bytes, path: path).header
+    guard header.schema <= schema else {
+      throw .newerSchema(file: path, found: header.schema, supported: schema)
+    }
+  }
+
   private func finish(_ value: Value, _ result: Result<Void, PersistenceError>) {
     writesInFlight -= 1
     switch result {
     case .success:
       if pending == nil { status = .saved }
+    case .failure(let error) where Self.meansUnreadable(error):
+      if pending == nil { pending = value }
+      refuse(because: error)
+      failureSink.yield(error)
     case .failure(let error):
       status = .failing(error)
       failureSink.yield(error)
       if pending == nil { pending = value }
       if timer == nil { startTimer(options.retryInterval) }
+    }
+  }
+
+  /// Whether a save's `error` says the file there cannot be read, rather than that the disk
+  /// failed: only the check before writing throws these.
+  private static func meansUnreadable(_ error: PersistenceError) -> Bool {
+    switch error {
+    case .damaged, .newerSchema: return true
+    default: return false
     }
   }
 }

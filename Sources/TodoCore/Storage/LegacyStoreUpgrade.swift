@@ -63,7 +63,7 @@ struct LegacyStoreUpgrade {
 
   /// Renames the journal and removes the old snapshot; returns whether the journal was renamed.
   private func moveToTheModulesLayout() throws(PersistenceError) -> Bool {
-    let files = FileAccess(system: system, followsDirectoryLinks: true)
+    let files = FileAccess(system: system)
     var renamed = false
     if isPresent(legacyJournal) {
       // Another process may have upgraded while this one waited for the lock: then there is

@@ -212,9 +212,17 @@ struct ScopedTestStoreTests {
       await store.send(SaveNote())
       await store.finish()
     }
-    #expect(messages.count == 2)
-    #expect(messages.first?.contains("text: \"bread\" → \"milk\"") == true)
-    #expect(messages.last?.contains("MarkSaved") == true)
+    #expect(
+      messages == [
+        """
+        The state after send(SetNote) differs from the expected state (expected → actual):
+          text: "bread" → "milk"
+        """,
+        """
+        The test ended with 1 received updater(s) not asserted: MarkSaved. Assert each with \
+        `await store.receive(...)`, or skip them with `store.skipReceivedUpdaters()`.
+        """,
+      ])
   }
 
   @Test("a test store over a scope keeps the app alive: the app may be a temporary")

@@ -1,3 +1,8 @@
+// What these tests catch (changes to the library that must turn them red):
+// - `finishSubFlow` (SubFlows/Navigator+SubFlows.swift) taking the first sub-flow shown as the
+//   identifier (`firstIndex`) instead of the topmost (`lastIndex`), so that `Finish` completes
+//   the outer of two nested sub-flows → `nestedWithTheSameIdentifier`.
+
 import Navigation
 import SideEffects
 import StateStore

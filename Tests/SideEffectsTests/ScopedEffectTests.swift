@@ -1,3 +1,7 @@
+// What these tests catch (changes to the library that must turn them red):
+// - A second, spurious issue from a test store over a scope, after a wrong expectation or at
+//   its end → `exhaustiveInsideTheApp` (it compares the complete list of recorded issues).
+
 import Foundation
 import SideEffects
 import StateStoreTesting

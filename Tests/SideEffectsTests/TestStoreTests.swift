@@ -1,3 +1,10 @@
+// What these tests catch (changes to the library that must turn them red):
+// - A second, spurious issue after a state check (`TestStore.assertChange`): the "no change was
+//   expected" issue recorded twice → `unexpectedChange`; any extra issue with a diff →
+//   `mismatchShowsDiff`, `nonExhaustiveStillChecks`. Every test here that collects the
+//   recorded issues compares the complete list, text and count, so an extra or a changed
+//   message fails it (`sendWithPendingReceived`, `unreceivedAtEnd`, `runningAtEnd` too).
+
 import SideEffects
 import StateStoreTesting
 import Synchronization

@@ -1,3 +1,8 @@
+// What these tests catch (changes to the library that must turn them red):
+// - `_SliceOrigin.mayChange` (Scopes/ScopeLink.swift) comparing the update's bytes with the
+//   scope's by `==` instead of `overlaps`, so that a parent scope misses its child scope's
+//   change → `parentScopeHearsItsChild`.
+
 import StateStore
 import Testing
 

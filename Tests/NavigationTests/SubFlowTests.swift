@@ -1,3 +1,8 @@
+// What these tests catch (changes to the library that must turn them red):
+// - `finishSubFlow` (SubFlows/Navigator+SubFlows.swift) taking the first sub-flow shown as the
+//   identifier (`firstIndex`) instead of the topmost (`lastIndex`), so that `Finish` completes
+//   the outer of two nested sub-flows → `nestedWithTheSameIdentifier`.
+
 import Navigation
 import SideEffects
 import StateStore
@@ -146,6 +151,29 @@ struct SubFlowTests {
     #expect(try await outer.value == 5)
     #expect(try await again.value == nil)
     #expect(navigator.currentRoute == ["list", "detail"])
+  }
+
+  @Test("nested sub-flows shown as the same identifier: Finish completes the innermost one first")
+  func nestedWithTheSameIdentifier() async throws {
+    let tracker = ScreenTracker()
+    // A picker that pushes another picker: each one shown for a result, under one identifier.
+    func picker() -> RoutableFactory {
+      tracker.make("picker") { [.show("picker"): .push(picker())] }
+    }
+    let navigator = Navigator(root: Screen("list", [.show("picker"): .presentModally(picker())]))
+    let store = Store(initialState: AppState(), dependencies: Dependencies(navigator: navigator))
+    let outer = Task { try await store.dispatch(ShowForResult("picker", of: Int.self)) }
+    await waitUntil(navigator, shows: ["list", "picker"])
+    let inner = Task { try await store.dispatch(ShowForResult("picker", of: Int.self)) }
+    await waitUntil(navigator, shows: ["list", "picker", "picker"])
+    try await store.dispatch(Finish("picker", with: 1))
+    #expect(try await inner.value == 1)
+    #expect(navigator.currentRoute == ["list", "picker"])
+    #expect(tracker.alive == ["picker"])
+    try await store.dispatch(Finish("picker", with: 2))
+    #expect(try await outer.value == 2)
+    #expect(navigator.currentRoute == ["list"])
+    #expect(tracker.alive.isEmpty)
   }
 
   @Test("an interceptor that drops the request gives nil without navigating")

@@ -1,3 +1,7 @@
+// What these tests catch (changes to the library that must turn them red):
+// - A second, spurious issue from a test store over a scope, after a wrong expectation or at
+//   its end → `exhaustiveInsideTheApp` (it compares the complete list of recorded issues).
+
 import Foundation
 import SideEffects
 import StateStoreTesting
@@ -212,9 +216,17 @@ struct ScopedTestStoreTests {
       await store.send(SaveNote())
       await store.finish()
     }
-    #expect(messages.count == 2)
-    #expect(messages.first?.contains("text: \"bread\" → \"milk\"") == true)
-    #expect(messages.last?.contains("MarkSaved") == true)
+    #expect(
+      messages == [
+        """
+        The state after send(SetNote) differs from the expected state (expected → actual):
+          text: "bread" → "milk"
+        """,
+        """
+        The test ended with 1 received updater(s) not asserted: MarkSaved. Assert each with \
+        `await store.receive(...)`, or skip them with `store.skipReceivedUpdaters()`.
+        """,
+      ])
   }
 
   @Test("a test store over a scope keeps the app alive: the app may be a temporary")

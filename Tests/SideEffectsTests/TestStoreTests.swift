@@ -1,3 +1,10 @@
+// What these tests catch (changes to the library that must turn them red):
+// - A second, spurious issue after a state check (`TestStore.assertChange`): the "no change was
+//   expected" issue recorded twice → `unexpectedChange`; any extra issue with a diff →
+//   `mismatchShowsDiff`, `nonExhaustiveStillChecks`. Every test here that collects the
+//   recorded issues compares the complete list, text and count, so an extra or a changed
+//   message fails it (`sendWithPendingReceived`, `unreceivedAtEnd`, `runningAtEnd` too).
+
 import SideEffects
 import StateStoreTesting
 import Synchronization
@@ -72,9 +79,13 @@ struct TestStoreTests {
       line = #line + 1
       await store.send(Increment()) { $0.value = 2 }
     }
-    #expect(messages.count == 1)
-    #expect(messages.first?.contains("differs from the expected state") == true)
-    #expect(messages.first?.contains("value: 2 → 1") == true)
+    #expect(
+      messages == [
+        """
+        The state after send(Increment) differs from the expected state (expected → actual):
+          value: 2 → 1
+        """
+      ])
     #expect(line > 0)
   }
 
@@ -100,8 +111,13 @@ struct TestStoreTests {
       let store = makeTestStore()
       await store.send(Increment())
     }
-    #expect(messages.first?.contains("no change was expected") == true)
-    #expect(messages.first?.contains("value: 0 → 1") == true)
+    #expect(
+      messages == [
+        """
+        send(Increment) changed the state, but no change was expected (expected → actual):
+          value: 0 → 1
+        """
+      ])
   }
 
   @Test("receiving a different updater type fails")
@@ -136,8 +152,13 @@ struct TestStoreTests {
       await store.finish()
       await store.send(Increment()) { $0.value = 1 }
     }
-    #expect(messages.count == 1)
-    #expect(messages.first?.contains("1 received updater(s) must be asserted: Append") == true)
+    #expect(
+      messages == [
+        """
+        Before send(Increment), 1 received updater(s) must be asserted: Append. \
+        Use `await store.receive(...)` first.
+        """
+      ])
   }
 
   @Test("unasserted received updaters fail the test when the store goes away")
@@ -147,8 +168,13 @@ struct TestStoreTests {
       await store.send(AppendSeveral(tag: "a", count: 2))
       await store.finish()
     }
-    #expect(messages.count == 1)
-    #expect(messages.first?.contains("2 received updater(s) not asserted: Append, Append") == true)
+    #expect(
+      messages == [
+        """
+        The test ended with 2 received updater(s) not asserted: Append, Append. Assert each \
+        with `await store.receive(...)`, or skip them with `store.skipReceivedUpdaters()`.
+        """
+      ])
   }
 
   @Test("a helper that forwards its caller's source location makes leftovers point at the caller")
@@ -189,8 +215,13 @@ struct TestStoreTests {
       await gate.arrivals(1)
       await store.receive(Append.self) { $0.log = ["w start"] }
     }
-    #expect(messages.count == 1)
-    #expect(messages.first?.contains("1 effect(s) still running") == true)
+    #expect(
+      messages == [
+        """
+        The test ended with 1 effect(s) still running; WaitAtGate was sent here. Await \
+        them with `await store.finish()`, or cancel them with `await store.cancelInFlightEffects()`.
+        """
+      ])
   }
 
   @Test("an error no one awaits fails the test")
@@ -222,7 +253,13 @@ struct TestStoreTests {
       store.exhaustivity = .off
       await store.send(Increment()) { $0.value = 3 }
     }
-    #expect(messages.first?.contains("value: 3 → 1") == true)
+    #expect(
+      messages == [
+        """
+        The state after send(Increment) differs from the expected state (expected → actual):
+          value: 3 → 1
+        """
+      ])
   }
 
   @Test("a debounced search is tested with the test clock, never sleeping")

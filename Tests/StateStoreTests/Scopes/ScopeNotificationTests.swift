@@ -1,3 +1,8 @@
+// What these tests catch (changes to the library that must turn them red):
+// - `_SliceOrigin.mayChange` (Scopes/ScopeLink.swift) comparing the update's bytes with the
+//   scope's by `==` instead of `overlaps`, so that a parent scope misses its child scope's
+//   change → `parentScopeHearsItsChild`.
+
 import StateStore
 import Testing
 
@@ -259,6 +264,31 @@ struct ScopeNotificationTests {
     // An update that touches no row still sweeps the row scopes that lost their observers.
     app.dispatch(BumpCounter())
     #expect(weakRow == nil)
+  }
+
+  @Test("a scope hears the change its child scope dispatches: subscribers and (old, new) listeners")
+  func parentScopeHearsItsChild() throws {
+    // The child's bytes lie inside the parent's without being all of them: the update's range
+    // overlaps the parent's, and is not equal to it.
+    #expect(try #require(MemoryLayout<ProfileState>.offset(of: \.avatar)) > 0)
+    let app = Store<ShellState, Void>()
+    // One scope of the parent with a subscriber only (its slice is kept for `==`), one with a
+    // listener only (it keeps the slice from before each update).
+    let subscribed = app.scope(state: \.profile)
+    let listened = app.scope(state: \.profile)
+    var urls: [String] = []
+    var changes: [String] = []
+    let tokens = [
+      subscribed.subscribe(to: \.avatar.url) { urls.append($0) },
+      listened.addListener { old, new in changes.append("\(old.avatar.url)→\(new.avatar.url)") },
+    ]
+    let avatar = app.scope(state: \.profile).scope(state: \.avatar)
+    avatar.dispatch(SetAvatar(url: "a.png"))
+    avatar.dispatch(SetAvatar(url: "b.png"))
+    #expect(app.state.profile.avatar.url == "b.png")
+    #expect(urls == ["", "a.png", "b.png"])
+    #expect(changes == ["→a.png", "a.png→b.png"])
+    _ = tokens
   }
 
   @Test("root updates that leave an Equatable slice == evaluate none of the scope's view models")

@@ -540,7 +540,10 @@ final class _JournalWriter<S: State & Codable>: Sendable {
   /// ``Disk/lastSequence``, with one `write` and one `fsync`, or leaves the segment as durable
   /// as it was and throws.
   private func append(_ chunk: ArraySlice<Unwritten>, disk: inout Disk) throws(PersistenceError) {
-    guard disk.lastSequence <= Int.max - chunk.count else {
+    // Checked against the journal as just read under the exclusive lock, not against the
+    // store's view of it: another process may have appended meanwhile. Readers refuse entry
+    // `Int.max`, so it is never written.
+    guard chunk.count <= (Int.max - 1) - disk.lastSequence else {
       throw .closed(reason: "the journal's numbering is used up at entry \(disk.lastSequence)")
     }
     let first = disk.lastSequence + 1

@@ -1,5 +1,7 @@
 import Foundation
+import PersistenceTestSupport
 import StateStore
+import Synchronization
 import Testing
 
 @testable import StatePersistence
@@ -43,5 +45,68 @@ struct NumberingTests {
     let reopened = try await JournaledStore.openNumbers(on: disk, options: .readingByHand())
     #expect(reopened.store.state.items == [1, 2])
     try await reopened.close()
+  }
+}
+
+/// Calls whose `fsync` of the directory right after a snapshot's rename fails, once.
+private final class SnapshotDirectorySyncFailing: ForwardingCalls {
+  let base: any SystemCalls
+  private let armed = Mutex(false)
+
+  init(_ base: any SystemCalls) {
+    self.base = base
+  }
+
+  func rename(_ from: String, to: String) throws(SystemCallFailure) {
+    try base.rename(from, to: to)
+    if to.hasSuffix("/snapshot.json") { armed.withLock { $0 = true } }
+  }
+
+  func synchronize(_ descriptor: Int32) throws(SystemCallFailure) {
+    let fails = armed.withLock { armed in
+      defer { armed = false }
+      return armed
+    }
+    if fails { throw SystemCallFailure(.synchronize, code: EIO) }
+    try base.synchronize(descriptor)
+  }
+}
+
+/// A snapshot whose rename is done counts as taken, even when the directory's `fsync` fails.
+///
+/// What these tests catch:
+/// - the writer going on appending to the segment the snapshot covers part of when the
+///   directory's `fsync` fails → `renamedSnapshotStartsASegment`.
+@MainActor
+@Suite("A snapshot renamed into place")
+struct RenamedSnapshotTests {
+  @Test(
+    "the directory's fsync fails after the rename: the next entry starts a new segment, the covered one is kept, and a reboot reads every entry"
+  )
+  func renamedSnapshotStartsASegment() async throws {
+    let disk = SimulatedDisk()
+    let calls = SnapshotDirectorySyncFailing(disk)
+    let journaled = try await JournaledStore.openNumbers(
+      on: calls, options: .readingByHand(snapshotInterval: 2))
+    for value in 1...3 {
+      journaled.store.dispatch(Append(value: value))
+      try await journaled.flush()
+    }
+    // The third entry carried the snapshot; its directory's fsync failed.
+    var failures = journaled.failures.makeAsyncIterator()
+    #expect(await failures.next() == .systemCall(operation: "sync", path: "/store", code: EIO))
+    journaled.store.dispatch(Append(value: 4))
+    try await journaled.flush()
+    try await journaled.close()
+
+    let names = try disk.contentsOfDirectory("/store")
+    #expect(names.contains("journal-4.jsonl"), "the entry after the snapshot starts a segment")
+    #expect(names.contains("journal-1.jsonl"), "the covered segment stays: the rename may be lost")
+    for seed in UInt64(0)..<8 {
+      let rebooted = disk.afterPowerCut(seed: seed)
+      let read = try await JournaledStore.readNumbers(on: rebooted)
+      #expect(read.damage == nil, "seed \(seed)")
+      #expect(read.state == numbers(upTo: 4), "seed \(seed)")
+    }
   }
 }

@@ -39,9 +39,75 @@ private final class SyncAndCutFailing: ForwardingCalls {
   }
 }
 
+/// Calls whose next `count` `fsync`s fail with `EIO` once armed, and nothing else: an append's
+/// `fsync` fails, its cut succeeds, and the cut's own `fsync` fails.
+private final class SyncsFailing: ForwardingCalls {
+  let base: any SystemCalls
+  private let remaining = Mutex(0)
+
+  init(_ base: any SystemCalls) {
+    self.base = base
+  }
+
+  /// Makes the next `count` `fsync`s fail.
+  func failNextSynchronizations(_ count: Int) {
+    remaining.withLock { $0 = count }
+  }
+
+  func synchronize(_ descriptor: Int32) throws(SystemCallFailure) {
+    let fails = remaining.withLock { remaining -> Bool in
+      guard remaining > 0 else { return false }
+      remaining -= 1
+      return true
+    }
+    if fails { throw SystemCallFailure(.synchronize, code: EIO) }
+    try base.synchronize(descriptor)
+  }
+}
+
+/// What these tests catch:
+/// - `try?` on the `fsync` after a failed append is cut back (the cut reported as durable) →
+///   `rollbackSynchronizationFails`;
+/// - the settling of an append in doubt reported as a failure that changed nothing →
+///   `settlingThatFails`.
 @MainActor
 @Suite("An append in doubt")
 struct UncertainAppendTests {
+  @Test(
+    "an append whose fsync fails and whose cut's fsync fails too is uncertain; after a power cut the journal reads as a prefix"
+  )
+  func rollbackSynchronizationFails() async throws {
+    for seed in UInt64(0)..<16 {
+      let disk = SimulatedDisk()
+      let calls = SyncsFailing(disk)
+      let journaled = try await JournaledStore.openNumbers(on: calls, options: .readingByHand())
+      journaled.store.dispatch(Append(value: 1))
+      try await journaled.flush()
+      // The append's fsync, then the fsync of its cut.
+      calls.failNextSynchronizations(2)
+      journaled.store.dispatch(Append(value: 2))
+      var failures = journaled.failures.makeAsyncIterator()
+      let failure = await failures.next()
+      guard case .uncertain? = failure else {
+        Issue.record("seed \(seed): not reported uncertain: \(String(describing: failure))")
+        return
+      }
+      // The power goes before anything else reaches the disk.
+      disk.cutPower(afterCalls: 0)
+      let rebooted = disk.afterPowerCut(seed: seed)
+      let recovered = try await JournaledStore.readNumbers(on: rebooted)
+      #expect(recovered.damage == nil, "seed \(seed)")
+      #expect(
+        recovered.state == numbers(upTo: 1) || recovered.state == numbers(upTo: 2),
+        "seed \(seed): \(recovered.state.items)")
+      let reopened = try await JournaledStore.openNumbers(on: rebooted, options: .readingByHand())
+      let count = reopened.store.state.items.count
+      reopened.store.dispatch(Append(value: count + 1))
+      try await reopened.close()
+      #expect(try await JournaledStore.readNumbers(on: rebooted).state == numbers(upTo: count + 1))
+    }
+  }
+
   @Test(
     "stays in doubt when the flush that settles it fails: the flush says uncertain, and the entry is kept and written once"
   )

@@ -217,6 +217,18 @@ package struct FileAccess: Sendable {
   package func replaceAtomically(_ path: String, with bytes: [UInt8], in directory: String)
     throws(PersistenceError)
   {
+    try replaceWithoutSynchronizingDirectory(path, with: bytes)
+    try synchronizeDirectory(directory)
+  }
+
+  /// Replaces `path` with `bytes` as ``replaceAtomically(_:with:in:)`` does, up to and with the
+  /// rename, but does not synchronize the directory: a caller that must know whether the
+  /// rename happened (it did when this returns) synchronizes it itself.
+  ///
+  /// - Complexity: O(bytes).
+  package func replaceWithoutSynchronizingDirectory(_ path: String, with bytes: [UInt8])
+    throws(PersistenceError)
+  {
     let temporary = path + ".tmp"
     try remove(temporary)
     let file = try OpenFile(temporary, flags: O_WRONLY | O_CREAT | O_EXCL, system: system)
@@ -233,7 +245,6 @@ package struct FileAccess: Sendable {
       try? system.unlink(temporary)
       throw error
     }
-    try synchronizeDirectory(directory)
   }
 
   /// Renames `path` to `newPath`, both in `directory`, and synchronizes the directory, so that

@@ -640,17 +640,28 @@ final class _JournalWriter<S: State & Codable>: Sendable {
   private func takeSnapshot(_ state: S, at sequence: Int, disk: inout Disk) {
     do throws(PersistenceError) {
       let bytes = try SnapshotCodec.encode(state, schema: options.schemaVersion, seq: sequence)
-      try files.replaceAtomically(layout.snapshotPath, with: bytes, in: layout.directory)
+      try files.replaceWithoutSynchronizingDirectory(layout.snapshotPath, with: bytes)
     } catch {
       report(error)
       return
     }
+    // The rename is done: the snapshot counts as taken, and the next entry starts a new
+    // segment, even if the directory's synchronization fails (readers then find the snapshot,
+    // or after a power cut the old one, and either way the entries after it).
     disk.entriesSinceSnapshot = 0
     disk.bytesSinceSnapshot = 0
     disk.snapshotSequence = sequence
     // The old segment stays open: another process that did not see the snapshot may still
     // append to it, and its size tells.
     disk.rollsOver = true
+    do throws(PersistenceError) {
+      try files.synchronizeDirectory(layout.directory)
+    } catch {
+      // The covered segments stay until a snapshot is known durable: the next one removes
+      // them.
+      report(error)
+      return
+    }
     // Only now that the snapshot is durable may the segments it covers go, unless they are
     // kept for history.
     guard !options.keepsFullHistory else { return }

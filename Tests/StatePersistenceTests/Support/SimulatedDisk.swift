@@ -8,11 +8,11 @@ import StateStore
 /// A file's data is durable once `fsync`ed; a directory's entries (created, renamed, removed
 /// files) once the directory is `fsync`ed. ``cutPower(afterCalls:)`` makes every call after
 /// the given count fail with `EIO`, as if the machine had stopped there, and
-/// ``afterPowerCut(seed:)`` gives the disk as a reboot finds it: for each directory, either its
-/// durable entries or its latest ones (the system may have written them anyway), and for each
-/// file, its durable data, its latest data, or, for data that grew, the durable data followed
-/// by part of the new bytes or by as many NUL bytes (the file's size reached the disk but its
-/// blocks did not).
+/// ``afterPowerCut(seed:)`` gives the disk as a reboot finds it: each directory's durable
+/// entries, with a random subset of the operations on it not yet synchronized (each creation,
+/// removal and rename kept or lost on its own, a rename whole), and for each file, its durable
+/// data, its latest data, or, for data that grew, the durable data followed by part of the new
+/// bytes or by as many NUL bytes (the file's size reached the disk but its blocks did not).
 final class SimulatedDisk: SystemCalls {
   struct Node {
     var isDirectory: Bool
@@ -21,12 +21,29 @@ final class SimulatedDisk: SystemCalls {
     var mode: mode_t
   }
 
+  /// A change to a directory's entries, durable once the directory is synchronized.
+  enum DirectoryOperation {
+    case create(path: String, node: Int)
+    case remove(path: String)
+    case rename(from: String, to: String, node: Int)
+
+    /// The directory it changes.
+    var directory: String {
+      switch self {
+      case .create(let path, _), .remove(let path): return SimulatedDisk.parent(path)
+      case .rename(_, let to, _): return SimulatedDisk.parent(to)
+      }
+    }
+  }
+
   struct Contents {
     var nodes: [Int: Node] = [0: Node(isDirectory: true, mode: 0o755)]
     /// Every path's node, as the running system sees it.
     var entries: [String: Int] = ["/": 0]
     /// Every path's node as the disk holds it.
     var durableEntries: [String: Int] = ["/": 0]
+    /// The directory operations not yet synchronized, in order.
+    var pendingOperations: [DirectoryOperation] = []
     var descriptors: [Int32: (node: Int, path: String)] = [:]
     var nextNode = 1
     var nextDescriptor: Int32 = 3
@@ -87,15 +104,15 @@ final class SimulatedDisk: SystemCalls {
     var fresh = Contents()
     fresh.nodes = [:]
     fresh.entries = [:]
-    // Each directory keeps its durable entries or its latest ones.
-    let directories = Set(
-      old.entries.keys.map(Self.parent) + old.durableEntries.keys.map(Self.parent))
-    var kept: [String: Int] = [:]
-    for directory in directories {
-      let useLatest = random.next() % 2 == 0
-      let source = useLatest ? old.entries : old.durableEntries
-      for (path, node) in source where Self.parent(path) == directory && path != "/" {
-        kept[path] = node
+    // The durable entries, and each operation not yet synchronized kept or lost on its own.
+    var kept = old.durableEntries
+    for operation in old.pendingOperations where random.next() % 2 == 0 {
+      switch operation {
+      case .create(let path, let node): kept[path] = node
+      case .remove(let path): kept[path] = nil
+      case .rename(let from, let to, let node):
+        if kept[from] == node { kept[from] = nil }
+        kept[to] = node
       }
     }
     kept["/"] = 0
@@ -216,6 +233,7 @@ final class SimulatedDisk: SystemCalls {
         contents.nextNode += 1
         contents.nodes[new] = Node(isDirectory: false, mode: mode)
         contents.entries[path] = new
+        contents.pendingOperations.append(.create(path: path, node: new))
         id = new
       }
       guard let id else { throw SystemCallFailure(.open, code: ENOENT) }
@@ -277,6 +295,7 @@ final class SimulatedDisk: SystemCalls {
       for (entry, node) in contents.entries where Self.parent(entry) == path && entry != "/" {
         contents.durableEntries[entry] = node
       }
+      contents.pendingOperations.removeAll { $0.directory == path }
     }
   }
 
@@ -348,6 +367,7 @@ final class SimulatedDisk: SystemCalls {
       guard let id = contents.entries[from] else { throw SystemCallFailure(.rename, code: ENOENT) }
       contents.entries[from] = nil
       contents.entries[to] = id
+      contents.pendingOperations.append(.rename(from: from, to: to, node: id))
     }
   }
 
@@ -357,6 +377,7 @@ final class SimulatedDisk: SystemCalls {
       guard let id = contents.entries[path] else { throw SystemCallFailure(.unlink, code: ENOENT) }
       if contents.nodes[id]?.isDirectory == true { throw SystemCallFailure(.unlink, code: EISDIR) }
       contents.entries[path] = nil
+      contents.pendingOperations.append(.remove(path: path))
     }
   }
 
@@ -371,6 +392,7 @@ final class SimulatedDisk: SystemCalls {
       contents.nextNode += 1
       contents.nodes[id] = Node(isDirectory: true, mode: mode)
       contents.entries[path] = id
+      contents.pendingOperations.append(.create(path: path, node: id))
     }
   }
 

@@ -67,8 +67,30 @@ struct JournalRecovery<S: State & Codable> {
   /// ``Recovered/entriesAfter``: what another process appended since this one last read.
   ///
   /// - Complexity: O(snapshot + journal after it), plus the updaters' own cost.
+  ///
+  /// A file listed in the directory that is gone when it is opened was removed by a writer
+  /// compacting the journal meanwhile (it removes covered segments only once a snapshot that
+  /// covers them is durable): the directory is listed and read again, so a reader without the
+  /// lock never mistakes a compaction for an older or empty journal.
   func read(initialState: S, after known: Int? = nil) throws(PersistenceError) -> Recovered {
     try registry.validateForPersistence(path: layout.directory)
+    var attempts = 0
+    while true {
+      attempts += 1
+      if let recovered = try readOnce(initialState: initialState, after: known) {
+        return recovered
+      }
+      guard attempts < 64 else {
+        throw .damaged(
+          file: layout.directory, line: nil,
+          reason: "its files kept vanishing while they were read (\(attempts) tries)")
+      }
+    }
+  }
+
+  /// Reads everything once, as ``read(initialState:after:)`` does; `nil` when a listed file
+  /// vanished before it was opened.
+  private func readOnce(initialState: S, after known: Int?) throws(PersistenceError) -> Recovered? {
     let names: [String]
     do {
       names = try files.names(in: layout.directory)
@@ -81,7 +103,7 @@ struct JournalRecovery<S: State & Codable> {
     let fromFirstEntry = readsFromFirstEntry && recovered.segments.first == 1
     if names.contains("snapshot.json") && !fromFirstEntry {
       do throws(PersistenceError) {
-        let bytes = try files.contents(of: layout.snapshotPath) ?? []
+        guard let bytes = try files.contents(of: layout.snapshotPath) else { return nil }
         let (state, header) = try SnapshotCodec.decode(
           S.self, from: bytes, path: layout.snapshotPath, schema: schema,
           migrations: migrations)
@@ -107,7 +129,8 @@ struct JournalRecovery<S: State & Codable> {
     for first in needed {
       let isLast = first == recovered.segments.last
       do throws(PersistenceError) {
-        try readSegment(first: first, isLast: isLast, keepingAfter: known, into: &recovered)
+        guard try readSegment(first: first, isLast: isLast, keepingAfter: known, into: &recovered)
+        else { return nil }
       } catch .damaged(let file, let line, let reason) {
         recovered.damage = .damaged(file: file, line: line, reason: reason)
         return recovered
@@ -116,9 +139,12 @@ struct JournalRecovery<S: State & Codable> {
     return recovered
   }
 
+  /// Reads the segment starting at entry `first` into `recovered`.
+  ///
+  /// - Returns: `false` when the segment is gone.
   private func readSegment(
     first: Int, isLast: Bool, keepingAfter known: Int?, into recovered: inout Recovered
-  ) throws(PersistenceError) {
+  ) throws(PersistenceError) -> Bool {
     let path = layout.segmentPath(first: first)
     func damaged(_ line: Int?, _ reason: String) -> PersistenceError {
       .damaged(file: path, line: line, reason: reason)
@@ -129,13 +155,13 @@ struct JournalRecovery<S: State & Codable> {
         "it starts at entry \(first), but the entries before it end at "
           + "\(recovered.lastSequence): entries are missing")
     }
-    let bytes = try files.contents(of: path) ?? []
+    guard let bytes = try files.contents(of: path) else { return false }
     let (lines, tornStart) = JSONLines.readable(bytes)
     guard let headerLine = lines.first else {
       // The process creating the segment died before its header was complete.
       guard isLast else { throw damaged(1, "the segment has no complete header line") }
       recovered.tail = Tail(first: first, committedLength: 0, size: bytes.count, schema: schema)
-      return
+      return true
     }
     let segmentSchema = try validateHeader(bytes[headerLine], path: path)
     recovered.oldestSchema = min(recovered.oldestSchema, segmentSchema)
@@ -204,6 +230,7 @@ struct JournalRecovery<S: State & Codable> {
     let committed = lines.last.map { $0.upperBound + 1 } ?? 0
     recovered.tail = Tail(
       first: first, committedLength: committed, size: bytes.count, schema: segmentSchema)
+    return true
   }
 
   /// The entry number of a line that begins as the journal writes entries, `{"seq":N,`; `nil`

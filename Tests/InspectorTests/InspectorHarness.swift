@@ -60,6 +60,14 @@ final class InspectorHarness {
 
   /// Runs `executable` with `arguments` and waits for it, its output going to files.
   func runProcess(_ executable: URL, _ arguments: [String]) throws -> InspectorResult {
+    try Self.runProcess(executable, arguments, in: directory)
+  }
+
+  /// Runs `executable` with `arguments` and waits for it, its output going to files of
+  /// `directory`; safe to call from several threads at once.
+  static func runProcess(
+    _ executable: URL, _ arguments: [String], in directory: URL
+  ) throws -> InspectorResult {
     let name = UUID().uuidString
     let outputURL = directory.appendingPathComponent("\(name).out")
     let errorURL = directory.appendingPathComponent("\(name).err")

@@ -54,6 +54,16 @@ struct DiffRecording<S: State> {
     memory.memos = [:]
   }
 
+  /// A checkpoint line, `{"checkpoint":sequence,"state":…}`, of the state the next diff starts
+  /// from, or `nil` when it is unknown: what lets a reader follow this recorder's diffs again
+  /// after lines of another writer.
+  ///
+  /// - Complexity: O(size of the state).
+  func checkpoint(sequence: Int) -> Data? {
+    guard let previous else { return nil }
+    return Data("{\"checkpoint\":\(sequence),\"state\":\(previous.text())}\n".utf8)
+  }
+
   /// Appends to `line`, an entry line or unrecorded marker ending in `}\n`, the diff from the
   /// previous state to `state`.
   ///

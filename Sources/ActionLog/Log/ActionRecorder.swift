@@ -17,7 +17,9 @@ import StateStore
 /// - An updater whose type is not registered is not lost silently: its line marks it
 ///   `unrecorded` (a replay stops there with a clear error) and ``onError`` hears about it.
 /// - Appending to an existing file checks its header and continues its numbering, so several
-///   runs of a program can record one session.
+///   runs of a program can record one session. Several recorders, in one process or several,
+///   may write one file at once: each entry is appended whole under the file's `flock` and
+///   numbered after the others' entries.
 ///
 /// Recording stops when ``stop()`` is called or the recorder is released.
 @MainActor
@@ -44,6 +46,9 @@ public final class ActionRecorder {
     public var checkpointInterval: Int?
     /// Hold lines in memory until this many bytes are pending (or ``flush()``); 0 writes every
     /// line at once with its own write call.
+    ///
+    /// Writing a file, the recorder holds the file's lock while lines are pending, so that
+    /// their numbering stays right: other recorders of the file wait for the flush.
     public var bufferCapacity: Int
     /// Whether each entry carries the time it was applied (`"time"`, seconds since 1970).
     public var recordsTime: Bool
@@ -106,19 +111,21 @@ public final class ActionRecorder {
     var needsHeader = true
     switch destination {
     case .memory:
-      sink = LogSink(handle: nil, name: "memory", closesHandle: false, bufferCapacity: 0)
+      sink = LogSink(.memory, name: "memory", bufferCapacity: 0)
     case .fileHandle(let handle):
       sink = LogSink(
-        handle: handle, name: "file handle", closesHandle: false,
+        .handle(handle, closes: false), name: "file handle",
         bufferCapacity: options.bufferCapacity)
     case .file(let url):
+      // Opened with the file's lock held: the header and the first checkpoint go in before
+      // any other writer's line.
       let opened = try LogFile.openForAppending(url, stateType: S.self)
       sink = LogSink(
-        handle: opened.handle, name: url.path, closesHandle: true,
-        bufferCapacity: options.bufferCapacity)
+        .file(opened.file), name: url.path, bufferCapacity: options.bufferCapacity)
       startSequence = opened.lastSequence
       needsHeader = opened.needsHeader
     }
+    defer { sink.endAppend() }
     lastSequence = startSequence
     reportError = { [weak store] error, dispatchable in
       store?.onUnhandledError(error, dispatchable ?? RecordingFailure())
@@ -142,6 +149,22 @@ public final class ActionRecorder {
     }
     subscription = store.observeUpdates { [weak self, weak store] update in
       guard let self else { return }
+      let appendedByOthers: Int?
+      do throws(ActionLogError) {
+        appendedByOthers = try self.sink.beginAppend()
+      } catch {
+        self.report(error, update.updater)
+        return
+      }
+      defer { self.sink.endAppend() }
+      var base: Data?
+      if let others = appendedByOthers {
+        // Other writers' entries came in between: this entry follows theirs, and in diff mode
+        // its diff needs this store's state before it, as a checkpoint.
+        self.lastSequence = others
+        pendingCheckpoint = nil
+        base = diffs?.checkpoint(sequence: others)
+      }
       guard LogSequence.entries.contains(self.lastSequence + 1) else {
         self.report(
           .fileError(
@@ -156,25 +179,26 @@ public final class ActionRecorder {
         update.updater, sequence: self.lastSequence, cause: update.cause, time: time,
         spareCapacity: diffs == nil ? 0 : DiffRecording<S>.usualDiffLength)
       let diffed = store.flatMap { diffs?.appendDiff(to: &line, after: $0.state) }
-      if let checkpoint = pendingCheckpoint {
+      if let checkpoint = pendingCheckpoint ?? base {
         pendingCheckpoint = nil
         line = checkpoint + line
       }
-      self.write(line, for: update.updater)
       if let failure { self.report(failure, update.updater) } else { self.entriesRecorded += 1 }
       if let diffFailure = diffed?.failure { self.report(diffFailure, update.updater) }
-      guard let store else { return }
       self.entriesSinceCheckpoint += 1
       let isDue = options.checkpointInterval.map { self.entriesSinceCheckpoint >= $0 } ?? false
-      guard isDue || diffed?.needsCheckpoint == true else { return }
-      self.entriesSinceCheckpoint = 0
-      do throws(ActionLogError) {
-        let checkpoint = try encoder.checkpoint(store.state, sequence: self.lastSequence)
-        self.write(checkpoint, for: nil)
-        diffs?.reset(toCheckpoint: checkpoint)
-      } catch {
-        self.report(error, update.updater)
+      if let store, isDue || diffed?.needsCheckpoint == true {
+        self.entriesSinceCheckpoint = 0
+        do throws(ActionLogError) {
+          let checkpoint = try encoder.checkpoint(store.state, sequence: self.lastSequence)
+          // One write with the entry: no other writer's line can come between them.
+          line.append(checkpoint)
+          diffs?.reset(toCheckpoint: checkpoint)
+        } catch {
+          self.report(error, update.updater)
+        }
       }
+      self.write(line, for: update.updater)
     }
   }
 

@@ -1,17 +1,56 @@
 import Foundation
 
-/// Opens a log file for appending: creates it with a header, or checks the existing one and
-/// finds where its numbering stops.
-enum LogFile {
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// A log file open for appending, shared with every other recorder of the file, in this
+/// process or another.
+///
+/// Writers take the file's exclusive `flock` around each append and write through an
+/// `O_APPEND` descriptor, so lines never overwrite each other. Under the lock a writer first
+/// looks at what others appended since its own last write (``lock()``), and numbers its
+/// entries after theirs. The header is written under the lock by whoever finds the file empty,
+/// and a torn tail is cut only under the lock, so no writer cuts a line another is writing.
+final class LogFile {
+  /// The file's path, for error messages.
+  let path: String
+  private let descriptor: Int32
+  /// The file's size when this writer last released the lock: where others' lines would start.
+  private var end = 0
+  private(set) var isLocked = false
+  private var isOpen = true
+
+  /// What opening found, with the lock held.
   struct Opened {
-    let handle: FileHandle
+    let file: LogFile
     /// The last `seq` (or checkpoint number) in the file, 0 if none.
     let lastSequence: Int
     /// Whether the file is new or empty and still needs its header.
     let needsHeader: Bool
   }
 
-  /// Opens `url` to append entries recorded from a `stateType` store.
+  private init(path: String, descriptor: Int32) {
+    self.path = path
+    self.descriptor = descriptor
+  }
+
+  deinit { close() }
+
+  /// Closes the file, which releases the lock.
+  func close() {
+    guard isOpen else { return }
+    isOpen = false
+    isLocked = false
+    closeDescriptor(descriptor)
+  }
+
+  /// Opens `url` to append entries recorded from a `stateType` store, creating it if needed,
+  /// and returns it locked: the caller writes the header, if needed, and unlocks.
   ///
   /// The torn tail a crash leaves (see ``JSONLines``) is cut off: it holds no complete entry,
   /// and leaving it would put a malformed line in the middle of the log. A complete last line
@@ -20,35 +59,133 @@ enum LogFile {
   /// - Complexity: O(size of the file), read once.
   static func openForAppending(_ url: URL, stateType: Any.Type) throws(ActionLogError) -> Opened {
     let path = url.path
+    let descriptor = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { throw failure(path, "cannot open it", errno) }
+    let file = LogFile(path: path, descriptor: descriptor)
+    try file.takeLock()
+    let bytes = try file.read(from: 0)
+    guard !bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) else {
+      try file.truncate(at: 0)
+      return Opened(file: file, lastSequence: 0, needsHeader: true)
+    }
+    let tail = try examine(bytes, stateType: stateType)
+    try file.repair(tail, at: 0)
+    return Opened(
+      file: file, lastSequence: tail.lastSequence ?? 0, needsHeader: tail.truncateAt == 0)
+  }
+
+  /// Takes the lock, if this writer does not hold it, and returns the last `seq` (or
+  /// checkpoint number) that other writers appended since this one last held it, or `nil`
+  /// when none did.
+  ///
+  /// A torn tail another writer left is cut off first.
+  ///
+  /// - Complexity: O(1) system calls when nobody else wrote; otherwise O(size of what they
+  ///   wrote).
+  func lock() throws(ActionLogError) -> Int? {
+    guard !isLocked else { return nil }
+    try takeLock()
     do {
-      if !FileManager.default.fileExists(atPath: path) {
-        guard FileManager.default.createFile(atPath: path, contents: nil) else {
-          throw ActionLogError.fileError(path: path, reason: "cannot create the file")
-        }
-      }
-      let bytes = [UInt8](try Data(contentsOf: url))
-      let handle = try FileHandle(forUpdating: url)
-      guard !bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) else {
-        try handle.truncate(atOffset: 0)
-        return Opened(handle: handle, lastSequence: 0, needsHeader: true)
-      }
-      let tail = try examine(bytes, stateType: stateType)
-      if let cut = tail.truncateAt {
-        try handle.truncate(atOffset: UInt64(cut))
-      }
-      try handle.seekToEnd()
-      if tail.needsNewline { try handle.write(contentsOf: Data("\n".utf8)) }
-      return Opened(
-        handle: handle, lastSequence: tail.lastSequence, needsHeader: tail.truncateAt == 0)
-    } catch let error as ActionLogError {
-      throw error
+      let size = try self.size()
+      guard size != end else { return nil }
+      // Others only append whole lines after this writer's last one; a shorter file is one
+      // that someone else rewrote, and is read again from its start.
+      let start = size > end ? end : 0
+      let bytes = try read(from: start)
+      let tail = try Self.examineAppended(bytes)
+      try repair(tail, at: start)
+      return tail.lastSequence
     } catch {
-      throw .fileError(path: path, reason: error.localizedDescription)
+      unlock()
+      throw error
     }
   }
 
+  /// Writes `data`, whole lines, at the end of the file; the lock must be held.
+  ///
+  /// - Complexity: O(size of `data`).
+  func append(_ data: Data) throws(ActionLogError) {
+    let failed: Int32? = data.withUnsafeBytes { buffer in
+      guard let base = buffer.baseAddress else { return nil }
+      var offset = 0
+      while offset < buffer.count {
+        let written = write(descriptor, base + offset, buffer.count - offset)
+        if written < 0 {
+          if errno == EINTR { continue }
+          return errno
+        }
+        offset += written
+      }
+      return nil
+    }
+    if let failed { throw Self.failure(path, "write failed", failed) }
+  }
+
+  /// Releases the lock, remembering the file's size as the end of this writer's lines.
+  func unlock() {
+    guard isLocked else { return }
+    if let size = try? size() { end = size }
+    _ = flock(descriptor, LOCK_UN)
+    isLocked = false
+  }
+
+  /// Waits until what was written is on disk (`fsync`).
+  func synchronize() throws(ActionLogError) {
+    while fsync(descriptor) != 0 {
+      guard errno == EINTR else { throw Self.failure(path, "fsync failed", errno) }
+    }
+  }
+
+  private func takeLock() throws(ActionLogError) {
+    while flock(descriptor, LOCK_EX) != 0 {
+      guard errno == EINTR else { throw Self.failure(path, "cannot lock it", errno) }
+    }
+    isLocked = true
+  }
+
+  private func size() throws(ActionLogError) -> Int {
+    var info = stat()
+    guard fstat(descriptor, &info) == 0 else { throw Self.failure(path, "fstat failed", errno) }
+    return Int(info.st_size)
+  }
+
+  /// The bytes of the file from `start` to its end.
+  private func read(from start: Int) throws(ActionLogError) -> [UInt8] {
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+    var offset = start
+    while true {
+      let count = chunk.withUnsafeMutableBytes {
+        pread(descriptor, $0.baseAddress, $0.count, off_t(offset))
+      }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw Self.failure(path, "read failed", errno)
+      }
+      if count == 0 { return bytes }
+      bytes.append(contentsOf: chunk[..<count])
+      offset += count
+    }
+  }
+
+  private func truncate(at length: Int) throws(ActionLogError) {
+    while ftruncate(descriptor, off_t(length)) != 0 {
+      guard errno == EINTR else { throw Self.failure(path, "cannot cut its torn tail", errno) }
+    }
+  }
+
+  /// Cuts the torn tail `tail` found in the bytes read from `start`, or ends its last line.
+  private func repair(_ tail: Tail, at start: Int) throws(ActionLogError) {
+    if let cut = tail.truncateAt { try truncate(at: start + cut) }
+    if tail.needsNewline { try append(Data("\n".utf8)) }
+  }
+
+  private static func failure(_ path: String, _ what: String, _ code: Int32) -> ActionLogError {
+    .fileError(path: path, reason: "\(what): \(String(cString: strerror(code)))")
+  }
+
   private struct Tail {
-    var lastSequence = 0
+    var lastSequence: Int?
     var truncateAt: Int?
     var needsNewline = false
   }
@@ -76,20 +213,47 @@ enum LogFile {
     if let logged = header.state, logged != storeState {
       throw .stateTypeMismatch(logged: logged, store: storeState)
     }
-    for (offset, line) in lines.enumerated().dropFirst().reversed() {
+    tail.lastSequence = try lastSequence(bytes, lines.dropFirst(), firstLine: 2)
+    return tail
+  }
+
+  /// Examines lines other writers appended after this writer's last one: no header, and any
+  /// torn tail is cut (a writer that crashed in the middle of a write).
+  private static func examineAppended(_ bytes: [UInt8]) throws(ActionLogError) -> Tail {
+    var (lines, tornStart) = JSONLines.readable(bytes)
+    var tail = Tail()
+    if let tornStart {
+      let torn = bytes[tornStart...]
+      if !torn.contains(0x0A), JSONLines.isJSON(torn) {
+        tail.needsNewline = true
+        lines.append(tornStart..<bytes.count)
+      } else {
+        tail.truncateAt = tornStart
+      }
+    }
+    tail.lastSequence = try lastSequence(bytes, lines, firstLine: 1)
+    return tail
+  }
+
+  /// The `seq` or checkpoint number of the last line of `lines` that has one.
+  private static func lastSequence(
+    _ bytes: [UInt8], _ lines: ArraySlice<Range<Int>>, firstLine: Int
+  ) throws(ActionLogError) -> Int? {
+    for (offset, line) in lines.enumerated().reversed() {
       guard
         let object = try? JSONSerialization.jsonObject(with: Data(bytes[line])) as? [String: Any],
         let sequence = (object["seq"] ?? object["checkpoint"]) as? Int
       else { continue }
       guard LogSequence.checkpoints.contains(sequence) else {
         throw .malformedLine(
-          line: offset + 1,
+          line: offset + firstLine,
           reason: "seq \(sequence) is outside \(LogSequence.describe(LogSequence.entries)), "
             + "so no entry can follow it")
       }
-      tail.lastSequence = sequence
-      break
+      return sequence
     }
-    return tail
+    return nil
   }
 }
+
+private func closeDescriptor(_ descriptor: Int32) { _ = close(descriptor) }

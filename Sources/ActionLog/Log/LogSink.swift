@@ -1,33 +1,55 @@
 import Foundation
 
-/// Where a recorder's lines go: a file handle or memory, optionally through a buffer.
+/// Where a recorder's lines go: a shared log file, a file handle or memory, optionally through
+/// a buffer.
 ///
-/// Every `write` to the handle carries whole lines, each ending in a newline, so a crash leaves
-/// at most one torn line at the end of the file, never a line cut in the middle of the log.
+/// Every `write` to the file or handle carries whole lines, each ending in a newline, so a crash
+/// leaves at most one torn line at the end of the file, never a line cut in the middle of the
+/// log. A log file is appended to between ``beginAppend()`` and ``endAppend()``, under its
+/// lock; buffered lines keep the lock until they are flushed, so that their numbering stays
+/// right.
 final class LogSink {
-  private let handle: FileHandle?
+  enum Destination {
+    case file(LogFile)
+    case handle(FileHandle, closes: Bool)
+    case memory
+  }
+
+  private let destination: Destination
   /// The file's path, or a description of the handle, for error messages.
   let name: String
-  private let closesHandle: Bool
   private let bufferCapacity: Int
   private var buffer = Data()
   /// Everything written, when the destination is memory.
   private(set) var memory = Data()
 
-  init(handle: FileHandle?, name: String, closesHandle: Bool, bufferCapacity: Int) {
-    self.handle = handle
+  init(_ destination: Destination, name: String, bufferCapacity: Int) {
+    self.destination = destination
     self.name = name
-    self.closesHandle = closesHandle
     self.bufferCapacity = bufferCapacity
   }
 
+  /// Makes ready to append lines: takes a log file's lock, and returns the last `seq` (or
+  /// checkpoint number) other writers appended since this sink last wrote, `nil` if none did.
+  func beginAppend() throws(ActionLogError) -> Int? {
+    guard case .file(let file) = destination else { return nil }
+    return try file.lock()
+  }
+
+  /// Ends what ``beginAppend()`` started: releases a log file's lock unless buffered lines
+  /// wait.
+  func endAppend() {
+    guard case .file(let file) = destination, buffer.isEmpty else { return }
+    file.unlock()
+  }
+
   func write(_ line: Data) throws(ActionLogError) {
-    guard let handle else {
+    if case .memory = destination {
       memory.append(line)
       return
     }
     guard bufferCapacity > 0 else {
-      try write(line, to: handle)
+      try output(line)
       return
     }
     buffer.append(line)
@@ -35,33 +57,52 @@ final class LogSink {
   }
 
   func flush() throws(ActionLogError) {
-    guard let handle, !buffer.isEmpty else { return }
+    defer { endAppend() }
+    guard !buffer.isEmpty else { return }
     let pending = buffer
     buffer.removeAll(keepingCapacity: true)
-    try write(pending, to: handle)
+    try output(pending)
   }
 
   func synchronize() throws(ActionLogError) {
     try flush()
-    guard let handle else { return }
-    do {
-      try handle.synchronize()
-    } catch {
-      throw .fileError(path: name, reason: "fsync failed: \(error.localizedDescription)")
+    switch destination {
+    case .memory:
+      return
+    case .file(let file):
+      try file.synchronize()
+    case .handle(let handle, _):
+      do {
+        try handle.synchronize()
+      } catch {
+        throw .fileError(path: name, reason: "fsync failed: \(error.localizedDescription)")
+      }
     }
   }
 
   func close() throws(ActionLogError) {
+    defer {
+      switch destination {
+      case .file(let file): file.close()
+      case .handle(let handle, closes: true): try? handle.close()
+      case .handle, .memory: break
+      }
+    }
     try flush()
-    guard closesHandle, let handle else { return }
-    try? handle.close()
   }
 
-  private func write(_ data: Data, to handle: FileHandle) throws(ActionLogError) {
-    do {
-      try handle.write(contentsOf: data)
-    } catch {
-      throw .fileError(path: name, reason: "write failed: \(error.localizedDescription)")
+  private func output(_ data: Data) throws(ActionLogError) {
+    switch destination {
+    case .memory:
+      memory.append(data)
+    case .file(let file):
+      try file.append(data)
+    case .handle(let handle, _):
+      do {
+        try handle.write(contentsOf: data)
+      } catch {
+        throw .fileError(path: name, reason: "write failed: \(error.localizedDescription)")
+      }
     }
   }
 }

@@ -30,6 +30,11 @@ package final class BrowserApplication: TerminalApplication {
   /// - Throws: ``InspectorError`` when the file cannot be read.
   /// - Complexity: O(``LineIndex/chunkBytes``).
   package init(path: String, follow: Bool) throws(InspectorError) {
+    if case .snapshot = LogInput(path: path) {
+      throw InspectorError(
+        "\(path) is a StatePersistence snapshot, one value, not a session: give --plain or "
+          + "--json to see it")
+    }
     var session: SessionIndex
     do {
       session = try SessionIndex(path: path)

@@ -279,7 +279,7 @@ package enum BrowserView {
     var parts = ["seq \(entry.sequence)", TextOutput.safe(entry.type)]
     if !entry.scope.isEmpty { parts.append("scope " + TextOutput.safe(entry.scope)) }
     if let cause = entry.cause { parts.append("cause " + TextOutput.safe(cause)) }
-    if let time = entry.time, abs(time) < 1e15 { parts.append(TextOutput.time(time)) }
+    if let time = entry.time, abs(time) < 1e15 { parts.append(TimeText.date(time)) }
     parts.append("line \(entry.line)")
     return parts.joined(separator: " · ")
   }

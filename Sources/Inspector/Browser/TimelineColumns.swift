@@ -53,7 +53,7 @@ struct TimelineColumns {
   /// An entry's line, after the markers.
   func line(_ entry: InspectedEntry) -> String {
     var line = pad(String(entry.sequence), sequenceWidth, right: true)
-    if showsTime { line += "  " + pad(entry.time.map(Self.clock) ?? "-", Self.timeWidth) }
+    if showsTime { line += "  " + pad(entry.time.map(TimeText.clock) ?? "-", Self.timeWidth) }
     if scopeWidth > 0 {
       line += "  " + pad(entry.scope.isEmpty ? "-" : TextOutput.safe(entry.scope), scopeWidth)
     }
@@ -71,18 +71,4 @@ struct TimelineColumns {
     return missing > 0 ? String(repeating: " ", count: missing) + text : text.fitted(toWidth: width)
   }
 
-  /// The time of day, `HH:MM:SS.mmm`, in UTC; `-` for a time too far out to be a date.
-  static func clock(_ seconds: Double) -> String {
-    guard seconds.isFinite, abs(seconds) < 1e15 else { return "-" }
-    // The log holds milliseconds: the nearest one, not a float's shortfall below it.
-    let milliseconds = Int((seconds * 1000).rounded())
-    let day = 86_400_000
-    let ofDay = ((milliseconds % day) + day) % day
-    func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-    let fraction = ofDay % 1000
-    let fractionText =
-      fraction < 10 ? "00\(fraction)" : fraction < 100 ? "0\(fraction)" : "\(fraction)"
-    return two(ofDay / 3_600_000) + ":" + two(ofDay / 60_000 % 60) + ":"
-      + two(ofDay / 1000 % 60) + "." + fractionText
-  }
 }

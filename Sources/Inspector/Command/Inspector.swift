@@ -63,6 +63,16 @@ package enum Inspector {
   ) throws(InspectorError) -> LogDamage? {
     switch arguments.query {
     case .timeline:
+      if case .snapshot(let path) = input {
+        // One value, not a session: shown whole, with what its header says.
+        switch try LogFileReader.readSnapshot(path) {
+        case .success(let snapshot):
+          output.write(SnapshotReader.description(snapshot, json: arguments.json))
+          return nil
+        case .failure(let damage):
+          return damage
+        }
+      }
       return try LogFileReader.scan(input) { record, _ in
         output.write(timelineLine(record, json: arguments.json))
         return true

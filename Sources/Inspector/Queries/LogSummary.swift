@@ -9,7 +9,7 @@ package struct LogSummary: Sendable {
     package var after: Int
     /// The entry after it.
     package var before: Int
-    /// Its length, in seconds.
+    /// Its length, in seconds: between the two times rounded to the millisecond.
     package var seconds: Double
   }
 
@@ -82,7 +82,9 @@ package struct LogSummary: Sendable {
     times = times.map { min($0.lowerBound, time)...max($0.upperBound, time) } ?? time...time
     if let lastTimed {
       noteGap(
-        Gap(after: lastTimed.sequence, before: entry.sequence, seconds: time - lastTimed.time))
+        Gap(
+          after: lastTimed.sequence, before: entry.sequence,
+          seconds: TimeText.duration(from: lastTimed.time, to: time)))
     }
     lastTimed = (entry.sequence, time)
   }
@@ -114,9 +116,13 @@ package struct LogSummary: Sendable {
     if let times {
       object["timeSpan"] = .object(
         JSONObject([
-          ("first", .number(InspectedEntry.seconds(times.lowerBound))),
-          ("last", .number(InspectedEntry.seconds(times.upperBound))),
-          ("seconds", .number(InspectedEntry.seconds(times.upperBound - times.lowerBound))),
+          ("first", .number(TimeText.seconds(times.lowerBound))),
+          ("last", .number(TimeText.seconds(times.upperBound))),
+          (
+            "seconds",
+            .number(
+              TimeText.seconds(TimeText.duration(from: times.lowerBound, to: times.upperBound)))
+          ),
         ]))
     } else {
       object["timeSpan"] = .null
@@ -126,7 +132,7 @@ package struct LogSummary: Sendable {
         .object(
           JSONObject([
             ("after", .number(String(gap.after))), ("before", .number(String(gap.before))),
-            ("seconds", .number(InspectedEntry.seconds(gap.seconds))),
+            ("seconds", .number(TimeText.seconds(gap.seconds))),
           ]))
       })
     return .object(object)
@@ -150,14 +156,15 @@ package struct LogSummary: Sendable {
     table("causes", causes, empty: "(none)")
     if let times {
       text +=
-        "time span: \(TextOutput.time(times.lowerBound)) … \(TextOutput.time(times.upperBound))"
-      text += " (\(InspectedEntry.seconds(times.upperBound - times.lowerBound)) s)\n"
+        "time span: \(TimeText.date(times.lowerBound)) … \(TimeText.date(times.upperBound))"
+      text +=
+        " (\(TimeText.seconds(TimeText.duration(from: times.lowerBound, to: times.upperBound))) s)\n"
     } else {
       text += "time span: the entries have no times\n"
     }
     for gap in slowestGaps {
       text +=
-        "gap: \(InspectedEntry.seconds(gap.seconds)) s between seq \(gap.after) and \(gap.before)\n"
+        "gap: \(TimeText.seconds(gap.seconds)) s between seq \(gap.after) and \(gap.before)\n"
     }
     return text
   }

@@ -261,7 +261,7 @@ package struct PathHistory: Sendable {
     item["type"] = .string(change.entry.type)
     item["scope"] = .string(change.entry.scope)
     if let cause = change.entry.cause { item["cause"] = .string(cause) }
-    if let time = change.entry.time { item["time"] = .number(InspectedEntry.seconds(time)) }
+    if let time = change.entry.time { item["time"] = .number(TimeText.seconds(time)) }
     if let old = change.old { item["old"] = old }
     if let new = change.new { item["new"] = new }
     return .object(item)

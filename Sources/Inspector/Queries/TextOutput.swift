@@ -34,12 +34,6 @@ package enum TextOutput {
     safe(entry.scope.isEmpty ? entry.type : entry.scope + " " + entry.type)
   }
 
-  /// A time in seconds since 1970 as ISO 8601 with milliseconds, in UTC.
-  package static func time(_ seconds: Double) -> String {
-    Date(timeIntervalSince1970: seconds).formatted(
-      Date.ISO8601FormatStyle(includingFractionalSeconds: true))
-  }
-
   /// One line for a change of a diff: `replace /todos/0/done: false → true`.
   package static func change(_ change: JSONChange) -> String {
     let path = JSONPointer.text(change.path)
@@ -54,7 +48,7 @@ package enum TextOutput {
   /// One line of the timeline for `entry`.
   package static func timelineLine(_ entry: InspectedEntry) -> String {
     var columns = [String(entry.sequence)]
-    columns.append(entry.time.map(time) ?? "-")
+    columns.append(entry.time.map(TimeText.date) ?? "-")
     columns.append(entry.scope.isEmpty ? "-" : safe(entry.scope))
     columns.append(safe(entry.type))
     columns.append(entry.cause.map { "cause: " + safe($0) } ?? "-")

@@ -100,22 +100,7 @@ struct JournalReader {
   /// The snapshot as the checkpoint after the entry it includes.
   private func readSnapshot() throws(LogDamage) -> LogRecord {
     let name = "snapshot.json"
-    let bytes = try read(layout.snapshotPath, name: name)
-    do {
-      let (header, valueLine) = try SnapshotCodec.validated(bytes, path: name)
-      do {
-        let state = try JSONParser.parse(bytes, in: valueLine)
-        return .checkpoint(sequence: header.seq, line: 2, state: state)
-      } catch {
-        throw LogDamage(file: name, line: 2, reason: "not JSON: \(error)")
-      }
-    } catch let error as LogDamage {
-      throw error
-    } catch PersistenceError.damaged(_, let line, let reason) {
-      throw LogDamage(file: name, line: line ?? 1, reason: reason)
-    } catch {
-      throw LogDamage(file: name, line: 1, reason: "\(error)")
-    }
+    return try SnapshotReader.read(read(layout.snapshotPath, name: name), file: name).checkpoint
   }
 
   /// The bytes of the file at `path`; a file that cannot be read stops the reading there, as

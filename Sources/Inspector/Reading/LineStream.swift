@@ -9,12 +9,22 @@ package enum LogInput: Sendable {
   case file(String)
   /// A `JournaledStore`'s directory: its snapshot, then its journal's entries.
   case journal(String)
+  /// A file `StatePersistence` saved whole (a `SnapshotFile`'s): one value, read as a log of
+  /// one checkpoint.
+  case snapshot(String)
 
-  /// The input at `path`: a journal when it is a directory, a log file otherwise.
+  /// The input at `path`: a journal when it is a directory, a snapshot when the file starts
+  /// with a snapshot's header, a log file otherwise.
   package init(path: String) {
     var isDirectory: ObjCBool = false
     let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-    self = exists && isDirectory.boolValue ? .journal(path) : .file(path)
+    if exists && isDirectory.boolValue {
+      self = .journal(path)
+    } else if exists && SnapshotReader.isSnapshot(path: path) {
+      self = .snapshot(path)
+    } else {
+      self = .file(path)
+    }
   }
 
   /// Checks that the input can be opened, before anything is printed.
@@ -23,7 +33,7 @@ package enum LogInput: Sendable {
   package func checkReadable() throws(InspectorError) {
     switch self {
     case .bytes: return
-    case .file(let path):
+    case .file(let path), .snapshot(let path):
       _ = try LineStream(path: path, maximumLineLength: 0)
     case .journal(let path):
       do {

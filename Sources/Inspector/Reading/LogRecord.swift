@@ -32,18 +32,13 @@ package struct InspectedEntry: Sendable, Equatable {
     object["type"] = .string(type)
     object["scope"] = .string(scope)
     if let cause { object["cause"] = .string(cause) }
-    if let time { object["time"] = .number(Self.seconds(time)) }
+    if let time { object["time"] = .number(TimeText.seconds(time)) }
     if let payload { object["payload"] = payload }
     if let diff { object["diff"] = JSONChange.json(diff) }
     if let unrecordedReason { object["unrecorded"] = .string(unrecordedReason) }
     return .object(object)
   }
 
-  /// Seconds as JSON, to the millisecond, as the recorder writes them.
-  package static func seconds(_ value: Double) -> String {
-    guard value.isFinite, abs(value) < 1e15 else { return "0" }
-    return String(format: "%.3f", value)
-  }
 }
 
 /// A line of an action log after its header.

@@ -209,6 +209,17 @@ package enum LogFileReader {
       return try scan(&lines, visit)
     case .journal(let directory):
       return try JournalReader(directory: directory).scan(visit)
+    case .snapshot(let path):
+      let snapshot = try readSnapshot(path)
+      do throws(LogDamage) {
+        let record = try snapshot.get().checkpoint
+        var tracker = StateTracker()
+        try tracker.apply(record)
+        _ = try visit(record, tracker.state)
+        return nil
+      } catch {
+        return error
+      }
     }
   }
 
@@ -279,6 +290,20 @@ package enum LogFileReader {
         reason: "the last line is incomplete (no newline, not JSON): a write cut short")
     }
     return try scanner.read(bytes, line)
+  }
+
+  /// Reads the snapshot at `path` by its own rules (see ``SnapshotReader``): its contents, or
+  /// the damage found.
+  ///
+  /// - Throws: ``InspectorError`` when the file cannot be read, or a newer version of
+  ///   `StatePersistence` wrote it.
+  /// - Complexity: O(size of the file).
+  package static func readSnapshot(
+    _ path: String
+  ) throws(InspectorError) -> Result<SnapshotContents, LogDamage> {
+    let bytes = [UInt8](try read(path))
+    if let newer = SnapshotReader.newerVersion(bytes) { throw InspectorError(newer) }
+    return Result { () throws(LogDamage) in try SnapshotReader.read(bytes, file: nil) }
   }
 
   /// Reads the file at `path` whole.

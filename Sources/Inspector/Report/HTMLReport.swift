@@ -38,7 +38,10 @@ package struct HTMLReport: Sendable {
     let damage = scan { record, _ in
       switch record {
       case .entry(let entry):
-        records.append(entry.json)
+        var json = entry.json
+        // The page shows the time as every other view does, not as the browser would round it.
+        if let time = entry.time { json["at"] = .string(TimeText.date(time)) }
+        records.append(json)
       case .checkpoint(let sequence, let line, let state):
         records.append(
           .object(
@@ -155,7 +158,7 @@ package struct HTMLReport: Sendable {
       $("detail-title").textContent = "Entry " + r.seq + ": " + (r.scope ? r.scope + " " : "") + r.type;
       const meta = ["line " + r.line];
       if (r.cause !== undefined) meta.push("cause: " + r.cause);
-      if (r.time !== undefined) meta.push("time: " + new Date(r.time * 1000).toISOString());
+      if (r.at !== undefined) meta.push("time: " + r.at);
       if (r.unrecorded !== undefined) meta.push("unrecorded: " + r.unrecorded);
       $("detail-meta").textContent = meta.join(" \\u00b7 ");
       $("detail-payload").textContent = r.payload === undefined ? "(none)" : JSON.stringify(r.payload, null, 2);
@@ -206,7 +209,7 @@ package struct HTMLReport: Sendable {
       } else {
         row.className = "entry";
         row.dataset.seq = String(r.seq);
-        row.append(text("td", String(r.seq)), text("td", r.time === undefined ? "" : new Date(r.time * 1000).toISOString()),
+        row.append(text("td", String(r.seq)), text("td", r.at === undefined ? "" : r.at),
           text("td", r.scope), text("td", r.type), text("td", r.cause || ""),
           text("td", r.diff ? String(r.diff.length) : "\\u2013"));
         row.addEventListener("click", () => select(index, row));

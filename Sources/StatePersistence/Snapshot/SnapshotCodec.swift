@@ -111,6 +111,24 @@ package enum SnapshotCodec {
     return (header, lines[1])
   }
 
+  /// The format version that `line`, a file's first line (newline excluded), claims for a
+  /// snapshot, or `nil` when it is no snapshot header: how a reader tells a snapshot from other
+  /// files, and one written by a newer version from a damaged one.
+  ///
+  /// - Complexity: O(length of the line).
+  package static func formatVersion(ofHeader line: some Collection<UInt8>) -> Int? {
+    guard let probe = try? JSONDecoder().decode(HeaderProbe.self, from: Data(line)),
+      probe.format == format
+    else { return nil }
+    return probe.version
+  }
+
+  /// The keys of a header that every version keeps.
+  private struct HeaderProbe: Decodable {
+    var format: String
+    var version: Int
+  }
+
   /// The 64-bit FNV-1a hash of `bytes`.
   ///
   /// - Complexity: O(bytes).

@@ -7,8 +7,8 @@ import Foundation
 /// first entry follows a checkpoint of the state it started from, so `statestore-inspect` shows
 /// the state after every entry.
 ///
-/// Several runs can record into one file: the recorder checks its header and continues its
-/// numbering. The runner loads the store before recording starts, so the log holds the user's
+/// Several runs can record into one file, one after another or at once: the recorder checks
+/// its header and numbers each entry after those already in the file. The runner loads the store before recording starts, so the log holds the user's
 /// changes, not the load.
 @MainActor
 final class SessionRecording {

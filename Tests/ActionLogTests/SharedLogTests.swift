@@ -1,0 +1,62 @@
+import ActionLog
+import Foundation
+import StateStore
+import Testing
+
+@Suite("Several recorders on one log file")
+@MainActor
+struct SharedLogTests {
+  @Test("Recorders writing one file in turn number every entry once, after one header")
+  func interleavedRecorders() throws {
+    let directory = try TemporaryDirectory()
+    let url = directory.file("shared.jsonl")
+    let stores = (0..<3).map { _ in Store<TodoState, Void>() }
+    let recorders = try stores.map { store in
+      try ActionRecorder(store: store, registry: .todos(), destination: .file(url))
+    }
+    var titles: [String] = []
+    for round in 1...5 {
+      for (writer, store) in stores.enumerated() {
+        let title = "writer \(writer) round \(round)"
+        titles.append(title)
+        store.dispatch(AddTodo(title: title))
+      }
+    }
+    for recorder in recorders { try recorder.stop() }
+    let text = lines(of: try Data(contentsOf: url))
+    #expect(text.count == 16, "a header and 15 entries")
+    #expect(text.first?.hasPrefix(#"{"format":"statestore-action-log""#) == true)
+    #expect(text.filter { $0.hasPrefix(#"{"format""#) }.count == 1)
+    let entries = text.dropFirst().map { line in
+      (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+    }
+    #expect(entries.map { $0?["seq"] as? Int } == Array(1...15))
+    let logged = entries.map { ($0?["payload"] as? [String: Any])?["title"] as? String }
+    #expect(logged == titles)
+  }
+
+  @Test("A recorder opened on a log another recorder is writing appends after its entries")
+  func openedWhileAnotherWrites() throws {
+    let directory = try TemporaryDirectory()
+    let url = directory.file("shared.jsonl")
+    let first = Store<TodoState, Void>()
+    let firstRecorder = try ActionRecorder(
+      store: first, registry: .todos(), destination: .file(url))
+    first.dispatch(AddTodo(title: "a"))
+    let second = Store<TodoState, Void>()
+    let secondRecorder = try ActionRecorder(
+      store: second, registry: .todos(), destination: .file(url))
+    first.dispatch(AddTodo(title: "b"))
+    second.dispatch(AddTodo(title: "c"))
+    first.dispatch(AddTodo(title: "d"))
+    try secondRecorder.stop()
+    try firstRecorder.stop()
+    #expect(
+      lines(of: try Data(contentsOf: url)).dropFirst() == [
+        #"{"seq":1,"type":"AddTodo","payload":{"title":"a"}}"#,
+        #"{"seq":2,"type":"AddTodo","payload":{"title":"b"}}"#,
+        #"{"seq":3,"type":"AddTodo","payload":{"title":"c"}}"#,
+        #"{"seq":4,"type":"AddTodo","payload":{"title":"d"}}"#,
+      ])
+  }
+}

@@ -4,7 +4,14 @@ import Testing
 @testable import StatePersistence
 
 /// The power is cut at every call of the workload; a reboot keeps what was synchronized and,
-/// chosen at random, some of what was not.
+/// chosen at random, some of what was not: each directory operation not yet synchronized is
+/// kept or lost on its own.
+///
+/// What these tests catch:
+/// - the directory's `fsync` after a snapshot's rename dropped (the covered segments' removal
+///   can then survive without the rename) → `cutAtEveryCall`;
+/// - a new segment's directory entry not synchronized before its entries count as durable →
+///   `cutAtEveryCall`.
 @MainActor
 @Suite("Power cuts")
 struct PowerCutTests {

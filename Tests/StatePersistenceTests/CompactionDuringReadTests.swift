@@ -35,6 +35,8 @@ private final class CompactingBeforeOpen: ForwardingCalls {
   }
 }
 
+/// A read without the lock while another process compacts the journal.
+///
 /// What these tests catch:
 /// - a listed segment that vanished read as an empty one (an old, even empty, state with no
 ///   damage) → `compactedWhileListed`.

@@ -65,6 +65,8 @@ private final class SyncsFailing: ForwardingCalls {
   }
 }
 
+/// Appends whose failure leaves them in doubt.
+///
 /// What these tests catch:
 /// - `try?` on the `fsync` after a failed append is cut back (the cut reported as durable) →
 ///   `rollbackSynchronizationFails`;

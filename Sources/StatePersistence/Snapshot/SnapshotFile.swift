@@ -1,5 +1,6 @@
 import Foundation
 import StateStore
+import Synchronization
 
 /// One `Codable` value kept in one file, saved whole: settings, a small document, a cache.
 ///
@@ -80,6 +81,8 @@ public final class SnapshotFile<Value: Codable & Equatable & Sendable> {
   private let files: FileAccess
   private let directory: String
   private let queue: WriteQueue
+  /// What this keeper last read from or wrote to the file, for the check before each save.
+  private let known = KnownFile()
   private let failureSink: AsyncStream<PersistenceError>.Continuation
   /// The latest value not yet handed to the queue.
   private var pending: Value?
@@ -136,6 +139,7 @@ public final class SnapshotFile<Value: Codable & Equatable & Sendable> {
           Value.self, from: bytes, path: path, schema: options.schemaVersion,
           migrations: options.migrations
         ).value
+        known.remember(bytes)
       } else {
         value = nil
       }
@@ -309,14 +313,15 @@ public final class SnapshotFile<Value: Codable & Equatable & Sendable> {
     writesInFlight += 1
     let previous = lastWrite
     let (files, path, directory, schema) = (files, path, directory, options.schemaVersion)
-    let queue = queue
+    let (queue, known) = (queue, known)
     let task = Task { [weak self] in
       _ = await previous?.value
       let result = await queue.run { () -> Result<Void, PersistenceError> in
         Result { () throws(PersistenceError) in
-          try Self.checkReadable(path, files: files, schema: schema)
+          try Self.checkReadable(path, files: files, schema: schema, known: known)
           let bytes = try SnapshotCodec.encode(value, schema: schema, seq: 0)
           try files.replaceAtomically(path, with: bytes, in: directory)
+          known.remember(bytes)
         }
       }
       self?.finish(value, result)
@@ -330,11 +335,19 @@ public final class SnapshotFile<Value: Codable & Equatable & Sendable> {
   /// right, of a schema version no newer than `schema`): a save never writes over a file that
   /// could not be read, whoever put it there since the last load.
   ///
-  /// - Complexity: O(file size).
+  /// A file whose size and first bytes are those this keeper last read or wrote is its own,
+  /// holding a value the app has in memory, and is not read further: replacing it loses
+  /// nothing, whatever happened to it since.
+  ///
+  /// - Complexity: O(1) for the keeper's own file; else O(file size).
   private nonisolated static func checkReadable(
-    _ path: String, files: FileAccess, schema: Int
+    _ path: String, files: FileAccess, schema: Int, known: KnownFile
   ) throws(PersistenceError) {
-    guard let bytes = try files.contents(of: path) else { return }
+    guard let file = try OpenFile.openIfPresent(path, system: files.system) else { return }
+    let size = try file.size()
+    let head = try file.read(from: 0, count: min(size, KnownFile.headLength))
+    if known.matches(size: size, head: head) { return }
+    let bytes = size > head.count ? try file.read(from: 0, count: size) : head
     let header = try SnapshotCodec.validated(bytes, path: path).header
     guard header.schema <= schema else {
       throw .newerSchema(file: path, found: header.schema, supported: schema)
@@ -365,5 +378,24 @@ public final class SnapshotFile<Value: Codable & Equatable & Sendable> {
     case .damaged, .newerSchema: return true
     default: return false
     }
+  }
+}
+
+/// The size and first bytes of the file a ``SnapshotFile`` last read or wrote, shared by the
+/// keeper and its write queue.
+private final class KnownFile: Sendable {
+  /// How many first bytes are compared: the header line, which names the schema, and more.
+  static let headLength = 512
+  private let signature = Mutex<(size: Int, head: [UInt8])?>(nil)
+
+  /// Remembers `bytes` as the file's contents.
+  func remember(_ bytes: [UInt8]) {
+    let head = Array(bytes.prefix(Self.headLength))
+    signature.withLock { $0 = (bytes.count, head) }
+  }
+
+  /// Whether a file of `size` bytes starting with `head` is the one remembered.
+  func matches(size: Int, head: [UInt8]) -> Bool {
+    signature.withLock { $0.map { $0.size == size && $0.head == head } ?? false }
   }
 }

@@ -1,13 +1,23 @@
 // swift-tools-version: 6.2
 import PackageDescription
 
-let strict: [SwiftSetting] = [
-  .swiftLanguageMode(.v6),
-  .enableUpcomingFeature("ExistentialAny"),
-  // Zero warnings: every build, local or CI, fails on one. SwiftPM ignores this for packages
-  // that depend on us, so a newer compiler's warnings never break their builds.
-  .treatAllWarnings(as: .error),
-]
+// The checked build: with `STATESTORE_CHECKED_EXCLUSIVITY=1` in the environment (`.ci/run` runs
+// the whole suite so, as well as normally), every field that is `@exclusivity(unchecked)` in
+// other builds is checked by the Swift runtime like any other, so a proof of non-overlapping
+// access that does not hold traps in CI ("Simultaneous accesses") instead of corrupting memory
+// in an app.
+let checkedExclusivity: [SwiftSetting] =
+  Context.environment["STATESTORE_CHECKED_EXCLUSIVITY"] == "1"
+  ? [.define("STATESTORE_CHECKED_EXCLUSIVITY")] : []
+
+let strict: [SwiftSetting] =
+  [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+    // Zero warnings: every build, local or CI, fails on one. SwiftPM ignores this for packages
+    // that depend on us, so a newer compiler's warnings never break their builds.
+    .treatAllWarnings(as: .error),
+  ] + checkedExclusivity
 
 // `TrackedArray`'s O(n) invariant checks after every mutation, as swift-collections gates its
 // own behind `COLLECTIONS_INTERNAL_CHECKS`: on when the environment sets

@@ -40,7 +40,10 @@ public final class Store<S: State, Dependencies: Sendable> {
   /// The number of refreshes of a scope's slice that its subscribers have been told about;
   /// unused at the root, whose engine counts its updates (see `subscriptionVersion`).
   // A plain value, read by copy and written by assignment, on the main actor.
-  @exclusivity(unchecked) @usableFromInline var _version: UInt64 = 0
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _version: UInt64 = 0
   /// What this store's selection groups cache their values against: at the root, the number
   /// of updates applied; in a scope, the number of refreshes of its slice.
   @inlinable
@@ -48,20 +51,32 @@ public final class Store<S: State, Dependencies: Sendable> {
   /// Whether this store's own lists have any observer (at the root, the engine adds its update
   /// observers and scopes to decide whether anything must run after an update).
   // A plain value, read by copy and written by assignment, on the main actor.
-  @exclusivity(unchecked) @usableFromInline var _hasObservers = false
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _hasObservers = false
   /// Whether `lastSlice` was dropped before an in-place scoped dispatch (see
   /// `forgetSlices(changedBy:)`) and not yet taken again.
   // Unchecked: a plain value, read by copy and written by assignment on the main actor, never
   // passed `inout`, so no access to it spans any call.
-  @exclusivity(unchecked) @usableFromInline var _hasForgottenSlice = false
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _hasForgottenSlice = false
   /// Whether ``capturedSlice`` holds a slice, so that a refresh reads it only then.
   // Unchecked: a plain value, read by copy and written by assignment on the main actor, never
   // passed `inout`, so no access to it spans any call.
-  @exclusivity(unchecked) @usableFromInline var _holdsCapturedSlice = false
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _holdsCapturedSlice = false
   /// Whether ``elementOrder`` is not empty: kept by its observer, so that a refresh of a scope
   /// with none reads this flag beside the others rather than another cache line of the store.
   // Unchecked: a plain value; see `holdsCapturedSlice`.
-  @exclusivity(unchecked) @usableFromInline var _hasElementGroups = false
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _hasElementGroups = false
 
   // The observer lists below are read on every dispatch that has observers. They skip the
   // run-time exclusivity check (a begin and an end access per read, five reads a dispatch, as
@@ -85,7 +100,10 @@ public final class Store<S: State, Dependencies: Sendable> {
   // `_soleSelection` fill the store's first cache line, which is all a refresh of an element
   // scope with one view-model group reads of its store.
   // An observer list: unchecked, as proved at the head of these lists, in this file.
-  @exclusivity(unchecked) @usableFromInline var _listeners: [_ListenerEntry<S>] = []
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _listeners: [_ListenerEntry<S>] = []
   /// The one selection group while there is exactly one (most scopes: a screen's view model),
   /// kept by ``selectionOrder``'s observer, so that a refresh reaches it without fetching the
   /// list's buffer.
@@ -93,19 +111,31 @@ public final class Store<S: State, Dependencies: Sendable> {
   // written only by `selectionOrder`'s observer, after each write of the list; the group it
   // replaces is then still in the list, or in the copy the sweep keeps until after its writes
   // (`before`), so no write releases a group's last reference inside the access.
-  @exclusivity(unchecked) @usableFromInline var _soleSelection: _SelectionGroupBase<S>?
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _soleSelection: _SelectionGroupBase<S>?
   // An observer list: unchecked, as proved at the head of these lists, in this file.
-  @exclusivity(unchecked) @usableFromInline var _selectionOrder: [_SelectionGroupBase<S>] = [] {
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _selectionOrder: [_SelectionGroupBase<S>] = [] {
     didSet { _soleSelection = _selectionOrder.count == 1 ? _selectionOrder[0] : nil }
   }
   // An observer list: unchecked, as proved at the head of these lists, in this file.
-  @exclusivity(unchecked) @usableFromInline var _elementOrder: [_ElementGroupBase<S>] = [] {
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _elementOrder: [_ElementGroupBase<S>] = [] {
     didSet { _hasElementGroups = !_elementOrder.isEmpty }
   }
   /// `==` on the slice, for a scope whose slice is `Equatable`; `nil` otherwise and at the root.
   // Unchecked: read by copy on every refresh of the scope, written once, where the scope is
   // made (replacing `nil`, so nothing is released), on the main actor.
-  @exclusivity(unchecked) @usableFromInline var _sliceEquality: (@MainActor (S, S) -> Bool)?
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _sliceEquality: (@MainActor (S, S) -> Bool)?
   /// Tokens cancelled since the last sweep; tokens may be cancelled on any thread.
   @usableFromInline nonisolated let _cancellationLog: _CancellationLog
   /// A scope's slice from before the update being applied, for its `(old, new)` listeners.
@@ -113,7 +143,10 @@ public final class Store<S: State, Dependencies: Sendable> {
   // replaces is released from a local after the write) and by `refreshAsScope(origin:)`, which
   // copies it out before clearing it, so that no write releases a slice's last reference, and
   // no deinitializer of the app's runs, inside the access. Read on every refresh of a scope.
-  @exclusivity(unchecked) @usableFromInline var _capturedSlice: S?
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _capturedSlice: S?
   /// A scope's registration with its root, while the scope has observers.
   ///
   /// Not a weak reference: that would give the node a side table, and every retain and release
@@ -162,7 +195,10 @@ public final class Store<S: State, Dependencies: Sendable> {
   // written by assignment, and an assignment never releases the last reference to a group (the
   // group it replaces is still in `elementOrder`, and the sweep that clears it keeps the old
   // `elementOrder` alive until after the write), so no deinitializer runs inside an access.
-  @exclusivity(unchecked) @usableFromInline var _recentElementGroup: _ElementGroupBase<S>?
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _recentElementGroup: _ElementGroupBase<S>?
 
   /// The dependencies every side effect of this store receives.
   public let dependencies: Dependencies

@@ -32,7 +32,10 @@ final class _JournalOutbox<S: State & Codable, Dependencies: Sendable> {
   // after the access; `takeBack` keeps what `removeUnwritten(numbered:)` drops alive until
   // after it). So an updater's deinitializer that dispatches (tested in
   // `HostileDeinitializerTests`) runs after the access, and its dispatch is recorded then.
-  @exclusivity(unchecked) @usableFromInline var _ledger: _JournalLedger<S>
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _ledger: _JournalLedger<S>
   /// Entries written to the journal that this store no longer needs, released at the end of
   /// the actor's job (see ``handOff(wakingWriter:)``).
   @usableFromInline var _written: [ArraySlice<_PendingEntry<S>>] = []

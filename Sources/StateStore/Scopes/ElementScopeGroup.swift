@@ -20,7 +20,10 @@ package final class _ElementScopeEntry {
   // Unchecked access: read on every dispatch through an element scope. Read by copy and written
   // by assignment of an unowned(unsafe) reference, which retains, releases and calls nothing,
   // so no access to it spans a call and none can overlap another.
-  @exclusivity(unchecked) @usableFromInline unowned(unsafe) var _group: _ElementScopeGroupBase?
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline unowned(unsafe) var _group: _ElementScopeGroupBase?
 
   @usableFromInline
   init(relay: _CancellationLog) {
@@ -72,7 +75,10 @@ package class _ElementScopeGroupBase {
   /// the next refresh to notify without reading the journal (see ``ScopeBucket``).
   // Unchecked: written only by `noteDispatch(into:)`, by a swap whose released value is
   // dropped after the access, and read by copy; every access is on the main actor.
-  @exclusivity(unchecked) @usableFromInline var _hinted: _ScopeBucket?
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _hinted: _ScopeBucket?
 
   /// Files `bucket` as the one whose element the dispatch about to be applied changes.
   ///
@@ -124,10 +130,16 @@ final class _ScopeBucket {
   // anything. Tests: `ElementScopeDispatchTests`.
   /// The first node filed under the element's id: most elements have one scope, whose node is
   /// then reached without an array's buffer (one object less to fetch on every notification).
-  @exclusivity(unchecked) @usableFromInline var _first: _ScopeNode?
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _first: _ScopeNode?
   /// The nodes filed after the first, in the order they joined.
   // Unchecked: see above `nodes`.
-  @exclusivity(unchecked) @usableFromInline var _others: [_ScopeNode] = []
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _others: [_ScopeNode] = []
 
   /// The nodes filed under the element's id, in the order they joined.
   ///
@@ -147,13 +159,22 @@ final class _ScopeBucket {
   /// False once the group dropped the bucket (no member left) or went: its element scopes then
   /// take the journal's way until they are filed again.
   // Unchecked: see above `nodes`.
-  @exclusivity(unchecked) @usableFromInline var _isFiled = true
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _isFiled = true
   /// The array's stamp just before the latest dispatch through one of the bucket's scopes.
   // Unchecked: see above `nodes`.
-  @exclusivity(unchecked) @usableFromInline var _hintFrom: UInt64 = 0
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _hintFrom: UInt64 = 0
   /// The array's stamp just after that dispatch, or 0 while none is recorded.
   // Unchecked: see above `nodes`.
-  @exclusivity(unchecked) @usableFromInline var _hintTo: UInt64 = 0
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _hintTo: UInt64 = 0
 
   @inlinable
   init() {}
@@ -211,14 +232,26 @@ where Element.ID: Sendable {
   // Tests: `ScopeNotificationTests` ("an id whose hash subscribes and dispatches while element
   // scopes are notified", "element scopes whose tokens are cancelled are released by the next
   // update").
-  @exclusivity(unchecked) @usableFromInline var _members: [Element.ID: _ScopeBucket] = [:]
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _members: [Element.ID: _ScopeBucket] = [:]
   /// Members that joined since the last refresh.
   // Unchecked: see above `members`.
-  @exclusivity(unchecked) @usableFromInline var _pending: [_PendingMember] = []
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _pending: [_PendingMember] = []
   // Unchecked: see above `members`.
-  @exclusivity(unchecked) @usableFromInline var _lastStamp: UInt64
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _lastStamp: UInt64
   // Unchecked: see above `members`.
-  @exclusivity(unchecked) @usableFromInline var _round: UInt64 = 0
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _round: UInt64 = 0
 
   /// A member that joined since the last refresh.
   @usableFromInline

@@ -685,14 +685,20 @@ class _ElementPlace {
   /// Where the element was last found; `nil` before the first look-up and once it is gone.
   // Unchecked: two integers (no reference, nothing to release), read by copy and written by
   // assignment, on the main actor; no access to it spans a call. Test: `ElementPlaceTests`.
-  @exclusivity(unchecked) @usableFromInline final var _known: _Known?
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline final var _known: _Known?
   /// The bucket the element's scopes were last filed in by their ``ElementScopeGroup``, which a
   /// dispatch through the element scope tells which element it changed.
   // Unchecked: read by copy, and written only by `remember(_:)`, a swap whose released value
   // is dropped after the access, on the main actor. A bucket off its group's table holds no
   // node, so even that release runs no code of the application's. Test:
   // `ElementScopeDispatchTests`.
-  @exclusivity(unchecked) @usableFromInline final var _bucket: _ScopeBucket?
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline final var _bucket: _ScopeBucket?
 
   @inlinable
   init() {}
@@ -847,7 +853,10 @@ class _RootHandle {
   // Unchecked: read on every scoped dispatch. It is written once, by the root's deinitializer,
   // and read by plain loads; every access is on the main actor and runs no code, so no two
   // can overlap.
-  @exclusivity(unchecked) @usableFromInline final var _isAlive = true
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline final var _isAlive = true
   // Unchecked lifetime: see the type's comment.
   @usableFromInline final unowned(unsafe) let _unownedScopeRoot: any _ScopeRoot
   /// The root's engine, not retained: the store owns it (a constant field), so it lives at
@@ -867,11 +876,17 @@ class _RootHandle {
   /// values run). Nothing else sets it, so it holds the engine for the length of one call.
   // Unchecked: written by the root's deinitializer and by `withEngineCore` after its call, by
   // plain assignments on the main actor; the release of the engine runs after the write.
-  @exclusivity(unchecked) @usableFromInline final var _survivingEngine: AnyObject?
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline final var _survivingEngine: AnyObject?
   /// Whether a call of ``withEngineCore(_:ifReleased:)`` is running: the store's
   /// deinitializer then hands its engine to ``survivingEngine``.
   // Unchecked: a flag, read by copy and written by assignment on the main actor.
-  @exclusivity(unchecked) @usableFromInline final var _isLendingEngine = false
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline final var _isLendingEngine = false
 
   @usableFromInline
   init(_ root: any _ScopeRoot, engine: _EngineCore) {

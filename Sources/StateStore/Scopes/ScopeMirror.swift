@@ -39,18 +39,30 @@ package final class _ScopeMirror {
   /// that the usual single span is read without touching an array, and the rest.
   // Unchecked: written only by the root between notifications, read by copy; no user code
   // runs while an access is open (see the type's comment and `ScopeMirrorTests`).
-  @exclusivity(unchecked) @usableFromInline var _firstSpan: Range<Int> = 0..<0
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _firstSpan: Range<Int> = 0..<0
   // Unchecked: written only by the root between notifications, read by copy; no user code
   // runs while an access is open (see the type's comment and `ScopeMirrorTests`).
-  @exclusivity(unchecked) @usableFromInline var _otherSpans: [Range<Int>] = []
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _otherSpans: [Range<Int>] = []
   /// How many member scopes' slices the mirror does not hold now.
   // Unchecked: written only by the root between notifications, read by copy; no user code
   // runs while an access is open (see the type's comment and `ScopeMirrorTests`).
-  @exclusivity(unchecked) @usableFromInline var _unmirrored = 0
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _unmirrored = 0
   /// Whether the scopes' memberships changed since the lists were built.
   // Unchecked: written only by the root between notifications, read by copy; no user code
   // runs while an access is open (see the type's comment and `ScopeMirrorTests`).
-  @exclusivity(unchecked) @usableFromInline var _needsRebuild = true
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _needsRebuild = true
   /// Where the root's scopes note their cancellations: their sweep runs when notified, so an
   /// update after a cancellation notifies every scope.
   @usableFromInline let _cancellations = _CancellationLog()

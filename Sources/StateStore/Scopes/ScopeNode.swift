@@ -14,11 +14,17 @@ package final class _ScopeNode {
   // Unchecked: a plain value, read by copy and written by assignment, on the main actor, by
   // the node's holders as they notify and sweep; no access spans a call, and none reaches the
   // application's code (the node is internal). Read on every notification of the scope.
-  @exclusivity(unchecked) @usableFromInline var _isActive = true
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _isActive = true
   /// The group's notification round the node was last refreshed in: an element the journal
   /// names twice is refreshed once.
   // Unchecked: a plain value; see `isActive`.
-  @exclusivity(unchecked) @usableFromInline var _round: UInt64 = 0
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _round: UInt64 = 0
   /// Notifies the scope; returns false once it has no observers left.
   @usableFromInline let _refresh: @MainActor (_SliceOrigin) -> Bool
   /// Whether the scope has `(old, new)` listeners, so the root must capture the slice first.
@@ -41,14 +47,23 @@ package final class _ScopeNode {
   /// scope whose slice lies at ``mirrorRange``, is kept for `==`, and has no `(old, new)`
   /// listener (which needs the slice captured before every update).
   // Unchecked: a plain value; see `isActive`.
-  @exclusivity(unchecked) @usableFromInline var _isMirrorMember = false
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _isMirrorMember = false
   /// Whether the scope keeps a slice now (its `Store.lastSlice` is set).
   // Unchecked: a plain value; see `isActive`.
-  @exclusivity(unchecked) @usableFromInline var _holdsSlice = false
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _holdsSlice = false
   /// Whether the mirror holds the bytes of the slice the scope keeps now; any new kept slice
   /// clears it until the root copies the bytes the slice was read from.
   // Unchecked: as `isActive`; its observer writes a field of the mirror, our code only.
-  @exclusivity(unchecked) @usableFromInline var _isMirrored = false {
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _isMirrored = false {
     didSet {
       if _isMirrorMember, _isMirrored != oldValue { _mirror?._unmirrored += _isMirrored ? -1 : 1 }
     }

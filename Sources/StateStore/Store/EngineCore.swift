@@ -22,23 +22,38 @@ class _EngineCore {
   @usableFromInline final let _hasInterceptors: Bool
   /// True while the store is applying a dispatch or notifying about it.
   // Unchecked: a flag (see the top of `RootEngine.swift`).
-  @exclusivity(unchecked) @usableFromInline final var _isDispatching = false
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline final var _isDispatching = false
   /// True only while an updater holds the state `inout`.
   // Unchecked: a flag (see the top of `RootEngine.swift`).
-  @exclusivity(unchecked) @usableFromInline final var _isApplyingUpdater = false
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline final var _isApplyingUpdater = false
   /// Whether anything at all must run after an updater is applied.
   ///
   /// The store's own observers, update observers, or scopes with observers.
   // Unchecked: a flag (see the top of `RootEngine.swift`).
-  @exclusivity(unchecked) @usableFromInline final var _hasObservers = false
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline final var _hasObservers = false
   /// Whether the queue holds a dispatch not yet run.
   // Unchecked: a flag (see the top of `RootEngine.swift`).
-  @exclusivity(unchecked) @usableFromInline final var _hasQueued = false
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline final var _hasQueued = false
   /// The number of updates applied: what a selection group's cache and an ``AppliedUpdate``'s
   /// `sequence` count.
   // Unchecked: a flag (see the top of `RootEngine.swift`): a plain value, read by copy and
   // written by assignment.
-  @exclusivity(unchecked) @usableFromInline final var _version: UInt64 = 0
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline final var _version: UInt64 = 0
 
   @usableFromInline
   init(stateAddress: UnsafeMutableRawPointer, hasInterceptors: Bool) {

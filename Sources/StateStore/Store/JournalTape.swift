@@ -87,21 +87,36 @@ package final class _JournalTape<S: State> {
 
   /// How many updaters the state holds, counted from the journal's first entry.
   // Unchecked: see the type's comment.
-  @exclusivity(unchecked) @usableFromInline package var _lastSequence: Int
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline package var _lastSequence: Int
   /// How many updaters this store journaled: the last one's ``_JournalEntry/_number``.
   // Unchecked: see the type's comment.
-  @exclusivity(unchecked) @usableFromInline package var _journaledCount = 0
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline package var _journaledCount = 0
   /// The number of this store's last journaled updater that was not taken back: what a flush
   /// waits for.
   // Unchecked: see the type's comment.
-  @exclusivity(unchecked) @usableFromInline package var _flushTarget = 0
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline package var _flushTarget = 0
   /// The entries not yet handed to the writer, oldest first.
   // Unchecked: see the type's comment.
-  @exclusivity(unchecked) @usableFromInline package var _batch: [_JournalEntry<S>] = []
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline package var _batch: [_JournalEntry<S>] = []
   /// How many more updaters the store may append itself before the journal's hook must see
   /// one; see ``_refresh()``.
   // Unchecked: see the type's comment.
-  @exclusivity(unchecked) @usableFromInline package var _inlineRoom = 0
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline package var _inlineRoom = 0
   /// Raised by the writer when it wants a snapshot: the next updater goes to the hook, which
   /// attaches the state to its entry.
   @usableFromInline package let _snapshotWanted: _JournalSignal
@@ -109,27 +124,42 @@ package final class _JournalTape<S: State> {
   /// Whether the store's updaters are journaled: from the journal's start until a close or the
   /// journaled store's release.
   // Unchecked: see the type's comment.
-  @exclusivity(unchecked) @usableFromInline package var _isJournaling = false {
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline package var _isJournaling = false {
     didSet { _refresh() }
   }
   /// Whether the next update observed is one that another process appended.
   // Unchecked: see the type's comment.
-  @exclusivity(unchecked) @usableFromInline package var _expectsOtherProcess = false {
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline package var _expectsOtherProcess = false {
     didSet { _refresh() }
   }
   /// Whether the updater being applied was appended by another process.
   // Unchecked: see the type's comment.
-  @exclusivity(unchecked) @usableFromInline package var _appliesOtherProcess = false {
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline package var _appliesOtherProcess = false {
     didSet { _refresh() }
   }
   /// The entry that the next journaled updater reverts, while an undo dispatches its inverse.
   // Unchecked: see the type's comment.
-  @exclusivity(unchecked) @usableFromInline package var _undoing: Int? {
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline package var _undoing: Int? {
     didSet { _refresh() }
   }
   /// Whether a task will hand the batch over at the end of the actor's current job.
   // Unchecked: see the type's comment.
-  @exclusivity(unchecked) @usableFromInline package var _handOffIsScheduled = false {
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline package var _handOffIsScheduled = false {
     didSet { _refresh() }
   }
 

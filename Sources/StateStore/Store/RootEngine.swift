@@ -84,24 +84,39 @@ final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
   ///
   /// A listener of the root, or of a scope, wants `(old, new)`.
   // Unchecked: a flag (see the top of this file).
-  @exclusivity(unchecked) @usableFromInline var _keepsOldState = false
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _keepsOldState = false
   /// Whether a scope keeps its slice for `==` (see `Store.lastSlice`).
   ///
   /// A scope's in-place dispatch that may change such a slice drops it first, so that the
   /// dispatch mutates without copying.
   // Unchecked: a flag (see the top of this file).
-  @exclusivity(unchecked) @usableFromInline var _scopesKeepSlices = false
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _scopesKeepSlices = false
   /// The dispatches waiting for their turn.
   // Unchecked: see the top of this file.
-  @exclusivity(unchecked) @usableFromInline var _queue: [_QueuedDispatch<S, Dependencies>?] = []
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _queue: [_QueuedDispatch<S, Dependencies>?] = []
   /// The first waiting dispatch in `queue`.
   // Unchecked: see the top of this file.
-  @exclusivity(unchecked) @usableFromInline var _queueHead = 0
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _queueHead = 0
   /// The steps every dispatchable passes through, in order.
   @usableFromInline let _interceptors: [StoreInterceptor<S>]
   /// The observers of applied updaters (an action recorder, a test store).
   // Unchecked: an observer list (see the top of this file).
-  @exclusivity(unchecked) @usableFromInline var _updateObservers: [_UpdateObserverEntry<S>] = []
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _updateObservers: [_UpdateObserverEntry<S>] = []
   /// The journal's hook (a `JournaledStore`'s, in StatePersistence): told of every updater
   /// applied, with its cause, right after the state changed and before any update observer.
   ///
@@ -125,10 +140,16 @@ final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
   /// Whether the journal is all that observes the root: an update then runs the updater and
   /// the journal's hook, nothing else.
   // Unchecked: a flag (see the top of this file).
-  @exclusivity(unchecked) @usableFromInline var _journalsAlone = false
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _journalsAlone = false
   /// The scopes of this root that have listeners or subscribers, notified after every update.
   // Unchecked: an observer list (see the top of this file).
-  @exclusivity(unchecked) @usableFromInline var _scopeNodes: [_ScopeNode] = []
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _scopeNodes: [_ScopeNode] = []
   /// The mirror of the scopes' kept slices; see ``ScopeMirror``.
   ///
   /// A constant, made with the engine: an update with scopes reads it without retaining it,
@@ -139,7 +160,10 @@ final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
   ///
   /// All that an update visits when the mirror matches.
   // Unchecked: an observer list (see the top of this file).
-  @exclusivity(unchecked) @usableFromInline var _unmirroredScopeNodes: [_ScopeNode] = []
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _unmirroredScopeNodes: [_ScopeNode] = []
   /// The root's link to itself, which its scopes compose; made with the first scope.
   @usableFromInline var _rootLink: _ScopeLink<S>?
   /// How the root's scopes reach it, made with its first scope.

@@ -101,22 +101,34 @@ where Element.ID: Sendable {
   // - A write that replaces an element, and every removal of a bucket (which moves it out
   //   whole), keeps the old value alive until the write is over, so that its deinitializer runs
   //   after it.
-  @exclusivity(unchecked) @usableFromInline var _buckets = _ElementBuckets<Element>()
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _buckets = _ElementBuckets<Element>()
   /// The next subscriber of the same bucket, by index in ``table``.
   ///
   /// The link of a bucket's `latest` subscriber is never read. Holds every index the table has
   /// handed out. Written only by filing a subscriber and by the sweep, neither of which calls
   /// user code, and read by copying one link.
-  @exclusivity(unchecked) @usableFromInline var _links: [_SubscriberIndex] = []
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _links: [_SubscriberIndex] = []
   // A plain integer, read by copy and written by assignment: no access can span anything.
-  @exclusivity(unchecked) @usableFromInline var _lastStamp: UInt64
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _lastStamp: UInt64
   /// Subscribers that joined while the group was behind the state (from a listener, or from
   /// another subscriber during this group's delivery): they were given an element the rest of
   /// their bucket has not been told about yet, so they keep it until the group catches up.
   // Unchecked for the reason given at `buckets`: appended to, copied for a delivery, and
   // filtered by the sweep while a copy taken before it keeps the removed elements (user values,
   // whose deinitializers might reach the store) alive until the write and the lock are over.
-  @exclusivity(unchecked) @usableFromInline var _late: [_LateSubscriber<Element>] = []
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _late: [_LateSubscriber<Element>] = []
 
   /// A group whose operations are its own methods, specialised where this is called.
   @inlinable

@@ -32,7 +32,10 @@ final class _SelectionEntry<Value: Equatable> {
   // is queued (the store is notifying). So no two accesses overlap. Read on every delivery.
   // Test: `HostileUserCodeTests` ("a view model whose == subscribes and dispatches and whose
   // release subscribes, replaced by a delivery").
-  @exclusivity(unchecked) @usableFromInline var _last: Value
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _last: Value
 
   @usableFromInline
   init(last: Value, callback: @escaping @MainActor (Value) -> Void) {
@@ -60,7 +63,10 @@ final class _SelectionGroup<S: State, Value: Equatable>: _SelectionGroupBase<S> 
   // - `cachedVersion` is a plain value, read by copy and written by assignment.
   // Tests: `HostileUserCodeTests` ("a view model whose release subscribes, released by the
   // sweep and by a new evaluation").
-  @exclusivity(unchecked) @usableFromInline var _entries: [_SelectionEntry<Value>] = [] {
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _entries: [_SelectionEntry<Value>] = [] {
     didSet { _soleEntry = _entries.count == 1 ? _entries[0] : nil }
   }
   /// The one subscriber while there is exactly one (most view models of a scope), kept by
@@ -69,11 +75,20 @@ final class _SelectionGroup<S: State, Value: Equatable>: _SelectionGroupBase<S> 
   // the entry it replaces is then still in the list, or in the copy that
   // `removeCancelledEntries()` keeps until after its write, so no write releases an entry's
   // last reference inside the access.
-  @exclusivity(unchecked) @usableFromInline var _soleEntry: _SelectionEntry<Value>?
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _soleEntry: _SelectionEntry<Value>?
   // Unchecked: see above `entries`.
-  @exclusivity(unchecked) @usableFromInline var _cached: Value
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _cached: Value
   // Unchecked: see above `entries`.
-  @exclusivity(unchecked) @usableFromInline var _cachedVersion: UInt64
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _cachedVersion: UInt64
 
   /// A group whose operations are its own methods, specialised where this is called.
   @inlinable

@@ -34,7 +34,10 @@ package final class _SpinLocked<Value: Sendable>: Sendable {
   // bookkeeping and resumes continuations after releasing it). The type is `package`, so no code outside the
   // package can reach it, and `value` is internal, so only this module's code, which touches it
   // in `withLock` alone, can. The run-time exclusivity check is redundant with the lock and is skipped.
-  @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var _value: Value
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline nonisolated(unsafe) var _value: Value
 
   /// Creates the lock around `value`.
   @inlinable

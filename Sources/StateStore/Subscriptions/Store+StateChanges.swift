@@ -8,7 +8,10 @@ final class _StateChangeGroup<S: State>: _SelectionGroupBase<S> {
   // inactive slots, whose callback (and everything it captured) their token already released,
   // so no deinitializer of the application's runs inside it either. So no access can overlap
   // another and the run-time exclusivity check only costs time.
-  @exclusivity(unchecked) @usableFromInline var _entries: [_CallbackSlot<@MainActor (S) -> Void>] =
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _entries: [_CallbackSlot<@MainActor (S) -> Void>] =
     []
 
   /// A group whose operations are its own methods, specialised where this is called.

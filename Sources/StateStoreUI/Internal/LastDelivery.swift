@@ -7,8 +7,14 @@ final class _LastDelivery<Value: Equatable> {
   // `==` runs, and the value `last` held is swapped out and released after the write, so its
   // deinitializer runs with no access open either. The object is internal, so no other code can
   // reach it. The run-time exclusivity check would only cost time on every delivery.
-  @exclusivity(unchecked) @usableFromInline var _last: Value?
-  @exclusivity(unchecked) @usableFromInline var _hasDelivered = false
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _last: Value?
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _hasDelivered = false
 
   @usableFromInline
   init() {}

@@ -24,9 +24,15 @@ final class _RowModelGroup<Model: RowViewModel> {
   // row's callback, its view model's `init` or `==`, or a deinitializer, so none can overlap
   // another, and the run-time exclusivity check only costs time.
   /// The shared slice as of the last update.
-  @exclusivity(unchecked) @usableFromInline var _shared: Model.Shared
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _shared: Model.Shared
   /// Every row, in subscription order; cancelled ones are dropped at the next sweep.
-  @exclusivity(unchecked) @usableFromInline var _entries: [_RowModelEntry<Model>] = []
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _entries: [_RowModelEntry<Model>] = []
   /// Where the rows are in the state.
   @usableFromInline let _rows: KeyPath<Model.StateType, TrackedArray<Model.Element>>
   /// The group's observation of the store's state changes.

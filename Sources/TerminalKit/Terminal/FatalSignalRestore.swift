@@ -115,7 +115,9 @@ struct FatalSignalState {
 ///   must not take a lock): it runs only when the process is dying, aligned 32-bit and pointer
 ///   loads cannot tear on our platforms, and the worst a stale `armed` does is write the
 ///   restore bytes once more or skip them after an ordinary restore already wrote them.
-@exclusivity(unchecked)
+#if !STATESTORE_CHECKED_EXCLUSIVITY
+  @exclusivity(unchecked)
+#endif
 nonisolated(unsafe) private var fatalSignalState: UnsafeMutablePointer<FatalSignalState>? = nil
 
 /// The handler: only async-signal-safe calls, on memory prepared before it was installed.

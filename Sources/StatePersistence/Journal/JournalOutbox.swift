@@ -273,17 +273,14 @@ struct _JournalLedger<S: State & Codable> {
       _tape._flushTarget = _tape._journaledCount
       return .numberingUsedUp(number: _tape._journaledCount)
     }
-    _tape._lastSequence += 1
-    _tape._journaledCount += 1
-    _tape._flushTarget = _tape._journaledCount
+    let number = _tape._numberNext()
     var extras = snapshot
     if let undoes = _tape._undoing {
       extras = _markingUndo(of: undoes, snapshot: snapshot)
       _tape._undoing = nil
     }
     _tape._batch.append(
-      _PendingEntry(
-        updater: updater, cause: cause, number: _tape._journaledCount, extras: extras))
+      _PendingEntry(updater: updater, cause: cause, number: number, extras: extras))
     if _tape._batch.count == 1 && !_tape._handOffIsScheduled {
       _tape._handOffIsScheduled = true
       return .firstOfBatch

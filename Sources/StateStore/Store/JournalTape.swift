@@ -198,11 +198,21 @@ package final class _JournalTape<S: State> {
   where U.StateType == S {
     guard _inlineRoom > 0, !_snapshotWanted._isRaised else { return false }
     _inlineRoom -= 1
+    _batch.append(
+      _JournalEntry(updater: updater, cause: cause, number: _numberNext(), extras: nil))
+    return true
+  }
+
+  /// Numbers the next of this store's journaled updaters: the one place where entries are
+  /// numbered, for the store's own appends and the journal's hook alike.
+  ///
+  /// - Returns: Its number among this store's updaters, from 1; the journal's count and what
+  ///   a flush waits for move with it.
+  @inlinable @inline(__always)
+  package func _numberNext() -> Int {
     _lastSequence += 1
     _journaledCount += 1
     _flushTarget = _journaledCount
-    _batch.append(
-      _JournalEntry(updater: updater, cause: cause, number: _journaledCount, extras: nil))
-    return true
+    return _journaledCount
   }
 }

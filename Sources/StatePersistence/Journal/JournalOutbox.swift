@@ -24,17 +24,6 @@ final class _JournalOutbox<S: State & Codable, Dependencies: Sendable> {
   /// Read only when the writer asks for a snapshot: the state just after an entry.
   @usableFromInline weak var _store: Store<S, Dependencies>?
   /// Everything a dispatch changes, in one value.
-  // Unchecked, which saves a dispatch two run-time exclusivity checks (P1 in store-bench): no
-  // access to it can overlap another. Every access is on the actor, a read by copy or a
-  // mutation that runs no code of the application's: copying an updater or a cause runs none,
-  // and a mutation appends and moves entries but never releases the last reference to one
-  // inside the access (`dropWritten(upTo:)` returns what it drops, released by its caller
-  // after the access; `takeBack` keeps what `removeUnwritten(numbered:)` drops alive until
-  // after it). So an updater's deinitializer that dispatches (tested in
-  // `HostileDeinitializerTests`) runs after the access, and its dispatch is recorded then.
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
   @usableFromInline var _ledger: _JournalLedger<S>
   /// Entries written to the journal that this store no longer needs, released at the end of
   /// the actor's job (see ``handOff(wakingWriter:)``).

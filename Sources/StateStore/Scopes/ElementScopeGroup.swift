@@ -20,9 +20,6 @@ package final class _ElementScopeEntry {
   // Unchecked access: read on every dispatch through an element scope. Read by copy and written
   // by assignment of an unowned(unsafe) reference, which retains, releases and calls nothing,
   // so no access to it spans a call and none can overlap another.
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
   @usableFromInline unowned(unsafe) var _group: _ElementScopeGroupBase?
 
   @usableFromInline
@@ -73,11 +70,6 @@ package class _ElementScopeGroupBase {
   @usableFromInline var _entry: _ElementScopeEntry?
   /// The bucket of the element that the latest dispatch through an element scope changed, for
   /// the next refresh to notify without reading the journal (see ``ScopeBucket``).
-  // Unchecked: written only by `noteDispatch(into:)`, by a swap whose released value is
-  // dropped after the access, and read by copy; every access is on the main actor.
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
   @usableFromInline var _hinted: _ScopeBucket?
 
   /// Files `bucket` as the one whose element the dispatch about to be applied changes.
@@ -130,15 +122,8 @@ final class _ScopeBucket {
   // anything. Tests: `ElementScopeDispatchTests`.
   /// The first node filed under the element's id: most elements have one scope, whose node is
   /// then reached without an array's buffer (one object less to fetch on every notification).
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
   @usableFromInline var _first: _ScopeNode?
   /// The nodes filed after the first, in the order they joined.
-  // Unchecked: see above `nodes`.
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
   @usableFromInline var _others: [_ScopeNode] = []
 
   /// The nodes filed under the element's id, in the order they joined.
@@ -158,22 +143,10 @@ final class _ScopeBucket {
   }
   /// False once the group dropped the bucket (no member left) or went: its element scopes then
   /// take the journal's way until they are filed again.
-  // Unchecked: see above `nodes`.
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
   @usableFromInline var _isFiled = true
   /// The array's stamp just before the latest dispatch through one of the bucket's scopes.
-  // Unchecked: see above `nodes`.
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
   @usableFromInline var _hintFrom: UInt64 = 0
   /// The array's stamp just after that dispatch, or 0 while none is recorded.
-  // Unchecked: see above `nodes`.
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
   @usableFromInline var _hintTo: UInt64 = 0
 
   @inlinable
@@ -218,39 +191,10 @@ where Element.ID: Sendable {
   /// Reads the array in place, for its ``TrackedArray/currentStamp``, when the array is stored
   /// inline in its parent; `nil` otherwise (no dispatch then leaves a hint).
   @usableFromInline let _peek: _ArrayPeek<Element>?
-  // The four fields below skip the run-time exclusivity check (several begin and end accesses
-  // per update, each as much as a member's refresh) because no two accesses to one of them can
-  // overlap, even when the application's code (an id's `hash(into:)` or `==`, a subscriber, a
-  // `deinit`) subscribes or dispatches; all of it is main-actor state:
-  // - `members` is read only by copying it (`takeMembers()`, `captureMembers()`) and written by
-  //   assignment: `takeMembers()` empties it while its copy holds the table, and the refresh
-  //   puts the table back over that empty value, so no write releases a member and no
-  //   deinitializer runs inside an access; the ids' hashing runs on the copy;
-  // - `pending` is appended to (`add`) and read by copy, and emptied only while a copy holds
-  //   what it had, for the same reason;
-  // - `lastStamp` and `round` are plain values, read by copy and written by assignment.
-  // Tests: `ScopeNotificationTests` ("an id whose hash subscribes and dispatches while element
-  // scopes are notified", "element scopes whose tokens are cancelled are released by the next
-  // update").
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
   @usableFromInline var _members: [Element.ID: _ScopeBucket] = [:]
   /// Members that joined since the last refresh.
-  // Unchecked: see above `members`.
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
   @usableFromInline var _pending: [_PendingMember] = []
-  // Unchecked: see above `members`.
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
   @usableFromInline var _lastStamp: UInt64
-  // Unchecked: see above `members`.
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
   @usableFromInline var _round: UInt64 = 0
 
   /// A member that joined since the last refresh.

@@ -11,19 +11,9 @@ import Synchronization
 package final class _ScopeNode {
   // The three fields a notification reads come first, so that they share a cache line.
   /// False once the scope has no observers; its holder then drops the node.
-  // Unchecked: a plain value, read by copy and written by assignment, on the main actor, by
-  // the node's holders as they notify and sweep; no access spans a call, and none reaches the
-  // application's code (the node is internal). Read on every notification of the scope.
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
   @usableFromInline var _isActive = true
   /// The group's notification round the node was last refreshed in: an element the journal
   /// names twice is refreshed once.
-  // Unchecked: a plain value; see `isActive`.
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
   @usableFromInline var _round: UInt64 = 0
   /// Notifies the scope; returns false once it has no observers left.
   @usableFromInline let _refresh: @MainActor (_SliceOrigin) -> Bool
@@ -46,23 +36,11 @@ package final class _ScopeNode {
   /// Whether the root's mirror covers this scope: set when the root builds its lists, for a
   /// scope whose slice lies at ``mirrorRange``, is kept for `==`, and has no `(old, new)`
   /// listener (which needs the slice captured before every update).
-  // Unchecked: a plain value; see `isActive`.
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
   @usableFromInline var _isMirrorMember = false
   /// Whether the scope keeps a slice now (its `Store.lastSlice` is set).
-  // Unchecked: a plain value; see `isActive`.
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
   @usableFromInline var _holdsSlice = false
   /// Whether the mirror holds the bytes of the slice the scope keeps now; any new kept slice
   /// clears it until the root copies the bytes the slice was read from.
-  // Unchecked: as `isActive`; its observer writes a field of the mirror, our code only.
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
   @usableFromInline var _isMirrored = false {
     didSet {
       if _isMirrorMember, _isMirrored != oldValue { _mirror?._unmirrored += _isMirrored ? -1 : 1 }

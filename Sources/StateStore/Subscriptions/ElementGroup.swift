@@ -89,45 +89,18 @@ where Element.ID: Sendable {
   @usableFromInline let _array: _StoredProjection<S, TrackedArray<Element>>
   /// The subscribers' callbacks; their tokens release them from any thread.
   @usableFromInline let _table: _SubscriberTable<Element>
-  // Read and written on every dispatch; main-actor state that no access holds across a call to
-  // user code, so no two accesses can overlap and the run-time exclusivity check only costs
-  // time. The user code near it: the identifiers' `hash(into:)` and `==`, the elements' `==`
-  // and deinitializers, the subscribers' callbacks.
-  // - No method of `ElementBuckets` runs any of it: buckets keep their identifier's hash, and
-  //   a look-up by identifier (`place(of:hashValue:)` below) copies each candidate's identifier
-  //   out and compares it with no access open, then starts again if the comparison added or
-  //   removed a bucket (`changes`).
-  // - A delivery copies out what it compares and the indices it calls before calling.
-  // - A write that replaces an element, and every removal of a bucket (which moves it out
-  //   whole), keeps the old value alive until the write is over, so that its deinitializer runs
-  //   after it.
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
   @usableFromInline var _buckets = _ElementBuckets<Element>()
   /// The next subscriber of the same bucket, by index in ``table``.
   ///
   /// The link of a bucket's `latest` subscriber is never read. Holds every index the table has
   /// handed out. Written only by filing a subscriber and by the sweep, neither of which calls
   /// user code, and read by copying one link.
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
   @usableFromInline var _links: [_SubscriberIndex] = []
   // A plain integer, read by copy and written by assignment: no access can span anything.
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
   @usableFromInline var _lastStamp: UInt64
   /// Subscribers that joined while the group was behind the state (from a listener, or from
   /// another subscriber during this group's delivery): they were given an element the rest of
   /// their bucket has not been told about yet, so they keep it until the group catches up.
-  // Unchecked for the reason given at `buckets`: appended to, copied for a delivery, and
-  // filtered by the sweep while a copy taken before it keeps the removed elements (user values,
-  // whose deinitializers might reach the store) alive until the write and the lock are over.
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
   @usableFromInline var _late: [_LateSubscriber<Element>] = []
 
   /// A group whose operations are its own methods, specialised where this is called.

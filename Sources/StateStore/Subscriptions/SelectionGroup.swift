@@ -24,17 +24,6 @@ class _SelectionGroupBase<S: State>: _ObserverGroup<S> {
 final class _SelectionEntry<Value: Equatable> {
   @usableFromInline let _slot: _CallbackSlot<@MainActor (Value) -> Void>
   /// The last value the subscriber received.
-  // Unchecked: read only by `deliver`, across the app's `!=`, and written only there, by a
-  // swap that moves values and runs nothing (the value it replaces is released from a local,
-  // after the write). The app's code that runs meanwhile (that `==`, the deinitializer of the
-  // replaced value) cannot reach an entry, and nothing it can call touches an existing one's
-  // `last`: a subscription makes a new entry, a cancellation clears the slot, and a dispatch
-  // is queued (the store is notifying). So no two accesses overlap. Read on every delivery.
-  // Test: `HostileUserCodeTests` ("a view model whose == subscribes and dispatches and whose
-  // release subscribes, replaced by a delivery").
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
   @usableFromInline var _last: Value
 
   @usableFromInline
@@ -49,45 +38,13 @@ final class _SelectionEntry<Value: Equatable> {
 @MainActor
 final class _SelectionGroup<S: State, Value: Equatable>: _SelectionGroupBase<S> {
   @usableFromInline let _select: (S) -> Value
-  // The three fields below skip the run-time exclusivity check (a begin and an end access per
-  // read, several per update, as much as a row's whole delivery) because no two accesses to
-  // one of them can overlap, even with a hostile view model (an initialiser, `==` or `deinit`
-  // that subscribes, cancels or dispatches); all of it is main-actor state:
-  // - `entries` is read by copying it (`deliver` iterates a copy) and written by an append
-  //   (subscribing) and by `removeCancelledEntries()`, whose predicate asks our own slot, and
-  //   which keeps the entries as they were alive until after the write, so a removed entry's
-  //   last value is released, and its `deinit` runs, with no access open;
-  // - `cached` is written only by the `swap` in `value(for:version:)`, which moves values and
-  //   runs nothing; the evaluation (`select`, the application's initialiser) runs before it,
-  //   and the value it replaces is released after it, from `fresh`; every read copies;
-  // - `cachedVersion` is a plain value, read by copy and written by assignment.
-  // Tests: `HostileUserCodeTests` ("a view model whose release subscribes, released by the
-  // sweep and by a new evaluation").
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
   @usableFromInline var _entries: [_SelectionEntry<Value>] = [] {
     didSet { _soleEntry = _entries.count == 1 ? _entries[0] : nil }
   }
   /// The one subscriber while there is exactly one (most view models of a scope), kept by
   /// ``entries``' observer, so that a delivery reaches it without fetching the list's buffer.
-  // Unchecked: the list's shadow, written only by its observer after each write of the list;
-  // the entry it replaces is then still in the list, or in the copy that
-  // `removeCancelledEntries()` keeps until after its write, so no write releases an entry's
-  // last reference inside the access.
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
   @usableFromInline var _soleEntry: _SelectionEntry<Value>?
-  // Unchecked: see above `entries`.
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
   @usableFromInline var _cached: Value
-  // Unchecked: see above `entries`.
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
   @usableFromInline var _cachedVersion: UInt64
 
   /// A group whose operations are its own methods, specialised where this is called.

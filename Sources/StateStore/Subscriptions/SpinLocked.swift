@@ -33,10 +33,7 @@ package final class _SpinLocked<Value: Sendable>: Sendable {
   // the test clock's, the effect registry's, and `StatePersistence`'s writer, which runs plain
   // bookkeeping and resumes continuations after releasing it). The type is `package`, so no code outside the
   // package can reach it, and `value` is internal, so only this module's code, which touches it
-  // in `withLock` alone, can. The run-time exclusivity check is redundant with the lock and is skipped.
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
+  // in `withLock` alone, can.
   @usableFromInline nonisolated(unsafe) var _value: Value
 
   /// Creates the lock around `value`.

@@ -2,15 +2,6 @@
 @MainActor
 @usableFromInline
 final class _StateChangeGroup<S: State>: _SelectionGroupBase<S> {
-  // Read on every update. Main-actor state whose every access is instantaneous (an append, a
-  // copy for the loop in `deliver`, a `removeAll` whose predicate only asks a slot whether it
-  // is active): no access spans a call into an observer. The `removeAll` destroys only
-  // inactive slots, whose callback (and everything it captured) their token already released,
-  // so no deinitializer of the application's runs inside it either. So no access can overlap
-  // another and the run-time exclusivity check only costs time.
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
   @usableFromInline var _entries: [_CallbackSlot<@MainActor (S) -> Void>] =
     []
 

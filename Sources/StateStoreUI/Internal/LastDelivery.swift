@@ -2,18 +2,7 @@
 @MainActor
 @usableFromInline
 final class _LastDelivery<Value: Equatable> {
-  // Main-actor state accessed only inside `isNew`, by instantaneous reads and writes that call
-  // no user code: `!=` receives a copy of `last`, so no access is open while the view model's
-  // `==` runs, and the value `last` held is swapped out and released after the write, so its
-  // deinitializer runs with no access open either. The object is internal, so no other code can
-  // reach it. The run-time exclusivity check would only cost time on every delivery.
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
   @usableFromInline var _last: Value?
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
   @usableFromInline var _hasDelivered = false
 
   @usableFromInline

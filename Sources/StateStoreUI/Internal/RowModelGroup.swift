@@ -15,23 +15,9 @@ import Synchronization
 @MainActor
 @usableFromInline
 final class _RowModelGroup<Model: RowViewModel> {
-  // `shared` and `entries` are read on every update. Main-actor state whose every access is
-  // instantaneous and calls no user code: `shared` is read into a local, or swapped with one (so
-  // the old slice is released after the write); `entries` is appended to, copied for a loop, or
-  // filtered by a predicate that only asks a slot whether it is active, while a copy taken
-  // before keeps the removed rows (and their last view models, whose deinitializers are user
-  // code that may subscribe rows) alive until after the write. No access spans a call into a
-  // row's callback, its view model's `init` or `==`, or a deinitializer, so none can overlap
-  // another, and the run-time exclusivity check only costs time.
   /// The shared slice as of the last update.
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
   @usableFromInline var _shared: Model.Shared
   /// Every row, in subscription order; cancelled ones are dropped at the next sweep.
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
   @usableFromInline var _entries: [_RowModelEntry<Model>] = []
   /// Where the rows are in the state.
   @usableFromInline let _rows: KeyPath<Model.StateType, TrackedArray<Model.Element>>

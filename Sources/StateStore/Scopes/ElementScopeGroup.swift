@@ -20,6 +20,9 @@ package final class _ElementScopeEntry {
   // Unchecked access: read on every dispatch through an element scope. Read by copy and written
   // by assignment of an unowned(unsafe) reference, which retains, releases and calls nothing,
   // so no access to it spans a call and none can overlap another.
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
   @usableFromInline unowned(unsafe) var _group: _ElementScopeGroupBase?
 
   @usableFromInline
@@ -70,6 +73,11 @@ package class _ElementScopeGroupBase {
   @usableFromInline var _entry: _ElementScopeEntry?
   /// The bucket of the element that the latest dispatch through an element scope changed, for
   /// the next refresh to notify without reading the journal (see ``ScopeBucket``).
+  // Unchecked: written only by `noteDispatch(into:)`, by a swap whose released value is
+  // dropped after the access, and read by copy; every access is on the main actor.
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
   @usableFromInline var _hinted: _ScopeBucket?
 
   /// Files `bucket` as the one whose element the dispatch about to be applied changes.
@@ -116,12 +124,16 @@ package class _ElementScopeGroupBase {
 @usableFromInline
 @MainActor
 final class _ScopeBucket {
-  // The five fields below are plain main-actor state whose accesses cannot overlap: `nodes` is
-  // read by copy and written by assignment only while a copy holds what it had (so no write
-  // releases a node inside the access), and the others are plain values; no access calls
-  // anything. Tests: `ElementScopeDispatchTests`.
+  // `first`, `isFiled`, `hintFrom` and `hintTo` skip the run-time exclusivity check (read on
+  // every notification of the element): plain main-actor values, read by copy and written by
+  // assignment (replacing `first` releases at most a node, our own object, whose release runs
+  // none of the application's code); no access calls anything. `others`, an array, is checked.
+  // Tests: `ElementScopeDispatchTests`.
   /// The first node filed under the element's id: most elements have one scope, whose node is
   /// then reached without an array's buffer (one object less to fetch on every notification).
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
   @usableFromInline var _first: _ScopeNode?
   /// The nodes filed after the first, in the order they joined.
   @usableFromInline var _others: [_ScopeNode] = []
@@ -143,10 +155,22 @@ final class _ScopeBucket {
   }
   /// False once the group dropped the bucket (no member left) or went: its element scopes then
   /// take the journal's way until they are filed again.
+  // Unchecked: see above `first`.
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
   @usableFromInline var _isFiled = true
   /// The array's stamp just before the latest dispatch through one of the bucket's scopes.
+  // Unchecked: see above `first`.
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
   @usableFromInline var _hintFrom: UInt64 = 0
   /// The array's stamp just after that dispatch, or 0 while none is recorded.
+  // Unchecked: see above `first`.
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
   @usableFromInline var _hintTo: UInt64 = 0
 
   @inlinable
@@ -194,7 +218,16 @@ where Element.ID: Sendable {
   @usableFromInline var _members: [Element.ID: _ScopeBucket] = [:]
   /// Members that joined since the last refresh.
   @usableFromInline var _pending: [_PendingMember] = []
+  // Unchecked: a plain value, read by copy and written by assignment, on the main actor; no
+  // access spans a call. Read on every dispatch through an element scope.
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
   @usableFromInline var _lastStamp: UInt64
+  // Unchecked: a plain value; see `lastStamp`.
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
   @usableFromInline var _round: UInt64 = 0
 
   /// A member that joined since the last refresh.

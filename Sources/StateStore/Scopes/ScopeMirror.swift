@@ -25,6 +25,10 @@
 ///
 /// The mirror is raw memory: its bytes are copied and compared, never read as values, so it
 /// retains nothing and runs nothing of the application's.
+///
+/// Its variables skip the run-time exclusivity check, read on every root update: each access is
+/// a short read or write by the root, which calls no code of the application's (nor anything
+/// that could reach this object) while it is open.
 @usableFromInline
 package final class _ScopeMirror {
   /// The mirrored bytes, as many as the root's state has.
@@ -33,11 +37,31 @@ package final class _ScopeMirror {
   @usableFromInline let _size: Int
   /// The byte ranges of the member scopes' slices, sorted and merged: the first, kept apart so
   /// that the usual single span is read without touching an array, and the rest.
+  // Unchecked: written only by the root between notifications, read by copy; no user code
+  // runs while an access is open (see the type's comment and `ScopeMirrorTests`).
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
   @usableFromInline var _firstSpan: Range<Int> = 0..<0
+  // Unchecked: written only by the root between notifications, read by copy; no user code
+  // runs while an access is open (see the type's comment and `ScopeMirrorTests`).
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
   @usableFromInline var _otherSpans: [Range<Int>] = []
   /// How many member scopes' slices the mirror does not hold now.
+  // Unchecked: written only by the root between notifications, read by copy; no user code
+  // runs while an access is open (see the type's comment and `ScopeMirrorTests`).
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
   @usableFromInline var _unmirrored = 0
   /// Whether the scopes' memberships changed since the lists were built.
+  // Unchecked: written only by the root between notifications, read by copy; no user code
+  // runs while an access is open (see the type's comment and `ScopeMirrorTests`).
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
   @usableFromInline var _needsRebuild = true
   /// Where the root's scopes note their cancellations: their sweep runs when notified, so an
   /// update after a cancellation notifies every scope.

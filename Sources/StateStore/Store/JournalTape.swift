@@ -69,7 +69,10 @@ package final class _JournalSignal: Sendable {
 /// what a store without a journal does, then reads its cause and appends one entry to an
 /// array, with no call through a closure (P1 in store-bench).
 ///
-/// Why the unchecked accesses never overlap: every access is on the main actor, a read by copy,
+/// The five fields every inline append touches (``_lastSequence``, ``_journaledCount``,
+/// ``_flushTarget``, ``_batch``, ``_inlineRoom``) skip the run-time exclusivity check; the flags
+/// that only ``_refresh()`` reads, off the inline path, are checked. Why the unchecked accesses
+/// never overlap: every access is on the main actor, a read by copy,
 /// an assignment, or an append to ``_batch``. An append copies an updater and a cause into the
 /// array, which runs no code of the application's (copying a value retains what it holds), and
 /// releases nothing: the array is unique when the batch is appended to (the journal takes it by
@@ -123,42 +126,22 @@ package final class _JournalTape<S: State> {
 
   /// Whether the store's updaters are journaled: from the journal's start until a close or the
   /// journaled store's release.
-  // Unchecked: see the type's comment.
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
   @usableFromInline package var _isJournaling = false {
     didSet { _refresh() }
   }
   /// Whether the next update observed is one that another process appended.
-  // Unchecked: see the type's comment.
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
   @usableFromInline package var _expectsOtherProcess = false {
     didSet { _refresh() }
   }
   /// Whether the updater being applied was appended by another process.
-  // Unchecked: see the type's comment.
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
   @usableFromInline package var _appliesOtherProcess = false {
     didSet { _refresh() }
   }
   /// The entry that the next journaled updater reverts, while an undo dispatches its inverse.
-  // Unchecked: see the type's comment.
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
   @usableFromInline package var _undoing: Int? {
     didSet { _refresh() }
   }
   /// Whether a task will hand the batch over at the end of the actor's current job.
-  // Unchecked: see the type's comment.
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
   @usableFromInline package var _handOffIsScheduled = false {
     didSet { _refresh() }
   }

@@ -865,12 +865,13 @@ class _RootHandle {
   /// until that call has returned.
   ///
   /// ``withEngineCore(_:ifReleased:)`` runs a scope's change on the engine read from
-  /// ``unretainedCore``, a reference that does not keep it alive. The change runs the application's code (the updater, the `deinit` of a value it
-  /// replaces, a queued updater run after it), which may release the root's last reference:
-  /// the store's deinitializer then finds the engine lent and hands it here, so the engine, its
-  /// state and its flags outlive the store until the outermost such call returns and lets it
-  /// go. Only then, with no access open, is the state destroyed (and the deinitializers of its
-  /// values run). Nothing else sets it, so it holds the engine for the length of one call.
+  /// ``unretainedCore``, a reference that does not keep it alive. The change runs the
+  /// application's code (the updater, the `deinit` of a value it replaces, a queued updater
+  /// run after it), which may release the root's last reference: the store's deinitializer
+  /// then finds the engine lent and hands it here, so the engine, its state and its flags
+  /// outlive the store until the outermost such call returns and lets it go. Only then, with
+  /// no access open, is the state destroyed (and the deinitializers of its values run).
+  /// Nothing else sets it, so it holds the engine for the length of one call.
   // Unchecked: written by the root's deinitializer and by `withEngineCore` after its call, by
   // plain assignments on the main actor; the release of the engine runs after the write.
   #if !STATESTORE_CHECKED_EXCLUSIVITY

@@ -179,8 +179,6 @@ public final class Store<S: State, Dependencies: Sendable> {
   /// Made with the first scope: a table and its count of writes, behind one reference, so
   /// that a store that makes no scope (a scope, mostly) carries one word for it.
   @usableFromInline var _scopeCache: _ScopeCache?
-  /// A scope's entry in its parent's ``scopeCache``, which its deinitializer clears.
-  @usableFromInline var _cacheEntry: _WeakScope?
   /// What interceptors registered for this store alone; released with the store.
   private var interceptorResources: [AnyObject] = []
   @usableFromInline var _selectionGroups: [AnyHashable: _SelectionGroupBase<S>] = [:]
@@ -276,9 +274,6 @@ public final class Store<S: State, Dependencies: Sendable> {
   // anything of the root is destroyed (see `RootHandle`); released on another thread, a store
   // is deinitialised on the main actor.
   isolated deinit {
-    // First, so that no code sees the cache hand out a scope being destroyed (see
-    // `_WeakScope`).
-    _cacheEntry?.forget(self)
     if let _engine, let root = _engine._rootReference {
       root._isAlive = false
       // Released in the middle of a scope's call that uses the engine without a reference

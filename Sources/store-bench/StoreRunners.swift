@@ -96,17 +96,15 @@ final class ToggleStoreRunner: Runner {
 /// P1's cause floor: W1 on a plain store, reading the dispatch's cause (`DispatchCause.current`,
 /// a task-local value) once per dispatch, as a journal that records each entry's cause must.
 ///
-/// It reads it as the store does (`DispatchCause._current(key:)`, the runtime's look-up in code
-/// specialised for the cause, about 7 ns here against 17–19 for the public getter), so it says
-/// what recording causes costs the store on the processor the run is on, and P1's figure can be
-/// read as W1, that read, and what journaling adds to both.
+/// It reads it as the store does, through `TaskLocal`'s public getter, so it says what recording
+/// causes costs the store on the processor the run is on, and P1's figure can be read as W1,
+/// that read, and what journaling adds to both.
 @MainActor
 final class CauseReadingToggleRunner: Runner {
   static let label = "W1 + cause read"
 
   let name = CauseReadingToggleRunner.label
   let store = Store<AppState, Void>(initialState: AppState(todoCount: todoCount))
-  let causeKey = DispatchCause._currentKey
   var next = 0
   var causes = 0
   var dispatched = 0
@@ -116,7 +114,7 @@ final class CauseReadingToggleRunner: Runner {
     var causes = 0
     for _ in 0..<operations {
       store.dispatch(ToggleTodo(id: index))
-      if DispatchCause._current(key: causeKey) != nil { causes += 1 }
+      if DispatchCause.current != nil { causes += 1 }
       index += 1
       if index == todoCount { index = 0 }
     }

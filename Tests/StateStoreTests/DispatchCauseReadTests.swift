@@ -2,9 +2,8 @@ import Testing
 
 @testable import StateStore
 
-/// The store reads a dispatch's cause through the runtime's task-local look-up in specialised
-/// code (`DispatchCause._current(key:)`), not through `TaskLocal.get()`: these tests bind causes
-/// every way the API allows and check that what the store records is `DispatchCause.current`.
+/// What a store records as a dispatch's cause is `DispatchCause.current` at the dispatch: these
+/// tests bind causes every way the API allows and compare the two.
 @MainActor
 @Suite("The store's read of the dispatch cause")
 struct DispatchCauseReadTests {
@@ -31,7 +30,7 @@ struct DispatchCauseReadTests {
   func unbound() {
     let recorder = Recorder()
     #expect(recorder.dispatch() == nil)
-    #expect(DispatchCause._current(key: DispatchCause._currentKey) == nil)
+    #expect(DispatchCause.current == nil)
     #expect(recorder.recorded == [nil])
   }
 
@@ -45,7 +44,7 @@ struct DispatchCauseReadTests {
         expected.append(recorder.dispatch())
         DispatchCause.$current.withValue(nil) {
           expected.append(recorder.dispatch())
-          #expect(DispatchCause._current(key: DispatchCause._currentKey) == nil)
+          #expect(DispatchCause.current == nil)
         }
       }
       expected.append(recorder.dispatch())

@@ -62,4 +62,27 @@ struct WidgetTests {
     viewport.move(by: -3, in: ids)
     #expect(viewport.visibleRange(in: ids, height: 3) == 1..<4)
   }
+
+  @Test("A viewport given a way to find ids asks it, and moves and scrolls as with a search")
+  func viewportWithFind() {
+    let ids = Array(stride(from: 0, to: 40, by: 2))
+    var asked: [Int] = []
+    let find: (Int) -> Int? = { id in
+      asked.append(id)
+      return id.isMultiple(of: 2) && id < 40 ? id / 2 : nil
+    }
+    var found = ListViewport<Int>()
+    var searched = ListViewport<Int>()
+    found.update(ids: ids, previousIndex: nil, find: find)
+    searched.update(ids: ids, previousIndex: nil)
+    found.move(by: 7, in: ids, find: find)
+    searched.move(by: 7, in: ids)
+    #expect(found.selection == 14 && found == searched)
+    #expect(found.visibleRange(in: ids, height: 4, find: find) == 4..<8)
+    #expect(searched.visibleRange(in: ids, height: 4) == 4..<8)
+    found.select(13)
+    found.update(ids: ids, previousIndex: 3, find: find)
+    #expect(found.selection == 6)
+    #expect(asked == [0, 14, 13])
+  }
 }

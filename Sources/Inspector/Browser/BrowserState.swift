@@ -318,7 +318,7 @@ package struct BrowserState: Sendable {
     detail.viewport.update(
       ids: Array(BrowserView.lines(of: detail, session: session).indices), previousIndex: 0)
     screens.append(.detail(detail))
-    if visible.contains(entry) { timeline.select(entry) }
+    if visible.position(of: entry) != nil { timeline.select(entry) }
   }
 
   /// Lists the entries that changed `path`, with the `--changes-of` question's logic.
@@ -354,7 +354,7 @@ package struct BrowserState: Sendable {
     case .character("d"): show(.diff, in: &detail, session)
     case .character("s"): show(.state, in: &detail, session)
     case .character("["), .character("]"):
-      let position = visible.firstIndex(of: detail.entry)
+      let position = visible.position(of: detail.entry)
       let step = key == .character("]") ? 1 : -1
       guard let position, visible.indices.contains(position + step) else { return false }
       screens.removeLast()

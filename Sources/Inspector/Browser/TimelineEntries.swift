@@ -94,22 +94,12 @@ package struct TimelineEntries: RandomAccessCollection, Equatable, Sendable {
     }
   }
 
-  /// The position of `entry`, found by bisection: what `firstIndex(of:)` answers.
+  /// The position of `entry`, found by bisection: what `firstIndex(of:)` answers, in O(log n)
+  /// (the viewport's `find`).
   ///
   /// - Complexity: O(log n).
   package func position(of entry: Int) -> Int? {
     let position = position(ofFirstFrom: entry)
     return position < endIndex && self[position] == entry ? position : nil
-  }
-
-  /// Answers `firstIndex(of:)` by bisection, so that the viewport finds the selected entry in
-  /// O(log n).
-  package func _customIndexOfEquatableElement(_ element: Int) -> Int?? {
-    .some(position(of: element))
-  }
-
-  /// Answers `contains(_:)` by bisection.
-  package func _customContainsEquatableElement(_ element: Int) -> Bool? {
-    position(of: element) != nil
   }
 }

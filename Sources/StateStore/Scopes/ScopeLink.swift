@@ -1,5 +1,3 @@
-import Foundation
-
 /// How a scoped store reaches its slice of the root's state: the one object that knows the path.
 ///
 /// Every operation is a closure composed from the parent's: a scope of a scope wraps its
@@ -863,17 +861,17 @@ class _RootHandle {
   /// least as long as the store; read only through ``withEngineCore(_:)``.
   @usableFromInline final let _unretainedCore: Unmanaged<_EngineCore>
   /// The root's engine, kept alive by its store's deinitializer when the store goes in the
-  /// middle of a call that uses the engine without a reference (``isLendingEngine``), until
-  /// that call has returned.
+  /// middle of a call that uses the engine through ``unretainedCore`` (``isLendingEngine``),
+  /// until that call has returned.
   ///
-  /// ``withEngineCore(_:ifReleased:)`` runs a scope's change on the engine without a
-  /// reference of its own (a retain and a release, two atomic operations, on every scoped
-  /// dispatch). The change runs the application's code (the updater, the `deinit` of a value it
-  /// replaces, a queued updater run after it), which may release the root's last reference:
-  /// the store's deinitializer then finds the engine lent and hands it here, so the engine, its
-  /// state and its flags outlive the store until the outermost such call returns and lets it
-  /// go. Only then, with no access open, is the state destroyed (and the deinitializers of its
-  /// values run). Nothing else sets it, so it holds the engine for the length of one call.
+  /// ``withEngineCore(_:ifReleased:)`` runs a scope's change on the engine read from
+  /// ``unretainedCore``, a reference that does not keep it alive. The change runs the
+  /// application's code (the updater, the `deinit` of a value it replaces, a queued updater
+  /// run after it), which may release the root's last reference: the store's deinitializer
+  /// then finds the engine lent and hands it here, so the engine, its state and its flags
+  /// outlive the store until the outermost such call returns and lets it go. Only then, with
+  /// no access open, is the state destroyed (and the deinitializers of its values run).
+  /// Nothing else sets it, so it holds the engine for the length of one call.
   // Unchecked: written by the root's deinitializer and by `withEngineCore` after its call, by
   // plain assignments on the main actor; the release of the engine runs after the write.
   #if !STATESTORE_CHECKED_EXCLUSIVITY
@@ -901,15 +899,15 @@ class _RootHandle {
   /// Whether the root is inside an updater's `inout` access to its state, when nothing may
   /// read that state; false once the root is released.
   ///
-  /// One flag, read through the engine without retaining it: the store holds the engine while
-  /// ``isAlive`` is true, and the read calls nothing.
+  /// One flag, read through ``unretainedCore``: the store holds the engine while ``isAlive`` is
+  /// true, and the read calls nothing.
   @inlinable
   final var _rootIsApplyingUpdater: Bool {
-    _isAlive && _withUnretained(_unretainedCore) { $0._isApplyingUpdater }
+    _isAlive && _unretainedCore.takeUnretainedValue()._isApplyingUpdater
   }
 
-  /// Calls `body` with the root's engine, retaining neither it nor the store, or answers
-  /// `released` once the root has begun its deinitializer.
+  /// Calls `body` with the root's engine, read from ``unretainedCore``, without retaining the
+  /// store, or answers `released` once the root has begun its deinitializer.
   ///
   /// Proof that the engine is alive for the whole of `body`, whatever the application's code
   /// that `body` runs does:
@@ -936,7 +934,7 @@ class _RootHandle {
     guard _isAlive else { return released }
     let wasLending = _isLendingEngine
     _isLendingEngine = true
-    let result = _withUnretained(_unretainedCore, body)
+    let result = body(_unretainedCore.takeUnretainedValue())
     _isLendingEngine = wasLending
     if !_isAlive && !wasLending { _releaseSurvivingEngine() }
     return result
@@ -1000,8 +998,8 @@ final class _RootReference<S: State, Dependencies: Sendable>: _RootHandle {
   @inlinable
   var store: Store<S, Dependencies>? { _isAlive ? _unownedRoot : nil }
 
-  /// Calls `body` with the root's engine, retaining neither it nor the store, or answers
-  /// `released` once the root has begun its deinitializer; see ``withEngineCore(_:ifReleased:)``
+  /// Calls `body` with the root's engine, without retaining the store, or answers `released`
+  /// once the root has begun its deinitializer; see ``withEngineCore(_:ifReleased:)``
   /// for the proof that the engine stays alive for the call.
   @inlinable
   func withEngine<Result>(
@@ -1016,19 +1014,6 @@ final class _RootReference<S: State, Dependencies: Sendable>: _RootHandle {
     guard let store, let engine = store._engine else { return }
     engine._drainQueue(store: store)
   }
-}
-
-/// Calls `body` with the object `reference` refers to, without retaining it; the caller proves
-/// that it stays alive for the call.
-///
-/// A function of this module, so that a main-actor closure passed to it is not compiled with a
-/// run-time check of the executor, which the same closure passed straight to the standard
-/// library's `_withUnsafeGuaranteedRef` gets (it cost more than the retain it saves).
-@inlinable @inline(__always)
-func _withUnretained<Object: AnyObject, Result>(
-  _ reference: Unmanaged<Object>, _ body: (Object) -> Result
-) -> Result {
-  reference._withUnsafeGuaranteedRef(body)
 }
 
 /// The scopes made from a store, so that one slice and dependencies give one scope.
@@ -1046,118 +1031,21 @@ final class _ScopeCache {
   init() {}
 }
 
-/// A scope remembered without being kept alive, and without a weak reference.
+/// A scope remembered without being kept alive.
 ///
-/// A weak reference gives the scope a side table, and then every retain and release of the
-/// scoped store (the application's `rows[i].dispatch(…)`, each notification of it) takes the
-/// runtime's slow path, and fetches the side table, one more object, on every dispatch. The
-/// scope's own `isolated deinit` clears this entry instead (``forget(_:)``), as its first
-/// statement, and the cache hands a scope out only through ``retainedStore()``, which retains
-/// it atomically unless its deinitializer has begun or is pending.
+/// Weak, so that the cache never hands out a scope that is going away: once a scope's last
+/// strong reference is gone (its deinitializer has begun, or waits for the main actor after a
+/// release on another thread), ``store`` reads `nil`, and the cache makes a new scope and files
+/// it in its place. The application's code that runs while a scope is destroyed (the `deinit`
+/// of a captured value, which may ask for the same scope) gets a new one. Tests:
+/// `ScopeCacheLifetimeTests`.
 @usableFromInline
-@MainActor
-final class _WeakScope {
-  /// The scope, not retained; `nil` once its deinitializer has begun.
-  ///
-  /// Proof that it never refers to freed memory, and that the cache never hands out a scope
-  /// whose deinitializer has begun or is pending, whatever the application's code does:
-  /// - it is set once, by the initializer, to a scope the caller holds, and cleared by that
-  ///   scope's deinitializer (`Store.deinit`, isolated to the main actor) before anything
-  ///   else; every access is on the main actor, so no read runs between that deinitializer
-  ///   and the scope's memory being freed, and the memory is whole while this is set;
-  /// - a scope whose last reference goes on another thread waits for the main actor to run
-  ///   its deinitializer, its memory intact and its reference count marked as deinitializing;
-  ///   main-actor code that reaches it meanwhile (a `scope` call for the same slice) finds
-  ///   this set, and ``retainedStore()`` asks the runtime for a strong reference with
-  ///   `swift_tryRetain`, an atomic increment that fails on an object marked deinitializing,
-  ///   exactly as a weak reference's load does: the cache then makes a new scope and files it
-  ///   in a new entry, so the pending deinitializer clears only its own;
-  /// - the application's code that runs while a scope is destroyed (the `deinit` of a
-  ///   captured value, which may ask for the same scope) runs after this was cleared and
-  ///   gets a new scope.
-  /// Tests: `ScopeCacheLifetimeTests` (a scope released on another thread while the main
-  /// actor asks for it; a scope whose release asks for itself again).
-  @usableFromInline var _unretained: Unmanaged<AnyObject>?
-  /// The scope, held weakly, where the runtime's `swift_tryRetain` cannot be found.
-  ///
-  /// A standard library linked into the executable (`--static-swift-stdlib`) exports no
-  /// symbol that `dlsym` sees. The scope then has a side table, as before this cache held it
-  /// unretained, and the cache stays correct, only slower.
-  @usableFromInline weak var _weak: AnyObject?
-
-  /// Whether new entries hold their scope weakly even where `swift_tryRetain` was found: set
-  /// by tests (``Store/_scopeCachePrefersWeakReferences``), to run the fallback a statically
-  /// linked executable takes.
-  @usableFromInline static var _prefersWeakReferences = false
+struct _WeakScope {
+  /// The scope, or `nil` once its last strong reference is gone.
+  @usableFromInline weak var store: AnyObject?
 
   @usableFromInline
   init(_ store: AnyObject) {
-    if _tryRetainFunction == nil || Self._prefersWeakReferences {
-      self._weak = store
-    } else {
-      self._unretained = .passUnretained(store)
-    }
-  }
-
-  /// Whether the scope has begun its deinitializer.
-  @usableFromInline
-  var isEmpty: Bool { _unretained == nil && _weak == nil }
-
-  /// The scope, retained, or `nil` once its deinitializer has begun or is pending.
-  @usableFromInline
-  func retainedStore() -> AnyObject? {
-    guard let _unretained else { return _weak }
-    guard let tryRetain = _tryRetainFunction, tryRetain(_unretained.toOpaque()) != nil else {
-      return nil
-    }
-    return _unretained.takeRetainedValue()
-  }
-
-  /// Forgets `store`, if it is the scope remembered here: called by its deinitializer.
-  @usableFromInline
-  func forget(_ store: AnyObject) {
-    if _unretained?.toOpaque() == Unmanaged.passUnretained(store).toOpaque() {
-      _unretained = nil
-    }
+    self.store = store
   }
 }
-
-extension Store {
-  /// Tests: whether the scope caches file new scopes with weak references, the fallback of an
-  /// executable whose Swift runtime is linked statically (see ``_WeakScope/_weak``).
-  package static var _scopeCachePrefersWeakReferences: Bool {
-    get { _WeakScope._prefersWeakReferences }
-    set { _WeakScope._prefersWeakReferences = newValue }
-  }
-
-  /// Tests: how many of the scopes this store remembers it holds weakly, and how many
-  /// unretained.
-  package var _scopeCacheReferences: (weak: Int, unretained: Int) {
-    let entries = _scopeCache?._table.values.filter { !$0.isEmpty } ?? []
-    let weak = entries.filter { $0._weak != nil }.count
-    return (weak, entries.count - weak)
-  }
-}
-
-/// The runtime's atomic "retain unless deinitializing", or `nil` where `dlsym` cannot find it.
-///
-/// Called with an object, it returns the object, retained, unless its reference count is
-/// marked as deinitializing (its last strong reference gone), and then null: what a weak
-/// reference's load runs on the object's side table. `swift_tryRetain` is a C function of the
-/// Swift runtime's ABI (`HeapObject *swift_tryRetain(HeapObject *)`), exported by every shared
-/// Swift runtime; the compiler reserves its name, so it is found once by `dlsym` and called
-/// with the C convention, as declared. A runtime linked statically is not visible to `dlsym`:
-/// then the cache holds weak references (``_WeakScope/_weak``).
-// Proof for `unsafeBitCast`: `dlsym` returned the address of the runtime's own
-// `swift_tryRetain`, a C function whose ABI (one object pointer in, one object pointer or null
-// out, C calling convention) is stable since Swift 5 on every platform; the function type it is
-// cast to says exactly that, and both are one pointer wide. It is called only with a scope the
-// cache filed, whose memory is whole while its entry is set (see `_WeakScope._unretained`), and
-// it runs no code of the application's.
-private let _tryRetainFunction:
-  (@convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer?)? = {
-    guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "swift_tryRetain") else { return nil }
-    return unsafeBitCast(
-      symbol,
-      to: (@convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer?).self)
-  }()

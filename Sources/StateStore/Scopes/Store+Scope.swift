@@ -99,7 +99,7 @@ extension Store {
     // element scope's id, which may ask for scopes itself (and release one): it runs on a copy
     // of the table, with no access to the store's open.
     let table = _scopeCache?._table
-    if let cached = table?[key]?.retainedStore() as? Store<Slice, SliceDependencies> {
+    if let cached = table?[key]?.store as? Store<Slice, SliceDependencies> {
       return cached
     }
     let scope = make()
@@ -133,8 +133,7 @@ extension Store {
     scope._makeScopeNode = { _store in
       // Each closure captures the store alone, so that its context is the store itself: a
       // refresh fetches no box of its own (with a thousand element scopes, one more object out
-      // of the cache on every dispatch). A scope has no side table (see `_WeakScope`), so
-      // retaining it takes the runtime's fast path.
+      // of the cache on every dispatch).
       _ScopeNode(
         capture: { [_store] in _store.captureSlice() },
         refresh: { [_store] _origin in _store.refreshAsScope(origin: _origin) },
@@ -142,16 +141,16 @@ extension Store {
         origin: _store._scopeLink?._origin ?? .everything,
         forgetSlice: { [_store] in _store.forgetLastSlice() })
     }
-    scope._cacheEntry = _rememberScope(scope, under: key)
+    _rememberScope(scope, under: key)
   }
 
-  /// Files `scope` under `key`, dropping the entries of scopes that went; returns its entry.
+  /// Files `scope` under `key`, dropping the entries of scopes that went.
   ///
   /// Filed in a copy of the table, for the reason given in `scope(under:make:)`; when the
   /// application's code that hashing runs files scopes meanwhile, the filing starts again
   /// from the table it left, so none of theirs is lost.
   @usableFromInline
-  func _rememberScope(_ scope: AnyObject, under key: _ScopeKey) -> _WeakScope {
+  func _rememberScope(_ scope: AnyObject, under key: _ScopeKey) {
     let entry = _WeakScope(scope)
     let cache: _ScopeCache
     if let _scopeCache {
@@ -162,12 +161,12 @@ extension Store {
     }
     while true {
       let writes = cache._writes
-      var table = cache._table.filter { !$0.value.isEmpty }
+      var table = cache._table.filter { $0.value.store != nil }
       table[key] = entry
       guard cache._writes == writes else { continue }
       cache._writes &+= 1
       cache._table = table
-      return entry
+      return
     }
   }
 }

@@ -134,9 +134,6 @@ final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
   ///
   /// A constant, for the reason `journal` is.
   @usableFromInline let _tape: _JournalTape<S>?
-  /// The key of ``DispatchCause/current``'s bindings, read once: a dispatch that records its
-  /// cause reads it through ``DispatchCause/_current(key:)``.
-  @usableFromInline let _causeKey = DispatchCause._currentKey
   /// Whether the journal is all that observes the root: an update then runs the updater and
   /// the journal's hook, nothing else.
   // Unchecked: a flag (see the top of this file).
@@ -236,11 +233,10 @@ final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
     observesUpdaters ? currentCause() : nil
   }
 
-  /// ``DispatchCause/current``, read in code specialised for it (see
-  /// ``DispatchCause/_current(key:)``).
+  /// ``DispatchCause/current``, read through `TaskLocal`'s own getter.
   @inlinable
   func currentCause() -> DispatchCause? {
-    DispatchCause._current(key: _causeKey)
+    DispatchCause.current
   }
 
   /// Runs the queue until it is empty, each dispatchable through the interceptors.

@@ -14,23 +14,30 @@ package struct ListViewport<ID: Hashable & Sendable>: Equatable, Sendable {
   /// Keeps the selection valid for `ids`: an unknown selection moves to the row that now sits at
   /// its old position (or the last row), an empty list clears it.
   ///
-  /// - Complexity: O(n) in the number of rows, or what `ids.contains(_:)` costs.
-  package mutating func update(ids: some RandomAccessCollection<ID>, previousIndex: Int?) {
+  /// - Parameter find: Where an identifier is among `ids`, counted from the start, or `nil`
+  ///   when it is not there; a search from the start when not given.
+  /// - Complexity: O(n) in the number of rows, or what `find` costs.
+  package mutating func update(
+    ids: some RandomAccessCollection<ID>, previousIndex: Int?, find: ((ID) -> Int?)? = nil
+  ) {
     guard !ids.isEmpty else {
       selection = nil
       return
     }
-    if let selection, ids.contains(selection) { return }
+    if Self.position(of: selection, in: ids, find: find) != nil { return }
     let index = min(max(previousIndex ?? 0, 0), ids.count - 1)
     selection = ids[ids.index(ids.startIndex, offsetBy: index)]
   }
 
   /// Moves the selection by `delta` rows, stopping at either end.
   ///
-  /// - Complexity: O(n) in the number of rows, or what `ids.firstIndex(of:)` costs.
-  package mutating func move(by delta: Int, in ids: some RandomAccessCollection<ID>) {
+  /// - Parameter find: As in ``update(ids:previousIndex:find:)``.
+  /// - Complexity: O(n) in the number of rows, or what `find` costs.
+  package mutating func move(
+    by delta: Int, in ids: some RandomAccessCollection<ID>, find: ((ID) -> Int?)? = nil
+  ) {
     guard !ids.isEmpty else { return }
-    let current = Self.position(of: selection, in: ids) ?? 0
+    let current = Self.position(of: selection, in: ids, find: find) ?? 0
     let index = min(max(current + delta, 0), ids.count - 1)
     selection = ids[ids.index(ids.startIndex, offsetBy: index)]
   }
@@ -40,21 +47,27 @@ package struct ListViewport<ID: Hashable & Sendable>: Equatable, Sendable {
 
   /// Scrolls so the selected row is among the `height` rows shown; returns the visible range.
   ///
-  /// - Complexity: O(n) in the number of rows, or what `ids.firstIndex(of:)` costs.
+  /// - Parameter find: As in ``update(ids:previousIndex:find:)``.
+  /// - Complexity: O(n) in the number of rows, or what `find` costs.
   package mutating func visibleRange(
-    in ids: some RandomAccessCollection<ID>, height: Int
+    in ids: some RandomAccessCollection<ID>, height: Int, find: ((ID) -> Int?)? = nil
   ) -> Range<Int> {
     guard height > 0, !ids.isEmpty else { return 0..<0 }
-    let index = Self.position(of: selection, in: ids) ?? 0
+    let index = Self.position(of: selection, in: ids, find: find) ?? 0
     if index < offset { offset = index }
     if index >= offset + height { offset = index - height + 1 }
     offset = min(offset, max(ids.count - height, 0))
     return offset..<min(offset + height, ids.count)
   }
 
-  /// How far `id` is from the start of `ids`, `nil` when it is not there.
-  private static func position(of id: ID?, in ids: some RandomAccessCollection<ID>) -> Int? {
-    guard let id, let found = ids.firstIndex(of: id) else { return nil }
+  /// How far `id` is from the start of `ids`, `nil` when it is not there: `find`'s answer, or
+  /// a search from the start.
+  private static func position(
+    of id: ID?, in ids: some RandomAccessCollection<ID>, find: ((ID) -> Int?)?
+  ) -> Int? {
+    guard let id else { return nil }
+    if let find { return find(id) }
+    guard let found = ids.firstIndex(of: id) else { return nil }
     return ids.distance(from: ids.startIndex, to: found)
   }
 }

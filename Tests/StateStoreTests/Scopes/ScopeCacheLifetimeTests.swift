@@ -3,10 +3,9 @@ import StateStore
 import Synchronization
 import Testing
 
-// A store remembers the scopes made from it without keeping them alive and without a weak
-// reference (`_WeakScope`): the scope's deinitializer clears its entry, and the cache retains a
-// scope only if its deinitializer has not begun or is not pending. These tests ask for a scope
-// at the moments when a plain unretained reference would hand out one being destroyed.
+// A store remembers the scopes made from it without keeping them alive (`_WeakScope`, a weak
+// reference): a scope whose last reference is gone is never handed out again, and a new one is
+// made in its place. These tests ask for a scope at the moments when it is being destroyed.
 
 @MainActor
 @Suite("Scoped stores: the scope cache and scopes being released")
@@ -21,7 +20,7 @@ struct ScopeCacheLifetimeTests {
     // The old scope's deinitializer was pending on the main actor while it was asked for: the
     // cache gave a new scope, not the one being destroyed.
     #expect(ObjectIdentifier(old.fresh) != old.released)
-    // The pending deinitializer runs now; it clears the old entry, not the new one.
+    // The pending deinitializer runs now; the new scope stays the one filed.
     var iterator = signals.makeAsyncIterator()
     await iterator.next()
     #expect(app.scope(state: \.rows, id: 1) === old.fresh)
@@ -71,6 +70,51 @@ struct ScopeCacheLifetimeTests {
     #expect(app.scope(state: \.rows, id: 2) === second)
     second.dispatch(ToggleRow())
     #expect(app.state.rows[1].done)
+  }
+
+  @Test(
+    "a released scope is freed, not kept by the cache, and asked for again is a new, working one")
+  func releasedIsFreed() {
+    let app = Store<ShellState, Void>(initialState: Self.shell(rows: 2))
+    weak var old: Store<Row, Void>?
+    do {
+      let row = app.scope(state: \.rows, id: 2)
+      old = row
+      row.dispatch(ToggleRow())
+    }
+    #expect(old == nil)
+    let again = app.scope(state: \.rows, id: 2)
+    var heard: [Bool] = []
+    let token = again.subscribe(to: \.done) { heard.append($0) }
+    again.dispatch(ToggleRow())
+    #expect(heard == [true, false])
+    #expect(app.scope(state: \.rows, id: 2) === again)
+    token.cancel()
+  }
+
+  @Test(
+    "a scope of a scope whose release asks its parent for it again gets a new, working scope"
+  )
+  func nestedReleaseAsksForItself() {
+    let app = Store<ShellState, Void>(initialState: Self.shell(rows: 2))
+    let profile = app.scope(state: \.profile)
+    let log = CacheLog()
+    do {
+      let avatar = profile.scope(state: \.avatar)
+      let firstID = ObjectIdentifier(avatar)
+      let canary = Canary {
+        MainActor.assumeIsolated {
+          // Inside the scope's destruction, on the main actor.
+          let again = profile.scope(state: \.avatar)
+          log.heard.append(ObjectIdentifier(again) == firstID ? "same" : "new")
+          log.tokens.append(again.subscribe(to: \.url) { log.heard.append("url \($0)") })
+          again.dispatch(SetAvatar(url: "u"))
+        }
+      }
+      avatar.onUnhandledError = { _, _ in withExtendedLifetime(canary) {} }
+    }
+    #expect(log.heard == ["new", "url ", "url u"])
+    #expect(app.state.profile.avatar.url == "u")
   }
 
   static func shell(rows: Int) -> ShellState {
@@ -207,37 +251,5 @@ struct ScopeCacheHostileIDTests {
     one.dispatch(ToggleHookedItem())
     made.first?.dispatch(ToggleHookedItem())
     #expect(app.state.items.map(\.done) == [false, true, true])
-  }
-}
-
-/// The fallback of an executable whose Swift runtime is linked statically, where `dlsym` does not
-/// find `swift_tryRetain`: the cache holds its scopes weakly, with the same behaviour.
-@MainActor
-@Suite("Scoped stores: the scope cache with weak references", .serialized)
-struct ScopeCacheWeakFallbackTests {
-  @Test("where the runtime's tryRetain is found, scopes are held unretained")
-  func unretainedByDefault() {
-    let app = Store<ShellState, Void>(initialState: ScopeCacheLifetimeTests.shell(rows: 2))
-    let row = app.scope(state: \.rows, id: 1)
-    #expect(app._scopeCacheReferences.unretained == 1)
-    #expect(app._scopeCacheReferences.weak == 0)
-    withExtendedLifetime(row) {}
-  }
-
-  @Test(
-    "held weakly, a scope released on another thread, a release that asks for itself and a live scope behave as held unretained"
-  )
-  func weakFallback() async throws {
-    Store<ShellState, Void>._scopeCachePrefersWeakReferences = true
-    defer { Store<ShellState, Void>._scopeCachePrefersWeakReferences = false }
-    let app = Store<ShellState, Void>(initialState: ScopeCacheLifetimeTests.shell(rows: 2))
-    let row = app.scope(state: \.rows, id: 2)
-    #expect(app._scopeCacheReferences.weak == 1)
-    #expect(app._scopeCacheReferences.unretained == 0)
-    withExtendedLifetime(row) {}
-    let suite = ScopeCacheLifetimeTests()
-    try await suite.releasedOffTheMainActor()
-    suite.releaseAsksForItself()
-    suite.sameWhileAlive()
   }
 }

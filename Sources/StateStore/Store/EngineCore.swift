@@ -32,14 +32,15 @@ class _EngineCore {
     @exclusivity(unchecked)
   #endif
   @usableFromInline final var _isApplyingUpdater = false
-  /// Whether anything at all must run after an updater is applied.
-  ///
-  /// The store's own observers, update observers, or scopes with observers.
-  // Unchecked: a flag (see the top of `RootEngine.swift`).
+  /// What runs after a change of the state: decided once, whenever observers, the journal or
+  /// scopes come and go (`_RootEngine._refreshFlags(store:)`), and read by every way a change
+  /// is applied.
+  // Unchecked: a plain value (see the top of `RootEngine.swift`), read by copy and written by
+  // assignment.
   #if !STATESTORE_CHECKED_EXCLUSIVITY
     @exclusivity(unchecked)
   #endif
-  @usableFromInline final var _hasObservers = false
+  @usableFromInline final var _afterChange = _AfterChange.nothing
   /// Whether the queue holds a dispatch not yet run.
   // Unchecked: a flag (see the top of `RootEngine.swift`).
   #if !STATESTORE_CHECKED_EXCLUSIVITY
@@ -60,6 +61,11 @@ class _EngineCore {
     self._stateAddress = stateAddress
     self._hasInterceptors = hasInterceptors
   }
+
+  /// Whether anything at all must run after an updater is applied: the store's own observers,
+  /// update observers, the journal, or scopes with observers.
+  @inlinable
+  final var _hasObservers: Bool { _afterChange.path != .updaterAlone }
 
   /// Whether a dispatch made now would be applied on the spot: idle, with no interceptors.
   @inlinable
@@ -92,4 +98,52 @@ class _EngineCore {
     _isDispatching = false
     if _hasQueued { root._drainQueue() }
   }
+}
+
+/// What runs after a change of a root's state.
+///
+/// One value, recomputed when the root's observers, its update observers or its scopes with
+/// observers come and go, so that every way a change is applied (the root's `dispatch`, a
+/// queued updater, a scope's change in place, the unobserved scoped path) switches on the same
+/// answer, and a new kind of observer changes one place: `_RootEngine._refreshFlags(store:)`.
+@usableFromInline
+struct _AfterChange: Equatable, Sendable {
+  /// The path a change takes.
+  @usableFromInline
+  enum Path: UInt8, Sendable {
+    /// Nothing observes the root: the updater runs alone.
+    case updaterAlone
+    /// The journal alone: the updater runs, then the journal is told, with its cause.
+    case journalAlone
+    /// Listeners, subscribers or scopes, and nothing that sees each updater as a value.
+    case notify
+    /// Update observers, or the journal beside other observers: each updater is boxed for
+    /// them, then the rest are notified.
+    case recordAndNotify
+  }
+
+  /// The path a change takes.
+  @usableFromInline var path: Path
+  /// Whether the state from before the change is kept: a listener of the root, or of a scope,
+  /// wants `(old, new)`.
+  @usableFromInline var keepsOldState: Bool
+  /// Whether a scope keeps its slice for `==` (see `Store.lastSlice`): a scope's in-place
+  /// change that may change such a slice drops it first, so that it mutates without copying.
+  @usableFromInline var scopesKeepSlices: Bool
+
+  /// Nothing runs after a change.
+  @usableFromInline static let nothing = _AfterChange(
+    path: .updaterAlone, keepsOldState: false, scopesKeepSlices: false)
+
+  @usableFromInline
+  init(path: Path, keepsOldState: Bool, scopesKeepSlices: Bool) {
+    self.path = path
+    self.keepsOldState = keepsOldState
+    self.scopesKeepSlices = scopesKeepSlices
+  }
+
+  /// Whether something sees each updater as a value, with its cause: update observers or the
+  /// journal.
+  @inlinable
+  var recordsUpdaters: Bool { path == .journalAlone || path == .recordAndNotify }
 }

@@ -48,8 +48,8 @@
 //   `drainQueue(store:)` (taking one element out, then a reset), short accesses that call no
 //   user code: each queued dispatchable is moved out of its slot before it runs, so the queue
 //   never holds the last reference to one, and the reset destroys nothing but empty slots.
-// - The flags (`isDispatching`, `isApplyingUpdater`, `hasObservers`, `journalsAlone`, `keepsOldState`,
-//   `scopesKeepSlices`) are plain values, read by copy and written by assignment, never passed
+// - The flags (`isDispatching`, `isApplyingUpdater`, `hasQueued`, `version` and `afterChange`,
+//   what runs after a change) are plain values, read by copy and written by assignment, never passed
 //   `inout`, so no access to one spans any call.
 // - The observer lists (`updateObservers`, `scopeNodes`, `unmirroredScopeNodes`) follow the
 //   store's rule for its own lists (see `listeners` in `Store.swift`): read by copying them,
@@ -80,23 +80,6 @@ final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
     unsafeAddress { UnsafePointer(_state) }
     unsafeMutableAddress { _state }
   }
-  /// Whether an update must keep the state from before it.
-  ///
-  /// A listener of the root, or of a scope, wants `(old, new)`.
-  // Unchecked: a flag (see the top of this file).
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
-  @usableFromInline var _keepsOldState = false
-  /// Whether a scope keeps its slice for `==` (see `Store.lastSlice`).
-  ///
-  /// A scope's in-place dispatch that may change such a slice drops it first, so that the
-  /// dispatch mutates without copying.
-  // Unchecked: a flag (see the top of this file).
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
-  @usableFromInline var _scopesKeepSlices = false
   /// The dispatches waiting for their turn.
   // Unchecked: see the top of this file.
   #if !STATESTORE_CHECKED_EXCLUSIVITY
@@ -134,13 +117,6 @@ final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
   ///
   /// A constant, for the reason `journal` is.
   @usableFromInline let _tape: _JournalTape<S>?
-  /// Whether the journal is all that observes the root: an update then runs the updater and
-  /// the journal's hook, nothing else.
-  // Unchecked: a flag (see the top of this file).
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
-  @usableFromInline var _journalsAlone = false
   /// The scopes of this root that have listeners or subscribers, notified after every update.
   // Unchecked: an observer list (see the top of this file).
   #if !STATESTORE_CHECKED_EXCLUSIVITY
@@ -180,8 +156,7 @@ final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
     self._journal = journal
     self._tape = journal == nil ? nil : tape
     super.init(stateAddress: UnsafeMutableRawPointer(state), hasInterceptors: !interceptors.isEmpty)
-    _hasObservers = journal != nil
-    _journalsAlone = journal != nil
+    if journal != nil { _afterChange.path = .journalAlone }
   }
 
   // Runs where the last reference goes, on the main actor: with the store (whose own
@@ -224,7 +199,7 @@ final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
 
   /// Whether anything is told of each updater as a value: update observers or the journal.
   @inlinable
-  var observesUpdaters: Bool { !_updateObservers.isEmpty || _journal != nil }
+  var observesUpdaters: Bool { _afterChange.recordsUpdaters }
 
   /// The cause to record with a dispatch: read only when an update observer or the journal
   /// will see it.
@@ -330,21 +305,20 @@ final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
   func apply<U: StateUpdater>(
     _ updater: U, cause: @autoclosure () -> DispatchCause?, store: Store<S, Dependencies>
   ) where U.StateType == S {
-    // The apply path's first step, repeated here for a queued updater (`drainQueue`): a store
-    // without observers runs it with no closure through `applyChange`, which is too large to
-    // be inlined. `Store.dispatch(_:)` takes the same step itself, before calling this.
-    guard _hasObservers else {
+    // A store without observers, or with its journal alone, runs the updater with no closure
+    // through `applyChange`, which is too large to be inlined. `Store.dispatch(_:)` switches
+    // the same way itself, before calling this.
+    switch _afterChange.path {
+    case .updaterAlone:
       runChange({ updater.updateState(&$0) })
-      return
-    }
-    if _journalsAlone {
+    case .journalAlone:
       applyJournaled(updater, cause: cause())
-      return
+    case .notify, .recordAndNotify:
+      applyChange(
+        { updater.updateState(&$0) }, origin: Self._origin(of: updater), forgetsKeptSlices: false,
+        notifyingUpdateObservers: { notifyUpdateObservers(updater, cause: cause(), store: store) },
+        store: store)
     }
-    applyChange(
-      { updater.updateState(&$0) }, origin: Self._origin(of: updater), forgetsKeptSlices: false,
-      notifyingUpdateObservers: { notifyUpdateObservers(updater, cause: cause(), store: store) },
-      store: store)
   }
 
   /// Applies `updater` to a root that nothing but its journal observes, then journals it
@@ -363,8 +337,6 @@ final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
   /// unobserved dispatch does, and only the journal's part is a call (P1 in store-bench).
   @inlinable @inline(never)
   func _journalApplied<U: StateUpdater>(_ updater: U) where U.StateType == S {
-    // Only a root with a journal: `_hasObservers` may have been set by the updater's own code.
-    guard _journal != nil else { return }
     journal(updater, cause: currentCause())
   }
 
@@ -397,10 +369,17 @@ final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
   func applyInPlace(
     origin: _SliceOrigin, root: _RootReference<S, Dependencies>, _ body: (inout S) -> Void
   ) -> _ScopeDispatchOutcome {
-    if !_appliesAtOnce || observesUpdaters { return .busy }
-    if _hasObservers { return _applyObservedInPlace(origin: origin, body, root: root) }
-    applyUnobserved(from: root) { body(&_currentState) }
-    return .applied
+    guard _appliesAtOnce else { return .busy }
+    switch _afterChange.path {
+    case .updaterAlone:
+      applyUnobserved(from: root) { body(&_currentState) }
+      return .applied
+    case .notify:
+      return _applyObservedInPlace(origin: origin, body, root: root)
+    case .journalAlone, .recordAndNotify:
+      // The journal and update observers see each updater as a value: a queued ScopedUpdater.
+      return .busy
+    }
   }
 
   /// `applyInPlace`'s path for a root with observers: the one apply path, out of line, with
@@ -449,19 +428,20 @@ final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
         return
       }
     }
-    if !_keepsOldState {
-      if forgetsKeptSlices && _scopesKeepSlices { _forgetSlices(changedBy: origin()) }
+    let after = _afterChange
+    if !after.keepsOldState {
+      if forgetsKeptSlices && after.scopesKeepSlices { _forgetSlices(changedBy: origin()) }
       runChange(change)
-      if observesUpdaters { notifyUpdateObservers() }
+      if after.recordsUpdaters { notifyUpdateObservers() }
       notifyObservers(origin: origin(), store: store)
     } else {
       // Kept only while a listener wants it: making an empty `S?` of a large state writes all
       // its bytes, so the branch above passes no `S?` at all.
       let old: S? = store._listeners.isEmpty ? nil : _currentState
       _captureScopeSlices()
-      if forgetsKeptSlices && _scopesKeepSlices { _forgetSlices(changedBy: origin()) }
+      if forgetsKeptSlices && after.scopesKeepSlices { _forgetSlices(changedBy: origin()) }
       runChange(change)
-      if observesUpdaters { notifyUpdateObservers() }
+      if after.recordsUpdaters { notifyUpdateObservers() }
       if let old { notifyListeners(old: old, store: store) }
       notifyObservers(origin: origin(), store: store)
     }
@@ -497,11 +477,19 @@ final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
   /// Recomputes the flags of the apply path from what observes the root now.
   @usableFromInline
   func _refreshFlags(store: Store<S, Dependencies>) {
-    _hasObservers = store._hasObservers || observesUpdaters || !_scopeNodes.isEmpty
-    _journalsAlone =
-      _journal != nil && !store._hasObservers && _updateObservers.isEmpty && _scopeNodes.isEmpty
-    _keepsOldState = !store._listeners.isEmpty || _scopeNodes.contains { $0._keepsOldSlice }
-    _scopesKeepSlices = _scopeNodes.contains { $0._keepsLastSlice }
+    let notifies = store._hasObservers || !_scopeNodes.isEmpty
+    let records = _journal != nil || !_updateObservers.isEmpty
+    let path: _AfterChange.Path
+    switch (records, notifies) {
+    case (false, false): path = .updaterAlone
+    case (false, true): path = .notify
+    case (true, false): path = _updateObservers.isEmpty ? .journalAlone : .recordAndNotify
+    case (true, true): path = .recordAndNotify
+    }
+    _afterChange = _AfterChange(
+      path: path,
+      keepsOldState: !store._listeners.isEmpty || _scopeNodes.contains { $0._keepsOldSlice },
+      scopesKeepSlices: _scopeNodes.contains { $0._keepsLastSlice })
   }
 
   /// Tells the `(old, new)` listeners about the change just made.
@@ -769,17 +757,16 @@ extension Store {
       return
     }
     _engine.unsafelyUnwrapped._isDispatching = true
-    if !_engine.unsafelyUnwrapped._hasObservers || _engine.unsafelyUnwrapped._journalsAlone {
-      // The apply path's first step, here so that a store without observers, or with its
-      // journal alone, runs the updater with no call at all: `apply` is not inlined into
-      // every dispatch. The journal is told after it, out of line. A journaled root always
-      // has observers, so the flag read again says whether this one has a journal, even
-      // when the updater's own code (a deinitializer) registered an observer meanwhile.
+    // The apply path's first step, here so that a store without observers, or with its journal
+    // alone, runs the updater with no call at all: `apply` is not inlined into every dispatch.
+    // The journal is told after it, out of line.
+    switch _engine.unsafelyUnwrapped._afterChange.path {
+    case .updaterAlone:
       _engine.unsafelyUnwrapped.runChange({ updater.updateState(&$0) })
-      if _engine.unsafelyUnwrapped._hasObservers {
-        _engine.unsafelyUnwrapped._journalApplied(updater)
-      }
-    } else {
+    case .journalAlone:
+      _engine.unsafelyUnwrapped.runChange({ updater.updateState(&$0) })
+      _engine.unsafelyUnwrapped._journalApplied(updater)
+    case .notify, .recordAndNotify:
       // The cause is read inside, once, and only when something records it.
       _engine.unsafelyUnwrapped._applyOutOfLine(updater, store: self)
     }

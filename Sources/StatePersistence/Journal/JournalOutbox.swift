@@ -257,10 +257,7 @@ struct _JournalLedger<S: State & Codable> {
       // updater stays in memory, unjournaled, but is counted as this store's, so that a flush
       // waiting for it fails with this error (the writer stops at its number) and
       // `withExclusiveAccess` takes it back: a change is never reported durable unwritten.
-      if _tape._lastSequence < Int.max { _tape._lastSequence += 1 }
-      _tape._journaledCount += 1
-      _tape._flushTarget = _tape._journaledCount
-      return .numberingUsedUp(number: _tape._journaledCount)
+      return .numberingUsedUp(number: _tape._numberNext())
     }
     let number = _tape._numberNext()
     var extras = snapshot

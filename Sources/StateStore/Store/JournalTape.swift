@@ -69,8 +69,8 @@ package final class _JournalSignal: Sendable {
 /// what a store without a journal does, then reads its cause and appends one entry to an
 /// array, with no call through a closure (P1 in store-bench).
 ///
-/// The five fields every inline append touches (``_lastSequence``, ``_journaledCount``,
-/// ``_flushTarget``, ``_batch``, ``_inlineRoom``) skip the run-time exclusivity check; the flags
+/// The three fields every inline append touches (``_numbering``, ``_batch``, ``_inlineRoom``)
+/// skip the run-time exclusivity check; the flags
 /// that only ``_refresh()`` reads, off the inline path, are checked. Why the unchecked accesses
 /// never overlap: every access is on the main actor, a read by copy,
 /// an assignment, or an append to ``_batch``. An append copies an updater and a cause into the
@@ -88,25 +88,12 @@ package final class _JournalTape<S: State> {
   /// a long burst of dispatches keeps from the writer.
   @inlinable nonisolated package static var _batchLimit: Int { 1024 }
 
-  /// How many updaters the state holds, counted from the journal's first entry.
+  /// How this store's journaled updaters are numbered.
   // Unchecked: see the type's comment.
   #if !STATESTORE_CHECKED_EXCLUSIVITY
     @exclusivity(unchecked)
   #endif
-  @usableFromInline package var _lastSequence: Int
-  /// How many updaters this store journaled: the last one's ``_JournalEntry/_number``.
-  // Unchecked: see the type's comment.
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
-  @usableFromInline package var _journaledCount = 0
-  /// The number of this store's last journaled updater that was not taken back: what a flush
-  /// waits for.
-  // Unchecked: see the type's comment.
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
-  @usableFromInline package var _flushTarget = 0
+  @usableFromInline package var _numbering: _JournalNumbering
   /// The entries not yet handed to the writer, oldest first.
   // Unchecked: see the type's comment.
   #if !STATESTORE_CHECKED_EXCLUSIVITY
@@ -149,7 +136,7 @@ package final class _JournalTape<S: State> {
   /// Creates the tape of a journal whose state holds `lastSequence` updaters, whose writer
   /// raises `snapshotWanted`.
   package init(lastSequence: Int, snapshotWanted: _JournalSignal) {
-    self._lastSequence = lastSequence
+    self._numbering = _JournalNumbering(lastSequence: lastSequence)
     self._snapshotWanted = snapshotWanted
   }
 
@@ -186,6 +173,23 @@ package final class _JournalTape<S: State> {
     return true
   }
 
+  /// How many updaters the state holds, counted from the journal's first entry.
+  @inlinable
+  package var _lastSequence: Int {
+    get { _numbering.lastSequence }
+    set { _numbering.lastSequence = newValue }
+  }
+  /// How many updaters this store journaled: the last one's ``_JournalEntry/_number``.
+  @inlinable
+  package var _journaledCount: Int { _numbering.journaledCount }
+  /// The number of this store's last journaled updater that was not taken back: what a flush
+  /// waits for.
+  @inlinable
+  package var _flushTarget: Int {
+    get { _numbering.flushTarget }
+    set { _numbering.flushTarget = newValue }
+  }
+
   /// Numbers the next of this store's journaled updaters: the one place where entries are
   /// numbered, for the store's own appends and the journal's hook alike.
   ///
@@ -193,9 +197,37 @@ package final class _JournalTape<S: State> {
   ///   a flush waits for move with it.
   @inlinable @inline(__always)
   package func _numberNext() -> Int {
-    _lastSequence += 1
-    _journaledCount += 1
-    _flushTarget = _journaledCount
-    return _journaledCount
+    _numbering.numberNext()
+  }
+}
+
+/// How a store's journaled updaters are numbered: one value, changed in one place
+/// (``numberNext()``).
+@usableFromInline
+package struct _JournalNumbering: Sendable {
+  /// How many updaters the state holds, counted from the journal's first entry; stays at
+  /// `Int.max` once the numbering is used up.
+  @usableFromInline package var lastSequence: Int
+  /// How many updaters this store journaled: the last one's number.
+  @usableFromInline package var journaledCount = 0
+  /// The number of this store's last journaled updater that was not taken back: what a flush
+  /// waits for.
+  @usableFromInline package var flushTarget = 0
+
+  @usableFromInline
+  init(lastSequence: Int) {
+    self.lastSequence = lastSequence
+  }
+
+  /// Numbers the next updater: the state holds one more (up to `Int.max`, where a used-up
+  /// numbering stays), this store journaled one more, and a flush waits for it.
+  ///
+  /// - Returns: Its number among this store's updaters, from 1.
+  @inlinable @inline(__always)
+  package mutating func numberNext() -> Int {
+    if lastSequence < Int.max { lastSequence += 1 }
+    journaledCount += 1
+    flushTarget = journaledCount
+    return journaledCount
   }
 }

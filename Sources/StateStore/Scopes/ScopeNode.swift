@@ -245,7 +245,7 @@ extension Store {
       _version &+= 1
       for group in _selectionOrder { group.refresh(slice, version: _version) }
     }
-    if _hasElementGroups {
+    if !_elementOrder.isEmpty {
       for group in _elementOrder { group.refresh(slice) }
     }
     return true

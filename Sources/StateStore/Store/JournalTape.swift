@@ -56,90 +56,9 @@ package final class _JournalSignal: Sendable {
   package var _isRaised: Bool { _raised.load(ordering: .relaxed) }
 }
 
-/// The numbering of a journaled store's updaters and the batch the newest wait in: the part of
-/// the journal that every dispatch changes, which the root store changes itself.
-///
-/// StatePersistence's journal owns it (its ledger and outbox) and decides, through
-/// ``_refresh()``, how many updaters in a row the store may append itself (``_inlineRoom``):
-/// none while anything but numbering and batching has to happen for the next one (the first
-/// of a batch schedules its hand-off, a full batch is handed over at once, another process's
-/// updater is not journaled, an undo marks its entry, a snapshot is wanted, journaling is off).
-/// Everything else goes through the journal's hook (the store's `_journal`), which appends
-/// under the same rules. So a dispatch to a journaled store that nothing else observes does
-/// what a store without a journal does, then reads its cause and appends one entry to an
-/// array, with no call through a closure (P1 in store-bench).
-///
-/// The three fields every inline append touches (``_numbering``, ``_batch``, ``_inlineRoom``)
-/// skip the run-time exclusivity check; the flags
-/// that only ``_refresh()`` reads, off the inline path, are checked. Why the unchecked accesses
-/// never overlap: every access is on the main actor, a read by copy,
-/// an assignment, or an append to ``_batch``. An append copies an updater and a cause into the
-/// array, which runs no code of the application's (copying a value retains what it holds), and
-/// releases nothing: the array is unique when the batch is appended to (the journal takes it by
-/// swapping in an empty one, and only copies it for as long as a synchronous read), and when it
-/// is not, the copy the append makes leaves the old buffer to its other holder. The journal
-/// releases entries only after its accesses end (see `_JournalOutbox`). So an updater's
-/// deinitializer that dispatches runs outside every access, and its dispatch is appended then
-/// (tested in StatePersistence's `HostileDeinitializerTests`).
-@MainActor
-@usableFromInline
-package final class _JournalTape<S: State> {
-  /// How many entries a batch holds before it is handed to the writer at once: a bound on what
-  /// a long burst of dispatches keeps from the writer.
-  @inlinable nonisolated package static var _batchLimit: Int { 1024 }
+// The tape's storage is in `Unchecked/UncheckedEngineStorage.swift`.
 
-  /// How this store's journaled updaters are numbered.
-  // Unchecked: see the type's comment.
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
-  @usableFromInline package var _numbering: _JournalNumbering
-  /// The entries not yet handed to the writer, oldest first.
-  // Unchecked: see the type's comment.
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
-  @usableFromInline package var _batch: [_JournalEntry<S>] = []
-  /// How many more updaters the store may append itself before the journal's hook must see
-  /// one; see ``_refresh()``.
-  // Unchecked: see the type's comment.
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
-  @usableFromInline package var _inlineRoom = 0
-  /// Raised by the writer when it wants a snapshot: the next updater goes to the hook, which
-  /// attaches the state to its entry.
-  @usableFromInline package let _snapshotWanted: _JournalSignal
-
-  /// Whether the store's updaters are journaled: from the journal's start until a close or the
-  /// journaled store's release.
-  @usableFromInline package var _isJournaling = false {
-    didSet { _refresh() }
-  }
-  /// Whether the next update observed is one that another process appended.
-  @usableFromInline package var _expectsOtherProcess = false {
-    didSet { _refresh() }
-  }
-  /// Whether the updater being applied was appended by another process.
-  @usableFromInline package var _appliesOtherProcess = false {
-    didSet { _refresh() }
-  }
-  /// The entry that the next journaled updater reverts, while an undo dispatches its inverse.
-  @usableFromInline package var _undoing: Int? {
-    didSet { _refresh() }
-  }
-  /// Whether a task will hand the batch over at the end of the actor's current job.
-  @usableFromInline package var _handOffIsScheduled = false {
-    didSet { _refresh() }
-  }
-
-  /// Creates the tape of a journal whose state holds `lastSequence` updaters, whose writer
-  /// raises `snapshotWanted`.
-  package init(lastSequence: Int, snapshotWanted: _JournalSignal) {
-    self._numbering = _JournalNumbering(lastSequence: lastSequence)
-    self._snapshotWanted = snapshotWanted
-  }
-
+extension _JournalTape {
   /// Says how many updaters in a row the store may append itself: call after changing the
   /// batch or the numbering other than through ``_append(_:cause:)``.
   ///

@@ -1,173 +1,59 @@
-// The root's runtime: how a dispatch reaches the state and what runs after it, in one type,
-// `_RootEngine`, which a root store owns and a scope never has. The store (`Store.swift`) is
-// the façade both roles share; its `dispatch` methods, at the end of this file, hand a root's
-// dispatch to its engine and a scope's to its link (`Scopes/ScopeLink.swift`), whose root link,
-// made here, comes back to the same engine.
-//
-// Every dispatch takes one of two ways in, and both end in the one apply path,
-// `applyChange(_:origin:forgetsKeptSlices:notifyingUpdateObservers:store:)`:
-// - applied at once: `Store.dispatch(_:)` at the root, `applyInPlace(origin:root:_:)` for a
-//   scope, when the root is idle, has no interceptors and (for a scope) no update observers;
-// - queued: everything else goes through `enqueue(_:store:)`, and `drainQueue(store:)` runs
-//   the queue through the interceptors to `finish(_:cause:perform:store:)`.
-//
-// Every engine method that needs the store is called with it (`store:`), which the caller
-// holds: the store's own methods pass `self`, and a scope's closures take a strong reference to
-// the store first (`RootReference.store`). So the store, and the engine it alone owns, stay
-// alive for the whole of any such method, even when the application's code that the method
-// runs releases every other reference to the store. A scope's change of the state (the
-// unobserved path in `RootHandle.applyUnobserved`, and `applyInPlace`) holds neither, to save
-// two atomic operations a dispatch: the engine then outlives a store released by that code
-// through the scopes' handle (`RootHandle.withEngineCore` has the proof). The engine holds no
-// reference to its store.
-//
-// Why the unchecked accesses in this file never overlap (each field's declaration says which
-// of these it relies on):
-// - `currentState` is modified only in `runChange(_:)`, the updater's `inout` access,
-//   and every way to it sets `isDispatching` first, so a dispatch from inside the updater (or
-//   from a deinitializer it runs) is queued, never nested. A read cannot nest inside it either,
-//   even from hostile code (an updater that captured the store and calls
-//   `MainActor.assumeIsolated { store.state }`): every read that code outside this file can
-//   start (`state`, subscribing, an interceptor's `context.state`) first checks
-//   `isApplyingUpdater` and stops the process with a message naming the rule
-//   (`Store.checkNotInsideUpdater`). The other user code that runs inside the updater's access
-//   (the deinitializers of values it replaces) meets the same checks. A dispatch through a
-//   scope made inside the access (from an id's `==` or `hash(into:)` that the updater's look-up
-//   by id runs, or from such a deinitializer) reads nothing either: an element scope's way in
-//   (`ElementAccess.withSlice`) checks `isApplyingUpdater` before its parent's drop reason or
-//   `peek` could read, and answers "busy"; the scope then queues its updater unchecked, with
-//   an admission that looks its element up (and reports the dispatch as dropped if it is gone)
-//   when `drainQueue` reaches it, after the access has ended (`Store._forwardThroughScope`,
-//   `interceptThroughScope`). Tests: `ScopedDispatchInsideUpdaterTests`. The engine's own reads
-//   (notifying, `peekState`, the mirror's comparison, a row subscription's look-up in
-//   `Store.lookupTable(of:)`) happen outside the updater's access, after checking or setting
-//   the flags, and copy bytes or values, running no user code inside the access: a class
-//   property passed as an argument is copied, so no access is open while a listener or
-//   subscriber runs.
-// - `queue` and `queueHead` are read and changed only by `enqueue(_:store:)` (an append) and
-//   `drainQueue(store:)` (taking one element out, then a reset), short accesses that call no
-//   user code: each queued dispatchable is moved out of its slot before it runs, so the queue
-//   never holds the last reference to one, and the reset destroys nothing but empty slots.
-// - The flags (`isDispatching`, `isApplyingUpdater`, `hasQueued`, `version` and `afterChange`,
-//   what runs after a change) are plain values, read by copy and written by assignment, never passed
-//   `inout`, so no access to one spans any call.
-// - The observer lists (`updateObservers`, `scopeNodes`, `unmirroredScopeNodes`) follow the
-//   store's rule for its own lists (see `listeners` in `Store.swift`): read by copying them,
-//   written by short appends, removals and assignments that call nothing outside the store,
-//   with what a write releases kept alive until after it.
+// The root's runtime: how a dispatch reaches the state and what runs after it. Its storage,
+// and the proofs of the accesses that skip the run-time check, are in
+// `Unchecked/UncheckedEngineStorage.swift`; what a scope's change does there, in
+// `Unchecked/UncheckedRootHandle.swift`.
 
 import Synchronization
 
-/// The root store's runtime: its state, its dispatch flags and queue, its interceptors, its
-/// update observers and its scopes' registrations, with the dispatch loop and the one apply
-/// path over them.
+/// What runs after a change of a root's state.
 ///
-/// A root ``Store`` owns exactly one, created with it and never handed out; a scope has none and
-/// reaches its root's through its link. See the comment at the top of this file for the proofs
-/// of the unchecked accesses.
+/// One value, recomputed when the root's observers, its update observers or its scopes with
+/// observers come and go, so that every way a change is applied (the root's `dispatch`, a
+/// queued updater, a scope's change in place, the unobserved scoped path) switches on the same
+/// answer, and a new kind of observer changes one place: `_RootEngine._refreshFlags(store:)`.
 @usableFromInline
-@MainActor
-final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
-  /// Where the application's state lives: allocated with the engine, at an address that does
-  /// not change, so that a scope's dispatch reaches its slice there (see ``EngineCore``).
-  @usableFromInline let _state: UnsafeMutablePointer<S>
-  /// The application's state.
-  // A pointer's pointee, so no run-time exclusivity check, as `@exclusivity(unchecked)` would
-  // have it: see the top of this file; its only modifying access is `runChange(_:)`, and a
-  // scope's in-place change (`Store.dispatchThroughScope`), which sets the same flags.
-  @inlinable
-  var _currentState: S {
-    unsafeAddress { UnsafePointer(_state) }
-    unsafeMutableAddress { _state }
+struct _AfterChange: Equatable, Sendable {
+  /// The path a change takes.
+  @usableFromInline
+  enum Path: UInt8, Sendable {
+    /// Nothing observes the root: the updater runs alone.
+    case updaterAlone
+    /// The journal alone: the updater runs, then the journal is told, with its cause.
+    case journalAlone
+    /// Listeners, subscribers or scopes, and nothing that sees each updater as a value.
+    case notify
+    /// Update observers, or the journal beside other observers: each updater is boxed for
+    /// them, then the rest are notified.
+    case recordAndNotify
   }
-  /// The dispatches waiting for their turn.
-  // Unchecked: see the top of this file.
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
-  @usableFromInline var _queue: [_QueuedDispatch<S, Dependencies>?] = []
-  /// The first waiting dispatch in `queue`.
-  // Unchecked: see the top of this file.
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
-  @usableFromInline var _queueHead = 0
-  /// The steps every dispatchable passes through, in order.
-  @usableFromInline let _interceptors: [StoreInterceptor<S>]
-  /// The observers of applied updaters (an action recorder, a test store).
-  // Unchecked: an observer list (see the top of this file).
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
-  @usableFromInline var _updateObservers: [_UpdateObserverEntry<S>] = []
-  /// The journal's hook (a `JournaledStore`'s, in StatePersistence): told of every updater
-  /// applied, with its cause, right after the state changed and before any update observer.
-  ///
-  /// One optional rather than an entry among the update observers, so that a journaled store
-  /// that nothing else observes applies an updater with no ``AppliedUpdate``, no list to walk
-  /// and no notification beyond it (P1 in store-bench). Its argument is an existential, which
-  /// specialised and generic code pass alike: calling it needs no reabstraction thunk. Both
-  /// arguments are consumed, so that the journal keeps the box made for the call instead of
-  /// copying it and destroying the original. A constant, given at the store's creation: a
-  /// call reads it without retaining it, which a variable would cost (two atomic operations
-  /// per dispatch); the journal stops by ignoring what it is told.
-  @usableFromInline let _journal: _Journal<S>?
-  /// The journal's numbering and batch, when it has them: a journaled store appends most
-  /// updaters to it itself, and calls `journal` only for the rest (see ``_JournalTape``).
-  ///
-  /// A constant, for the reason `journal` is.
-  @usableFromInline let _tape: _JournalTape<S>?
-  /// The scopes of this root that have listeners or subscribers, notified after every update.
-  // Unchecked: an observer list (see the top of this file).
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
-  @usableFromInline var _scopeNodes: [_ScopeNode] = []
-  /// The mirror of the scopes' kept slices; see ``ScopeMirror``.
-  ///
-  /// A constant, made with the engine: an update with scopes reads it without retaining it,
-  /// which a variable, or an optional bound on every update, would cost (two atomic operations
-  /// per dispatch).
-  @usableFromInline let _scopeMirror = _ScopeMirror(size: MemoryLayout<S>.size)
-  /// The scope nodes outside the mirror, in `scopeNodes`' order.
-  ///
-  /// All that an update visits when the mirror matches.
-  // Unchecked: an observer list (see the top of this file).
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
-  @usableFromInline var _unmirroredScopeNodes: [_ScopeNode] = []
-  /// The root's link to itself, which its scopes compose; made with the first scope.
-  @usableFromInline var _rootLink: _ScopeLink<S>?
-  /// How the root's scopes reach it, made with its first scope.
-  ///
-  /// Cleared as the root's deinitializer begins (see ``RootHandle``).
-  @usableFromInline var _rootReference: _RootHandle?
+
+  /// The path a change takes.
+  @usableFromInline var path: Path
+  /// Whether the state from before the change is kept: a listener of the root, or of a scope,
+  /// wants `(old, new)`.
+  @usableFromInline var keepsOldState: Bool
+  /// Whether a scope keeps its slice for `==` (see `Store.lastSlice`): a scope's in-place
+  /// change that may change such a slice drops it first, so that it mutates without copying.
+  @usableFromInline var scopesKeepSlices: Bool
+
+  /// Nothing runs after a change.
+  @usableFromInline static let nothing = _AfterChange(
+    path: .updaterAlone, keepsOldState: false, scopesKeepSlices: false)
 
   @usableFromInline
-  init(
-    initialState: S, interceptors: [StoreInterceptor<S>], journal: _Journal<S>?,
-    tape: _JournalTape<S>?
-  ) {
-    let state = UnsafeMutablePointer<S>.allocate(capacity: 1)
-    state.initialize(to: initialState)
-    self._state = state
-    self._interceptors = interceptors
-    self._journal = journal
-    self._tape = journal == nil ? nil : tape
-    super.init(stateAddress: UnsafeMutableRawPointer(state), hasInterceptors: !interceptors.isEmpty)
-    if journal != nil { _afterChange.path = .journalAlone }
+  init(path: Path, keepsOldState: Bool, scopesKeepSlices: Bool) {
+    self.path = path
+    self.keepsOldState = keepsOldState
+    self.scopesKeepSlices = scopesKeepSlices
   }
 
-  // Runs where the last reference goes, on the main actor: with the store (whose own
-  // deinitializer is isolated), or after a scope's in-place dispatch that the store's release
-  // interrupted (see `RootHandle.survivingEngine`), never inside an access to the state. The
-  // deinitializers of the state's values run here, as they would for a stored property.
-  isolated deinit {
-    _state.deinitialize(count: 1)
-    _state.deallocate()
-  }
+  /// Whether something sees each updater as a value, with its cause: update observers or the
+  /// journal.
+  @inlinable
+  var recordsUpdaters: Bool { path == .journalAlone || path == .recordAndNotify }
+}
 
+extension _RootEngine {
   // MARK: - The queue
 
   /// The one way into the queue: appends `queued` behind the dispatch in progress, or, when
@@ -593,257 +479,5 @@ final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
       })
     _rootLink = link
     return link
-  }
-
-  /// Drops the slices kept for `==` that a scoped dispatch from `origin` may change.
-  ///
-  /// The dispatch then changes the root's collections in place instead of copying them for a
-  /// kept slice; those scopes' subscribers are evaluated, as the bytes say.
-  ///
-  /// - Complexity: O(scopes with observers).
-  @usableFromInline
-  func _forgetSlices(changedBy origin: _SliceOrigin) {
-    for node in _scopeNodes where node._keepsLastSlice && origin.mayChange(node._origin) {
-      node._forgetSlice()
-    }
-  }
-
-  /// Registers the node of a scope that has observers, to be notified after every update.
-  @usableFromInline
-  func _addScopeNode(_ node: _ScopeNode, store: Store<S, Dependencies>) {
-    node._mirror = _scopeMirror
-    _scopeMirror._needsRebuild = true
-    _scopeNodes.append(node)
-    store._refreshHasObservers()
-  }
-
-  /// Lets scopes with `(old, new)` listeners keep their slice from before the update.
-  @usableFromInline
-  func _captureScopeSlices() {
-    for node in _scopeNodes where node._keepsOldSlice { node._capture() }
-  }
-
-  /// Notifies the scopes with observers; drops those left without any.
-  ///
-  /// A scope in the mirror (a stored, `Equatable` slice kept for `==`) is skipped when the
-  /// root's bytes at its slice still equal the kept slice's (see ``ScopeMirror``): when all
-  /// of them do, which one comparison of the mirrored bytes tells, only the scopes outside the
-  /// mirror are visited. After a cancellation in any scope every scope is visited once, since
-  /// a visit sweeps.
-  ///
-  /// - Complexity: O(the mirrored bytes + the scopes outside the mirror) when no mirrored
-  ///   slice changed; otherwise O(scopes with observers, the element scopes of one array
-  ///   counting as one group). Plus what each visited scope's subscribers cost when its slice
-  ///   may have changed; a group costs the journal's length plus the scopes of the elements
-  ///   that changed.
-  @inlinable
-  func notifyScopes(origin: () -> _SliceOrigin, store: Store<S, Dependencies>) {
-    let mirror = _scopeMirror
-    if mirror._needsRebuild { _rebuildMirror(mirror) }
-    if mirror._cancellations._count.load(ordering: .relaxed) != 0 {
-      mirror._cancellations._count.store(0, ordering: .relaxed)
-      _refreshScopes(_scopeNodes, origin: origin(), skippingMirrored: nil, store: store)
-    } else if mirror._unmirrored == 0, mirroredBytesMatch(mirror, in: nil) {
-      if !_unmirroredScopeNodes.isEmpty {
-        _refreshScopes(_unmirroredScopeNodes, origin: origin(), skippingMirrored: nil, store: store)
-      }
-    } else {
-      _refreshScopes(_scopeNodes, origin: origin(), skippingMirrored: mirror, store: store)
-    }
-  }
-
-  /// Refreshes `nodes`, except, with a mirror, the mirrored ones whose bytes match; copies the
-  /// bytes of each member's newly kept slice into the mirror; drops the nodes left without
-  /// observers.
-  @usableFromInline
-  func _refreshScopes(
-    _ nodes: [_ScopeNode], origin: _SliceOrigin, skippingMirrored: _ScopeMirror?,
-    store: Store<S, Dependencies>
-  ) {
-    var emptied = false
-    for node in nodes {
-      if let mirror = skippingMirrored, node._isMirrorMember, node._isMirrored,
-        mirroredBytesMatch(mirror, in: node.mirrorRange)
-      {
-        continue
-      }
-      if !node._refresh(origin) {
-        node._isActive = false
-        emptied = true
-      } else if node._isMirrorMember, node._holdsSlice, !node._isMirrored,
-        let range = node.mirrorRange
-      {
-        // The scope took its slice from the root during this refresh, and the root cannot
-        // change while it notifies (a dispatch from a subscriber is queued), so these bytes
-        // are the kept slice's.
-        _ScopeLink<S>.withAddress(of: &_currentState) { _scopeMirror.take($0, in: range) }
-        node._isMirrored = true
-      }
-    }
-    guard emptied else { return }
-    // Released only after the write: see the observer lists' rule at the top of this file.
-    let before = _scopeNodes
-    defer { withExtendedLifetime(before) {} }
-    _scopeNodes.removeAll { !$0._isActive }
-    _rebuildMirror(_scopeMirror)
-    store._refreshHasObservers()
-  }
-
-  /// Whether the root's bytes equal the mirror's at `range`, or over every member's slice.
-  ///
-  /// An access to `currentState` beside the updater's, as in `peekState(_:)`: it compares bytes
-  /// and calls no code of the application's.
-  ///
-  /// - Complexity: O(the bytes compared).
-  @inlinable
-  func mirroredBytesMatch(_ mirror: _ScopeMirror, in range: Range<Int>?) -> Bool {
-    var matches = false
-    _ScopeLink<S>.withAddress(of: &_currentState) { root in
-      matches = range.map { mirror.matches(root, in: $0) } ?? mirror.matchesEverySpan(root)
-    }
-    return matches
-  }
-
-  /// Sorts the scope nodes into the mirror's members and the rest.
-  ///
-  /// A node that joins keeps no mirrored bytes until its next refresh copies them.
-  ///
-  /// - Complexity: O(*n* log *n*) for *n* scopes with observers.
-  @usableFromInline
-  func _rebuildMirror(_ mirror: _ScopeMirror) {
-    mirror._needsRebuild = false
-    var ranges: [Range<Int>] = []
-    var others: [_ScopeNode] = []
-    var unmirrored = 0
-    for node in _scopeNodes {
-      let wasMember = node._isMirrorMember
-      node._isMirrorMember = false
-      guard let range = node.mirrorRange, node._keepsLastSlice, !node._keepsOldSlice,
-        range.upperBound <= mirror._size
-      else {
-        node._isMirrored = false
-        others.append(node)
-        continue
-      }
-      if !wasMember { node._isMirrored = false }
-      node._isMirrorMember = true
-      ranges.append(range)
-      if !node._isMirrored { unmirrored += 1 }
-    }
-    mirror.setSpans(covering: ranges)
-    mirror._unmirrored = unmirrored
-    // Released only after the write: a node dropped from `scopeNodes` may be the last
-    // reference, and its scope's release runs the application's deinitializers.
-    let before = _unmirroredScopeNodes
-    defer { withExtendedLifetime(before) {} }
-    _unmirroredScopeNodes = others
-  }
-}
-
-// MARK: - The façade's ways in
-
-extension Store {
-  /// Applies `updater` to the state and notifies listeners and subscribers.
-  ///
-  /// Called while the store is notifying, the updater is queued and applied right after the
-  /// current round; otherwise it is applied before this method returns.
-  ///
-  /// - Complexity: The updater's own cost, plus O(listeners + view-model types + changed
-  ///   elements' subscribers) when anything observes the store.
-  @inlinable
-  public func dispatch<U: StateUpdater>(_ updater: U) where U.StateType == S {
-    guard _engine?._appliesAtOnce == true else {
-      dispatchLater(updater)
-      return
-    }
-    _engine.unsafelyUnwrapped._isDispatching = true
-    // The apply path's first step, here so that a store without observers, or with its journal
-    // alone, runs the updater with no call at all: `apply` is not inlined into every dispatch.
-    // The journal is told after it, out of line.
-    switch _engine.unsafelyUnwrapped._afterChange.path {
-    case .updaterAlone:
-      _engine.unsafelyUnwrapped.runChange({ updater.updateState(&$0) })
-    case .journalAlone:
-      _engine.unsafelyUnwrapped.runChange({ updater.updateState(&$0) })
-      _engine.unsafelyUnwrapped._journalApplied(updater)
-    case .notify, .recordAndNotify:
-      // The cause is read inside, once, and only when something records it.
-      _engine.unsafelyUnwrapped._applyOutOfLine(updater, store: self)
-    }
-    _engine.unsafelyUnwrapped.endDispatch(store: self)
-  }
-
-  /// Dispatches a dispatchable whose type is known only at run time.
-  ///
-  /// An updater of this store's state is applied; an ``ExecutableDispatchable`` such as a side
-  /// effect is started without being awaited. A dispatchable that the store cannot run is
-  /// reported to ``onUnhandledError``. Prefer the typed `dispatch` overloads: they are checked at
-  /// compile time (a navigation request, for example, compiles only when the store's
-  /// dependencies provide a navigator). The argument label keeps this method from silently
-  /// catching calls that no typed overload accepts.
-  public func dispatch(any dispatchable: any Dispatchable) {
-    if let _engine {
-      _engine._enqueue(_QueuedDispatch(dispatchable, cause: _engine.observedCause()), store: self)
-    } else if let _scopeLink {
-      dispatchThroughScope(any: dispatchable, link: _scopeLink)
-    }
-  }
-
-  /// Whether a dispatchable sent now would reach the end of the chain at once, unchanged: the
-  /// store is a root with no interceptor, and is not dispatching (so its queue is empty).
-  @usableFromInline package var _reachesEndAtOnce: Bool {
-    _engine?._appliesAtOnce ?? false
-  }
-
-  /// Sends `dispatchable` through the interceptors and hands what reaches the end to `perform`.
-  ///
-  /// This is the hook that awaited dispatches (side effects, navigation) use: the store applies
-  /// an updater itself; any other dispatchable that comes out of the chain is passed to
-  /// `perform`, which returns `false` if it does not handle it (the store then starts it as an
-  /// ``ExecutableDispatchable``). If an interceptor drops the dispatchable, `perform` is not
-  /// called. Queued like any dispatch when the store is busy.
-  package func intercept(
-    _ dispatchable: any Dispatchable, admission: _ScopeAdmission? = nil,
-    then perform: @escaping @MainActor (_ final: any Dispatchable) -> Bool
-  ) {
-    if let _engine {
-      _engine._enqueue(
-        _QueuedDispatch(
-          dispatchable, cause: _engine.observedCause(), perform: perform, admission: admission),
-        store: self)
-    } else if let _scopeLink {
-      interceptThroughScope(dispatchable, link: _scopeLink, then: perform)
-    }
-  }
-
-  /// The slow path of `dispatch`: a scope forwards to its root, a busy or intercepted root
-  /// queues.
-  ///
-  /// Kept out of line so that the root's fast path stays a few instructions where it is inlined
-  /// (inlining the scope's path into every dispatch made W0 three times slower); still
-  /// `@inlinable`, so that it is specialised for the application's types.
-  @inlinable @inline(never)
-  func dispatchLater<U: StateUpdater>(_ updater: U) where U.StateType == S {
-    // The fields are used, not bound: a binding retains and releases (see `engine`).
-    if _scopeLink != nil {
-      dispatchThroughScope(updater, link: _scopeLink.unsafelyUnwrapped)
-    } else if _engine != nil {
-      _engine.unsafelyUnwrapped._enqueue(
-        _QueuedDispatch(updater: updater, cause: _engine.unsafelyUnwrapped.observedCause()),
-        store: self)
-    }
-  }
-
-  /// Runs `callback`, a call the store makes into user code outside a dispatch (a subscriber's
-  /// first value), with the root marked busy: a dispatch it makes is queued and applied after
-  /// it returns, as every re-entrant dispatch is.
-  @inlinable
-  func runAsStoreCallback(_ callback: () -> Void) {
-    if _engine != nil {
-      // Not bound: see `engine`.
-      _engine.unsafelyUnwrapped.runAsCallback(callback, store: self)
-    } else if let _scopeLink {
-      _scopeLink.runAsRootCallback(callback)
-    }
   }
 }

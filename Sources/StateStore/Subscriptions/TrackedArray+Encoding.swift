@@ -25,3 +25,10 @@ extension TrackedArray {
     return positions
   }
 }
+
+/// An encoder that keeps what it encoded last and reads a ``TrackedArray``'s change notes, so
+/// that it re-encodes only the elements that changed since: the action log's diff mode.
+package protocol ChangeTrackingEncoder: Encoder {
+  /// Encodes `array` in place of `array.encode(to:)`.
+  func encodeTrackedArray<Element: Encodable>(_ array: TrackedArray<Element>) throws
+}

@@ -1,0 +1,225 @@
+import Synchronization
+
+// MARK: - The façade's ways in
+
+extension Store {
+  /// Applies `updater` to the state and notifies listeners and subscribers.
+  ///
+  /// Called while the store is notifying, the updater is queued and applied right after the
+  /// current round; otherwise it is applied before this method returns.
+  ///
+  /// - Complexity: The updater's own cost, plus O(listeners + view-model types + changed
+  ///   elements' subscribers) when anything observes the store.
+  @inlinable
+  public func dispatch<U: StateUpdater>(_ updater: U) where U.StateType == S {
+    guard _engine?._appliesAtOnce == true else {
+      dispatchLater(updater)
+      return
+    }
+    _engine.unsafelyUnwrapped._isDispatching = true
+    // The apply path's first step, here so that a store without observers, or with its journal
+    // alone, runs the updater with no call at all: `apply` is not inlined into every dispatch.
+    // The journal is told after it, out of line.
+    switch _engine.unsafelyUnwrapped._afterChange.path {
+    case .updaterAlone:
+      _engine.unsafelyUnwrapped.runChange({ updater.updateState(&$0) })
+    case .journalAlone:
+      _engine.unsafelyUnwrapped.runChange({ updater.updateState(&$0) })
+      _engine.unsafelyUnwrapped._journalApplied(updater)
+    case .notify, .recordAndNotify:
+      // The cause is read inside, once, and only when something records it.
+      _engine.unsafelyUnwrapped._applyOutOfLine(updater, store: self)
+    }
+    _engine.unsafelyUnwrapped.endDispatch(store: self)
+  }
+
+  /// Dispatches a dispatchable whose type is known only at run time.
+  ///
+  /// An updater of this store's state is applied; an ``ExecutableDispatchable`` such as a side
+  /// effect is started without being awaited. A dispatchable that the store cannot run is
+  /// reported to ``onUnhandledError``. Prefer the typed `dispatch` overloads: they are checked at
+  /// compile time (a navigation request, for example, compiles only when the store's
+  /// dependencies provide a navigator). The argument label keeps this method from silently
+  /// catching calls that no typed overload accepts.
+  public func dispatch(any dispatchable: any Dispatchable) {
+    if let _engine {
+      _engine._enqueue(_QueuedDispatch(dispatchable, cause: _engine.observedCause()), store: self)
+    } else if let _scopeLink {
+      dispatchThroughScope(any: dispatchable, link: _scopeLink)
+    }
+  }
+
+  /// Whether a dispatchable sent now would reach the end of the chain at once, unchanged: the
+  /// store is a root with no interceptor, and is not dispatching (so its queue is empty).
+  @usableFromInline package var _reachesEndAtOnce: Bool {
+    _engine?._appliesAtOnce ?? false
+  }
+
+  /// Sends `dispatchable` through the interceptors and hands what reaches the end to `perform`.
+  ///
+  /// This is the hook that awaited dispatches (side effects, navigation) use: the store applies
+  /// an updater itself; any other dispatchable that comes out of the chain is passed to
+  /// `perform`, which returns `false` if it does not handle it (the store then starts it as an
+  /// ``ExecutableDispatchable``). If an interceptor drops the dispatchable, `perform` is not
+  /// called. Queued like any dispatch when the store is busy.
+  package func intercept(
+    _ dispatchable: any Dispatchable, admission: _ScopeAdmission? = nil,
+    then perform: @escaping @MainActor (_ final: any Dispatchable) -> Bool
+  ) {
+    if let _engine {
+      _engine._enqueue(
+        _QueuedDispatch(
+          dispatchable, cause: _engine.observedCause(), perform: perform, admission: admission),
+        store: self)
+    } else if let _scopeLink {
+      interceptThroughScope(dispatchable, link: _scopeLink, then: perform)
+    }
+  }
+
+  /// The slow path of `dispatch`: a scope forwards to its root, a busy or intercepted root
+  /// queues.
+  ///
+  /// Kept out of line so that the root's fast path stays a few instructions where it is inlined
+  /// (inlining the scope's path into every dispatch made W0 three times slower); still
+  /// `@inlinable`, so that it is specialised for the application's types.
+  @inlinable @inline(never)
+  func dispatchLater<U: StateUpdater>(_ updater: U) where U.StateType == S {
+    // The fields are used, not bound: a binding retains and releases (see `engine`).
+    if _scopeLink != nil {
+      dispatchThroughScope(updater, link: _scopeLink.unsafelyUnwrapped)
+    } else if _engine != nil {
+      _engine.unsafelyUnwrapped._enqueue(
+        _QueuedDispatch(updater: updater, cause: _engine.unsafelyUnwrapped.observedCause()),
+        store: self)
+    }
+  }
+
+  /// Runs `callback`, a call the store makes into user code outside a dispatch (a subscriber's
+  /// first value), with the root marked busy: a dispatch it makes is queued and applied after
+  /// it returns, as every re-entrant dispatch is.
+  @inlinable
+  func runAsStoreCallback(_ callback: () -> Void) {
+    if _engine != nil {
+      // Not bound: see `engine`.
+      _engine.unsafelyUnwrapped.runAsCallback(callback, store: self)
+    } else if let _scopeLink {
+      _scopeLink.runAsRootCallback(callback)
+    }
+  }
+}
+
+/// A scope's way to its root: what a scoped store does with what it is given.
+extension Store {
+  /// Applies `updater` to the slice at once when the root is idle, or queues it on the root.
+  ///
+  /// A slice stored inline in the root's state is changed at its address there, in one call to
+  /// the root; any other goes down the links' chain of `withSlice` closures.
+  ///
+  /// Always inlined into its one caller, `dispatchLater`, itself out of line: one call less
+  /// on every scoped dispatch.
+  @inlinable @inline(__always)
+  func dispatchThroughScope<U: StateUpdater>(_ updater: U, link: _ScopeLink<S>)
+  where U.StateType == S {
+    let outcome: _ScopeDispatchOutcome
+    if let offset = link.offsetInRoot {
+      if link._rootHandle.applyUnobserved(updater, atOffset: offset) { return }
+      // `offsetInRoot` is set only where every step from the root is a stored property with
+      // an offset, and `MemoryLayout.offset(of:)` documents that an access through the offset
+      // pointer is the same as one through the key path: the slice is a `S` at that address,
+      // in memory bound to its type (as `project(_:offset:_:)` relies on).
+      outcome = link._withRootBytes(offset, link._origin) { bytes in
+        updater.updateState(&bytes.assumingMemoryBound(to: S.self).pointee)
+      }
+    } else {
+      outcome = link._withSlice(link._origin) { updater.updateState(&$0) }
+    }
+    if case .applied = outcome { return }
+    _forwardThroughScope(updater, outcome: outcome, link: link)
+  }
+
+  /// Queues `updater` on the root when `outcome` says it is busy; reports it when dropped.
+  ///
+  /// While the root is inside an updater's access to its state (the dispatch comes from an
+  /// id's `==`, a `hash(into:)` or a `deinit` that the updater runs), nothing may read that
+  /// state (see the top of `RootEngine.swift`): the updater is queued unchecked, with an
+  /// admission that looks the scope's element up, and reports the dispatch as dropped if it is
+  /// gone, when its turn comes, after the access has ended.
+  @usableFromInline
+  func _forwardThroughScope(
+    _ updater: any StateUpdater<S>, outcome: _ScopeDispatchOutcome, link: _ScopeLink<S>
+  ) {
+    var outcome = outcome
+    if case .busy = outcome {
+      let admission =
+        link._rootHandle._rootIsApplyingUpdater ? _admission(of: updater, link: link) : nil
+      outcome = link._forward(updater, admission)
+    }
+    if case .dropped(let reason) = outcome { reportDropped(updater, reason: reason, link: link) }
+  }
+
+  /// What a dispatch through this scope made while the root is inside an updater runs when its
+  /// turn comes: whether the scope's slice is still there, reporting the dispatch as dropped
+  /// otherwise.
+  ///
+  /// Holds this scope until then, so that the report goes to its ``onUnhandledError`` as it
+  /// would have at once.
+  func _admission(of dispatchable: any Dispatchable, link: _ScopeLink<S>) -> _ScopeAdmission {
+    { [self] in
+      guard let reason = link._dropReason() else { return true }
+      reportDropped(dispatchable, reason: reason, link: link)
+      return false
+    }
+  }
+
+  func dispatchThroughScope(any dispatchable: any Dispatchable, link: _ScopeLink<S>) {
+    if let updater = dispatchable as? any StateUpdater<S> {
+      _forwardThroughScope(updater, outcome: .busy, link: link)
+    } else {
+      interceptThroughScope(dispatchable, link: link) { _ in false }
+    }
+  }
+
+  /// Sends `dispatchable` through the root's interceptors; what reaches the end runs on this
+  /// scope, so an effect gets the feature's context and dependencies.
+  func interceptThroughScope(
+    _ dispatchable: any Dispatchable, link: _ScopeLink<S>,
+    then perform: @escaping @MainActor (any Dispatchable) -> Bool
+  ) {
+    // Inside the root's updater, checked in the queued turn (see `_forwardThroughScope`).
+    var admission: _ScopeAdmission?
+    if link._rootHandle._rootIsApplyingUpdater {
+      admission = _admission(of: dispatchable, link: link)
+    } else if let reason = link._dropReason() {
+      reportDropped(dispatchable, reason: reason, link: link)
+      return
+    }
+    guard let root = link.root else {
+      reportDropped(dispatchable, reason: .rootReleased, link: link)
+      return
+    }
+    root.interceptFromScope(dispatchable, admission: admission) { [weak self] final in
+      if perform(final) { return true }
+      guard let self else { return false }
+      if let updater = final as? any StateUpdater<S> {
+        self._forwardThroughScope(updater, outcome: .busy, link: link)
+        return true
+      }
+      if let executable = final as? any ExecutableDispatchable {
+        executable._start(in: self)
+        return true
+      }
+      return false
+    }
+  }
+
+  func reportDropped(
+    _ dispatchable: any Dispatchable, reason: ScopeDispatchDroppedError.Reason,
+    link: _ScopeLink<S>
+  ) {
+    onUnhandledError(
+      ScopeDispatchDroppedError(
+        scope: link._path, dispatchableType: String(reflecting: type(of: dispatchable)),
+        reason: reason),
+      dispatchable)
+  }
+}

@@ -1,5 +1,17 @@
 import Synchronization
 
+extension _ElementPlace {
+  /// Remembers `bucket`, the one the element's scopes are filed in now.
+  @inlinable
+  final func remember(_ bucket: _ScopeBucket) {
+    guard _bucket !== bucket else { return }
+    var previous: _ScopeBucket? = bucket
+    // Swapped, not assigned: the bucket it held is released after the access, as `previous`
+    // goes.
+    swap(&_bucket, &previous)
+  }
+}
+
 extension _ScopeLink {
   /// A scope of the element with `id` of the tracked array at `keyPath` of this link's slice.
   @inlinable

@@ -2,6 +2,84 @@ import Synchronization
 
 // The groups' storage is in `Unchecked/UncheckedScopeStorage.swift`.
 
+extension _ElementScopeEntry {
+  /// Files `node`, the node of a scope of the element `id` or of a scope under it, in the group,
+  /// making the group (and registering its node with `registerGroup`) if it has none.
+  ///
+  /// Inlined where the element scope is made, so that the group, which runs on every update
+  /// that touches its array, is specialised for the application's element type.
+  @inlinable
+  func register<Element: Identifiable & Sendable>(
+    _ node: _ScopeNode, id: Element.ID, place: _ElementPlace, origin: _SliceOrigin,
+    read: @escaping @MainActor () -> TrackedArray<Element>?,
+    peek: _ArrayPeek<Element>?,
+    registerGroup: @MainActor (_ScopeNode) -> Void
+  ) where Element.ID: Sendable {
+    let group: _ElementScopeGroup<Element>
+    if let existing = self._group as? _ElementScopeGroup<Element> {
+      group = existing
+    } else {
+      group = _ElementScopeGroup(origin: origin, relay: _relay, read: read, peek: peek)
+      self._group = group
+      group._entry = self
+      registerGroup(group.makeNode())
+    }
+    group.add(node, id: id, place: place)
+  }
+}
+
+extension _ElementScopeGroupBase {
+  /// Files `bucket` as the one whose element the dispatch about to be applied changes.
+  ///
+  /// The bucket records the array's stamps around the change itself (see ``ScopeBucket``);
+  /// until it does, the hint names no change, and the next refresh takes the journal's way.
+  @inlinable
+  func noteDispatch(into bucket: _ScopeBucket) {
+    bucket._hint.to = 0
+    var previous: _ScopeBucket? = bucket
+    // Swapped, not assigned: a bucket dropped here is released after the access. (A bucket
+    // off the table holds no node, so its release runs no code of the application's anyway.)
+    swap(&_hinted, &previous)
+  }
+
+  /// Counts a member that starts or stops listening, and says whether the group does.
+  @usableFromInline
+  func _listeningChanged(_ isListening: Bool) {
+    _listening += isListening ? 1 : -1
+    _node?._keepsOldSlice = _listening > 0
+  }
+}
+
+extension _ScopeBucket {
+  /// The nodes filed under the element's id, in the order they joined.
+  ///
+  /// Read as a copy; set only while the caller's copy holds the nodes it had, so that the
+  /// write releases no node's last reference.
+  @inlinable
+  var _nodes: [_ScopeNode] {
+    get {
+      guard let _first else { return [] }
+      return [_first] + _others
+    }
+    set {
+      _first = newValue.first
+      _others = Array(newValue.dropFirst())
+    }
+  }
+
+  /// Takes the bucket off its group: it no longer holds nodes, so nothing is kept alive by an
+  /// element scope that remembers it.
+  @inlinable
+  func unfile() {
+    _isFiled = false
+    // Released after the write: a node's release may release its scope, and with it the
+    // application's closures.
+    let nodes = _nodes
+    _nodes = []
+    withExtendedLifetime(nodes) {}
+  }
+}
+
 extension _ElementScopeGroup {
   /// The node the group's holder notifies; it keeps the group alive.
   @inlinable

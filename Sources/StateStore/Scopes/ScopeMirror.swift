@@ -1,6 +1,62 @@
 import Synchronization
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 // The mirror's storage is in `Unchecked/UncheckedScopeStorage.swift`.
+
+extension _ScopeMirror {
+  /// Whether the root's bytes at `range` equal the mirror's.
+  @inlinable
+  func matches(_ root: UnsafeRawPointer, in range: Range<Int>) -> Bool {
+    memcmp(root + range.lowerBound, _bytes + range.lowerBound, range.count) == 0
+  }
+
+  /// Whether the root's bytes equal the mirror's over every member's slice.
+  ///
+  /// - Complexity: O(the members' bytes).
+  @inlinable
+  func matchesEverySpan(_ root: UnsafeRawPointer) -> Bool {
+    guard matches(root, in: _firstSpan) else { return false }
+    if _otherSpans.isEmpty { return true }
+    for span in _otherSpans where !matches(root, in: span) { return false }
+    return true
+  }
+
+  /// Sets the spans to the sorted, merged union of `ranges`.
+  ///
+  /// - Complexity: O(*n* log *n*) for *n* ranges.
+  func setSpans(covering ranges: [Range<Int>]) {
+    var spans = Self.merged(ranges)
+    _firstSpan = spans.first ?? 0..<0
+    if !spans.isEmpty { spans.removeFirst() }
+    _otherSpans = spans
+  }
+
+  /// Copies the root's bytes at `range` into the mirror.
+  @inlinable
+  func take(_ root: UnsafeRawPointer, in range: Range<Int>) {
+    (_bytes + range.lowerBound).copyMemory(from: root + range.lowerBound, byteCount: range.count)
+  }
+
+  /// The sorted, merged union of `ranges`.
+  ///
+  /// - Complexity: O(*n* log *n*) for *n* ranges.
+  static func merged(_ ranges: [Range<Int>]) -> [Range<Int>] {
+    var merged: [Range<Int>] = []
+    for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+      if let last = merged.last, range.lowerBound <= last.upperBound {
+        merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
+      } else {
+        merged.append(range)
+      }
+    }
+    return merged
+  }
+}
 
 /// How the root notifies its scopes, through the mirror of their kept slices.
 extension _RootEngine {

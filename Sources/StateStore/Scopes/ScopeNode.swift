@@ -110,7 +110,7 @@ extension Store {
     self.init(link: link, dependencies: dependencies)
     // Element scopes and the scopes under them are notified only for their changed element,
     // through the array's journal, so they keep no slice to compare.
-    if !link._isUnderElement { _sliceEquality = Self.makeSliceEquality() }
+    if !link._isUnderElement { link._sliceEquality = Self.makeSliceEquality() }
     // The link is captured strongly: it refers to neither this store nor anything that holds
     // it, so there is no cycle, and a weak reference would give the link a side table that
     // makes every retain and release of it on the dispatch path slow.
@@ -146,33 +146,33 @@ extension Store {
   func scopeObserversChanged() {
     guard let link = _scopeLink, link.root != nil else { return }
     if _selectionOrder.isEmpty {
-      _lastSlice = nil
-      _hasForgottenSlice = false
-    } else if _lastSlice == nil, !_hasForgottenSlice, _sliceEquality != nil {
+      link._lastSlice = nil
+      link._hasForgottenSlice = false
+    } else if link._lastSlice == nil, !link._hasForgottenSlice, link._sliceEquality != nil {
       // The first view-model or key-path subscriber, evaluated on the slice as it is now (not
       // after a drop: the others were evaluated on the slice before the update in progress).
-      _lastSlice = link._read()
+      link._lastSlice = link._read()
     }
-    if _hasObservers, ownScopeNode == nil {
+    if _hasObservers, link.ownScopeNode == nil {
       let node =
-        _makeScopeNode?(self)
+        link._makeScopeNode?(self)
         ?? _ScopeNode(
           capture: { [self] in self.captureSlice() },
           refresh: { [self] _origin in self.refreshAsScope(origin: _origin) },
           sweep: { [self] in self.sweepAsScope() })
-      ownScopeNode = node
-      node._onRelease = { [self] node in
-        if self.ownScopeNode === node { self.ownScopeNode = nil }
+      link.ownScopeNode = node
+      node._onRelease = { [link] node in
+        if link.ownScopeNode === node { link.ownScopeNode = nil }
       }
-      node._holdsSlice = _lastSlice != nil
+      node._holdsSlice = link._lastSlice != nil
       node._keepsOldSlice = !_listeners.isEmpty
-      node._keepsLastSlice = _lastSlice != nil || _hasForgottenSlice
+      node._keepsLastSlice = link._lastSlice != nil || link._hasForgottenSlice
       link._register(node)
       link._observersChanged()
       return
     }
-    ownScopeNode?._keepsOldSlice = !_listeners.isEmpty
-    ownScopeNode?._keepsLastSlice = _lastSlice != nil || _hasForgottenSlice
+    link.ownScopeNode?._keepsOldSlice = !_listeners.isEmpty
+    link.ownScopeNode?._keepsLastSlice = link._lastSlice != nil || link._hasForgottenSlice
     link._observersChanged()
   }
 
@@ -191,17 +191,13 @@ extension Store {
   /// before the holder drops it registers a new node.
   @usableFromInline
   func giveUpScopeNode() {
-    ownScopeNode = nil
+    _scopeLink?.ownScopeNode = nil
   }
 
   /// Keeps the slice from before an update for the scope's `(old, new)` listeners.
   @inlinable
   func captureSlice() {
-    var slice = _scopeLink?._read()
-    // Swapped rather than assigned: a slice still kept is released from `slice`, after the
-    // write (see `capturedSlice`).
-    swap(&_capturedSlice, &slice)
-    _holdsCapturedSlice = _capturedSlice != nil
+    _scopeLink?.captureSlice()
   }
 
   /// Notifies this scope's observers after an update of the root; returns false once it has
@@ -219,14 +215,15 @@ extension Store {
   @inlinable
   func refreshAsScope(origin: _SliceOrigin, link: _ScopeLink<S>?) -> Bool {
     if hasCancellations(link: link) { _sweepCancelledEntries() }
+    guard let link else { return false }
     var old: S?
-    if _holdsCapturedSlice {
+    if link._holdsCapturedSlice {
       // Copied out before it is cleared, so that the write releases nothing.
-      old = _capturedSlice
-      _capturedSlice = nil
-      _holdsCapturedSlice = false
+      old = link._capturedSlice
+      link._capturedSlice = nil
+      link._holdsCapturedSlice = false
     }
-    guard _hasObservers, let link else {
+    guard _hasObservers else {
       giveUpScopeNode()
       return false
     }
@@ -237,13 +234,15 @@ extension Store {
     // A scope at or under an element scope keeps no slice to compare (`sliceEquality` is nil,
     // see `init(scope:dependencies:)`), so it is not asked, and that field not read.
     if let sole = _soleSelection {
-      if link._isUnderElement || !isUnchangedSinceEvaluated(slice) {
-        _version &+= 1
-        sole.refresh(slice, version: _version)
+      if link._isUnderElement || !link.isUnchangedSinceEvaluated(slice) {
+        link._version &+= 1
+        sole.refresh(slice, version: link._version)
       }
-    } else if !_selectionOrder.isEmpty, link._isUnderElement || !isUnchangedSinceEvaluated(slice) {
-      _version &+= 1
-      for group in _selectionOrder { group.refresh(slice, version: _version) }
+    } else if !_selectionOrder.isEmpty,
+      link._isUnderElement || !link.isUnchangedSinceEvaluated(slice)
+    {
+      link._version &+= 1
+      for group in _selectionOrder { group.refresh(slice, version: link._version) }
     }
     if !_elementOrder.isEmpty {
       for group in _elementOrder { group.refresh(slice) }
@@ -268,31 +267,10 @@ extension Store {
     return _cancellationLog._count.load(ordering: .relaxed) != 0
   }
 
-  /// Whether `slice` is `==` to the slice the view-model and key-path subscribers were last
-  /// evaluated on; remembers it for the next update.
-  ///
-  /// `==` is the app's code. It runs on copies, with no access to the store's lists open, while
-  /// the root is notifying: a dispatch it makes is queued, a subscription it makes joins the
-  /// lists for the next update.
-  @inlinable
-  func isUnchangedSinceEvaluated(_ slice: S) -> Bool {
-    _hasForgottenSlice = false
-    guard let _sliceEquality else { return false }
-    let last = _lastSlice
-    _lastSlice = slice
-    guard let last else { return false }
-    return _sliceEquality(last, slice)
-  }
-
   /// Drops the slice kept for `==` before a scoped dispatch that may change it in place.
   @inlinable
   func forgetLastSlice() {
-    guard _lastSlice != nil else { return }
-    // Released after the write: the slice's deinitializers are the application's.
-    let forgotten = _lastSlice
-    _lastSlice = nil
-    _hasForgottenSlice = true
-    withExtendedLifetime(forgotten) {}
+    _scopeLink?.forgetLastSlice()
   }
 
   /// `==` on `S`, when `S` is `Equatable`.
@@ -323,5 +301,45 @@ extension Store {
 
   private static func isEqual<T: Equatable>(_ lhs: T, _ rhs: Any) -> Bool {
     (rhs as? T).map { $0 == lhs } ?? false
+  }
+}
+
+/// The scope's notification side, on the fields its runtime keeps.
+extension _ScopeLink {
+  /// Keeps the slice from before an update for the scope's `(old, new)` listeners.
+  @inlinable
+  func captureSlice() {
+    var slice = _read()
+    // Swapped rather than assigned: a slice still kept is released from `slice`, after the
+    // write (see `capturedSlice`).
+    swap(&_capturedSlice, &slice)
+    _holdsCapturedSlice = _capturedSlice != nil
+  }
+
+  /// Whether `slice` is `==` to the slice the view-model and key-path subscribers were last
+  /// evaluated on; remembers it for the next update.
+  ///
+  /// `==` is the app's code. It runs on copies, with no access to the store's lists open, while
+  /// the root is notifying: a dispatch it makes is queued, a subscription it makes joins the
+  /// lists for the next update.
+  @inlinable
+  func isUnchangedSinceEvaluated(_ slice: Sub) -> Bool {
+    _hasForgottenSlice = false
+    guard let _sliceEquality else { return false }
+    let last = _lastSlice
+    _lastSlice = slice
+    guard let last else { return false }
+    return _sliceEquality(last, slice)
+  }
+
+  /// Drops the slice kept for `==` before a scoped dispatch that may change it in place.
+  @inlinable
+  func forgetLastSlice() {
+    guard _lastSlice != nil else { return }
+    // Released after the write: the slice's deinitializers are the application's.
+    let forgotten = _lastSlice
+    _lastSlice = nil
+    _hasForgottenSlice = true
+    withExtendedLifetime(forgotten) {}
   }
 }

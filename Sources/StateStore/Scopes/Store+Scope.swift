@@ -130,11 +130,13 @@ extension Store {
   func remember<Slice: State, SliceDependencies: Sendable>(
     _ scope: Store<Slice, SliceDependencies>, under key: _ScopeKey
   ) {
-    scope._makeScopeNode = { _store in
+    scope._scopeLink?._makeScopeNode = { object in
+      // Called only by `scopeObserversChanged()` of `scope`, with `scope` itself.
+      let _store = object as! Store<Slice, SliceDependencies>
       // Each closure captures the store alone, so that its context is the store itself: a
       // refresh fetches no box of its own (with a thousand element scopes, one more object out
       // of the cache on every dispatch).
-      _ScopeNode(
+      return _ScopeNode(
         capture: { [_store] in _store.captureSlice() },
         refresh: { [_store] _origin in _store.refreshAsScope(origin: _origin) },
         sweep: { [_store] in _store.sweepAsScope() },

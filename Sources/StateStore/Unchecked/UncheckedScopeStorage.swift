@@ -9,6 +9,194 @@
   import Darwin
 #endif
 
+/// How a scoped store reaches its slice of the root's state: the one object that knows the path.
+///
+/// Every operation is a closure composed from the parent's: a scope of a scope wraps its
+/// parent's closures with one more key-path step, so each level adds the same small cost and
+/// none re-reads through the levels above more than once. The closures are built in the
+/// `@inlinable` `scope` methods, where the application's types are known, so they run as code
+/// specialised for them.
+///
+/// A link holds its root without keeping it alive (see ``RootHandle``): once the root is
+/// released every operation answers "released" instead of trapping.
+@usableFromInline
+@MainActor
+package final class _ScopeLink<Sub: State> {
+  // The fields a dispatch through the scope and its refresh read come first, in the object's
+  // first two cache lines (`origin`, `isUnderElement`, `relay` and `withSlice` in the first):
+  // with a thousand element scopes, each dispatch finds its scope's link out of the cache.
+  // Swift lays a class's stored properties out in declaration order.
+  /// Where the slice lies in the root's state, for skipping notifications it cannot need.
+  @usableFromInline package let _origin: _SliceOrigin
+  /// Whether this scope is an element scope or lies under one: its node is then notified by
+  /// its element's group, through the array's change journal, rather than by the root.
+  @usableFromInline let _isUnderElement: Bool
+  /// The log its cancellations are also noted in: for a scope at or under an element scope, its
+  /// group's, which visits only changed elements and must still sweep; elsewhere the root's
+  /// ``ScopeMirror``'s, whose check skips unchanged scopes and must still sweep them.
+  @usableFromInline let _relay: _CancellationLog?
+  /// Applies `body` to the slice at once, when the root can do so without queueing.
+  @usableFromInline let _withSlice:
+    @MainActor (_ origin: _SliceOrigin, _ body: (inout Sub) -> Void) -> _ScopeDispatchOutcome
+  /// The slice, or `nil` when the root is released or the scoped element removed.
+  @usableFromInline let _read: @MainActor () -> Sub?
+  /// The scope's path from the root, its levels joined by `/`: what an action log writes.
+  @usableFromInline package let _path: String
+  /// This level's name, such as `profile`.
+  @usableFromInline package let _name: String
+  /// Identifies this scope in the updaters it wraps.
+  @usableFromInline package let _identity: _ScopeIdentity
+  /// The root, referred to without a weak reference (see ``RootHandle``).
+  @usableFromInline let _rootHandle: _RootHandle
+  /// The root, or `nil` once it is released.
+  @inlinable
+  var root: (any _ScopeRoot)? { _rootHandle.root }
+  /// Calls `body` with the address of the slice where the root keeps it (of a copy, for a slice
+  /// below an element or a computed property); false, without calling it, when the slice is gone.
+  ///
+  /// At the root `body` runs inside an access to the state, so it must copy bytes out and run
+  /// no code of the application's: no `==`, no hashing, no key-path getter (see `peekState`).
+  /// It lets a scope copy its slice alone instead of the whole state.
+  @usableFromInline let _peek: @MainActor (_ body: (UnsafeRawPointer) -> Void) -> Bool
+  /// Queues a wrapped updater on the root, for when it cannot be applied at once.
+  ///
+  /// With no admission, each element scope on the way checks now that its element is there
+  /// (reading the root's state), and the updater is queued as it is. With one (a dispatch made
+  /// while the root is inside an updater, whose state must not be read then), nothing is
+  /// checked on the way: the root runs the admission when the queued updater's turn comes,
+  /// and drops it there if it answers false.
+  @usableFromInline let _forward:
+    @MainActor (any StateUpdater<Sub>, _ admission: _ScopeAdmission?) -> _ScopeDispatchOutcome
+  /// Why dispatches are dropped now, or `nil` while the scope is live.
+  @usableFromInline let _dropReason: @MainActor () -> ScopeDispatchDroppedError.Reason?
+  /// Where a scope's node goes once the scope has observers: the root's list, or, for a scope
+  /// at or under an element scope, the element's bucket in its array's ``ElementScopeGroup``.
+  @usableFromInline let _register: @MainActor (_ScopeNode) -> Void
+  /// Tells the root that a scope's observers changed, so that it knows what to keep.
+  @usableFromInline let _observersChanged: @MainActor () -> Void
+  /// Where the slice starts in the root's state, when it is stored there inline; `nil` under
+  /// an element or a computed key path.
+  ///
+  /// The origin is `.bytes` exactly when every step from the root is a stored property with an
+  /// offset (`SliceOrigin.narrowed(offset:size:)`), so its start is the slice's offset.
+  @inlinable
+  var offsetInRoot: Int? {
+    guard case .bytes(let range) = _origin else { return nil }
+    return range.lowerBound
+  }
+  /// The root link's way to change the root's bytes at once.
+  ///
+  /// Applies `body` to the address `offset` bytes into the root's state, when the root can
+  /// apply without queueing. Shared by every link made from the root's, so that a scope whose
+  /// slice is stored inline reaches the root in one call, however deep it is.
+  @usableFromInline let _withRootBytes:
+    @MainActor (_ offset: Int, _ origin: _SliceOrigin, _ body: (UnsafeMutableRawPointer) -> Void)
+      -> _ScopeDispatchOutcome
+  /// The element scopes made from this link, by the key path of their array.
+  @usableFromInline var _elementScopes: [AnyKeyPath: _ElementScopeEntry] = [:]
+
+  // The scope's own fields: what its notification keeps between updates.
+  /// The number of refreshes of a scope's slice that its subscribers have been told about;
+  /// the root's engine counts its updates (see `Store._subscriptionVersion`).
+  // A plain value, read by copy and written by assignment, on the main actor.
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _version: UInt64 = 0
+  /// Whether `lastSlice` was dropped before an in-place scoped dispatch (see
+  /// `forgetSlices(changedBy:)`) and not yet taken again.
+  // Unchecked: a plain value, read by copy and written by assignment on the main actor, never
+  // passed `inout`, so no access to it spans any call.
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _hasForgottenSlice = false
+  /// Whether ``capturedSlice`` holds a slice, so that a refresh reads it only then.
+  // Unchecked: a plain value, read by copy and written by assignment on the main actor, never
+  // passed `inout`, so no access to it spans any call.
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _holdsCapturedSlice = false
+  /// `==` on the slice, for a scope whose slice is `Equatable`; `nil` otherwise and at the root.
+  // Unchecked: read by copy on every refresh of the scope, written once, where the scope is
+  // made (replacing `nil`, so nothing is released), on the main actor.
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _sliceEquality: (@MainActor (Sub, Sub) -> Bool)?
+  /// A scope's slice from before the update being applied, for its `(old, new)` listeners.
+  // Unchecked: read by copy, and written only by `captureSlice()` (a swap: the slice it
+  // replaces is released from a local after the write) and by `refreshAsScope(origin:)`, which
+  // copies it out before clearing it, so that no write releases a slice's last reference, and
+  // no deinitializer of the app's runs, inside the access. Read on every refresh of a scope.
+  #if !STATESTORE_CHECKED_EXCLUSIVITY
+    @exclusivity(unchecked)
+  #endif
+  @usableFromInline var _capturedSlice: Sub?
+  /// A scope's registration with its root, while the scope has observers.
+  ///
+  /// Not a weak reference: that would give the node a side table, and every retain and release
+  /// of the node, by its holder on every update, would take the runtime's slow path.
+  // Unchecked lifetime, proof that it never refers to a node whose deinitializer has run:
+  // - it is written only by `scopeObserversChanged()`, to a node it has just made (alive), by
+  //   `giveUpScopeNode()`, to nil, and by the node's deinitializer (`ScopeNode.deinit`), which
+  //   sets it to nil when it refers to that node, as the deinitializer's first statement;
+  // - that deinitializer is isolated to the main actor, as is every access to this field, so
+  //   no read runs between it and the node's memory being freed; a node whose last reference
+  //   goes on another thread waits for the main actor with its memory intact, and main-actor
+  //   code that reaches it meanwhile finds a whole node, which it uses only for the length of
+  //   a call (it stores it nowhere), as `RootHandle` argues for the root;
+  // - a store that answers its holder that it has no observers left gives its node up first
+  //   (`giveUpScopeNode()`), so a subscriber added from any callback before the holder drops
+  //   the node registers a new node rather than joining one about to be dropped.
+  // Tests: `ScopeNodeLifetimeTests`.
+  @usableFromInline unowned(unsafe) var ownScopeNode: _ScopeNode?
+  /// A scope's slice as its view-model and key-path subscribers were last evaluated on, kept
+  /// while it has some and its slice is `Equatable`, so that an update that leaves the slice
+  /// `==` evaluates none of them.
+  @usableFromInline var _lastSlice: Sub? {
+    didSet { ownScopeNode?.keptSliceReplaced(isHeld: _lastSlice != nil) }
+  }
+  /// Makes a scope's node; set where the scope is made, so that its notification runs as code
+  /// specialised for the application's types.
+  @usableFromInline var _makeScopeNode: (@MainActor (AnyObject) -> _ScopeNode)?
+
+  @usableFromInline
+  init(
+    rootHandle: _RootHandle, path: String, name: String, origin: _SliceOrigin,
+    identity: _ScopeIdentity,
+    read: @escaping @MainActor () -> Sub?,
+    peek: @escaping @MainActor ((UnsafeRawPointer) -> Void) -> Bool,
+    withSlice: @escaping @MainActor (_SliceOrigin, (inout Sub) -> Void) -> _ScopeDispatchOutcome,
+    forward:
+      @escaping @MainActor (any StateUpdater<Sub>, _ScopeAdmission?) -> _ScopeDispatchOutcome,
+    dropReason: @escaping @MainActor () -> ScopeDispatchDroppedError.Reason?,
+    register: @escaping @MainActor (_ScopeNode) -> Void,
+    observersChanged: @escaping @MainActor () -> Void,
+    relay: _CancellationLog?, isUnderElement: Bool,
+    withRootBytes:
+      @escaping @MainActor (Int, _SliceOrigin, (UnsafeMutableRawPointer) -> Void)
+      -> _ScopeDispatchOutcome
+  ) {
+    self._rootHandle = rootHandle
+    self._path = path
+    self._name = name
+    self._origin = origin
+    self._identity = identity
+    self._read = read
+    self._peek = peek
+    self._withSlice = withSlice
+    self._forward = forward
+    self._dropReason = dropReason
+    self._register = register
+    self._observersChanged = observersChanged
+    self._relay = relay
+    self._isUnderElement = isUnderElement
+    self._withRootBytes = withRootBytes
+  }
+}
+
 /// Where a link keeps the element scopes of one of its arrays: the log their cancellations are
 /// relayed to, made with the first element scope, and their group while it has members.
 ///
@@ -39,29 +227,6 @@ package final class _ElementScopeEntry {
     self._relay = relay
   }
 
-  /// Files `node`, the node of a scope of the element `id` or of a scope under it, in the group,
-  /// making the group (and registering its node with `registerGroup`) if it has none.
-  ///
-  /// Inlined where the element scope is made, so that the group, which runs on every update
-  /// that touches its array, is specialised for the application's element type.
-  @inlinable
-  func register<Element: Identifiable & Sendable>(
-    _ node: _ScopeNode, id: Element.ID, place: _ElementPlace, origin: _SliceOrigin,
-    read: @escaping @MainActor () -> TrackedArray<Element>?,
-    peek: _ArrayPeek<Element>?,
-    registerGroup: @MainActor (_ScopeNode) -> Void
-  ) where Element.ID: Sendable {
-    let group: _ElementScopeGroup<Element>
-    if let existing = self._group as? _ElementScopeGroup<Element> {
-      group = existing
-    } else {
-      group = _ElementScopeGroup(origin: origin, relay: _relay, read: read, peek: peek)
-      self._group = group
-      group._entry = self
-      registerGroup(group.makeNode())
-    }
-    group.add(node, id: id, place: place)
-  }
 }
 
 /// What an ``ElementScopeGroup`` is, whatever its element type.
@@ -69,7 +234,7 @@ package final class _ElementScopeEntry {
 @MainActor
 package class _ElementScopeGroupBase {
   /// How many members have `(old, new)` listeners.
-  private var listening = 0
+  var _listening = 0
   /// The group's own node; it holds the group.
   ///
   /// Not a weak reference, which would give the node a side table (see `Store.ownScopeNode`).
@@ -89,19 +254,6 @@ package class _ElementScopeGroupBase {
   #endif
   @usableFromInline var _hinted: _ScopeBucket?
 
-  /// Files `bucket` as the one whose element the dispatch about to be applied changes.
-  ///
-  /// The bucket records the array's stamps around the change itself (see ``ScopeBucket``);
-  /// until it does, the hint names no change, and the next refresh takes the journal's way.
-  @inlinable
-  func noteDispatch(into bucket: _ScopeBucket) {
-    bucket._hint.to = 0
-    var previous: _ScopeBucket? = bucket
-    // Swapped, not assigned: a bucket dropped here is released after the access. (A bucket
-    // off the table holds no node, so its release runs no code of the application's anyway.)
-    swap(&_hinted, &previous)
-  }
-
   @usableFromInline
   init() {}
 
@@ -111,12 +263,6 @@ package class _ElementScopeGroupBase {
     if let _entry, _entry._group === self { _entry._group = nil }
   }
 
-  /// Counts a member that starts or stops listening, and says whether the group does.
-  @usableFromInline
-  func _listeningChanged(_ isListening: Bool) {
-    listening += isListening ? 1 : -1
-    _node?._keepsOldSlice = listening > 0
-  }
 }
 
 /// The members of one element of an ``ElementScopeGroup``: the nodes filed under its id.
@@ -147,21 +293,6 @@ final class _ScopeBucket {
   /// The nodes filed after the first, in the order they joined.
   @usableFromInline var _others: [_ScopeNode] = []
 
-  /// The nodes filed under the element's id, in the order they joined.
-  ///
-  /// Read as a copy; set only while the caller's copy holds the nodes it had, so that the
-  /// write releases no node's last reference.
-  @inlinable
-  var _nodes: [_ScopeNode] {
-    get {
-      guard let _first else { return [] }
-      return [_first] + _others
-    }
-    set {
-      _first = newValue.first
-      _others = Array(newValue.dropFirst())
-    }
-  }
   /// False once the group dropped the bucket (no member left) or went: its element scopes then
   /// take the journal's way until they are filed again.
   // Unchecked: see above `first`.
@@ -180,17 +311,6 @@ final class _ScopeBucket {
   @inlinable
   init() {}
 
-  /// Takes the bucket off its group: it no longer holds nodes, so nothing is kept alive by an
-  /// element scope that remembers it.
-  @inlinable
-  func unfile() {
-    _isFiled = false
-    // Released after the write: a node's release may release its scope, and with it the
-    // application's closures.
-    let nodes = _nodes
-    _nodes = []
-    withExtendedLifetime(nodes) {}
-  }
 }
 
 /// The element scopes of one `TrackedArray`, and the scopes under them, notified only for the
@@ -321,136 +441,4 @@ class _ElementPlace {
   @inlinable
   init() {}
 
-  /// Remembers `bucket`, the one the element's scopes are filed in now.
-  @inlinable
-  final func remember(_ bucket: _ScopeBucket) {
-    guard _bucket !== bucket else { return }
-    var previous: _ScopeBucket? = bucket
-    // Swapped, not assigned: the bucket it held is released after the access, as `previous`
-    // goes.
-    swap(&_bucket, &previous)
-  }
-}
-
-/// A copy of the root's bytes where its scopes' kept slices lie, so that one comparison tells
-/// a root update that left every such slice alone, without visiting the scopes.
-///
-/// A scope whose slice is a stored property (its origin is a byte range of the root) and
-/// `Equatable` keeps the slice its view models were last evaluated on (`Store.lastSlice`). The
-/// mirror holds that slice's bytes at the slice's place. After an update, if the root's bytes
-/// there still equal the mirror's, the slice is the very value the scope keeps, bit for bit:
-///
-/// - every buffer the bytes point to is alive, because the kept slice holds it, so no freed
-///   buffer's address can have been reused by a new one;
-/// - no buffer the bytes point to was changed in place, because the kept slice shares it, so a
-///   mutation through the root copies it first (copy-on-write) and changes the bytes.
-///
-/// So the scope's subscribers were evaluated on this very value, and skipping them is exact.
-/// This assumes value semantics, as the byte-range skip does: a class instance the slice holds
-/// can change without its reference changing, and such a change is not seen (nor is it by
-/// `==` on the kept slice, which shares the instance). Bytes that differ while the values are
-/// equal (padding, a value rebuilt in a new buffer) only send the scope to its `==`.
-///
-/// The mirror is raw memory: its bytes are copied and compared, never read as values, so it
-/// retains nothing and runs nothing of the application's.
-///
-/// Its variables skip the run-time exclusivity check, read on every root update: each access is
-/// a short read or write by the root, which calls no code of the application's (nor anything
-/// that could reach this object) while it is open.
-@usableFromInline
-package final class _ScopeMirror {
-  /// The mirrored bytes, as many as the root's state has.
-  @usableFromInline let _bytes: UnsafeMutableRawPointer
-  /// The size of the root's state.
-  @usableFromInline let _size: Int
-  /// The byte ranges of the member scopes' slices, sorted and merged: the first, kept apart so
-  /// that the usual single span is read without touching an array, and the rest.
-  // Unchecked: written only by the root between notifications, read by copy; no user code
-  // runs while an access is open (see the type's comment and `ScopeMirrorTests`).
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
-  @usableFromInline var _firstSpan: Range<Int> = 0..<0
-  // Unchecked: written only by the root between notifications, read by copy; no user code
-  // runs while an access is open (see the type's comment and `ScopeMirrorTests`).
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
-  @usableFromInline var _otherSpans: [Range<Int>] = []
-  /// How many member scopes' slices the mirror does not hold now.
-  // Unchecked: written only by the root between notifications, read by copy; no user code
-  // runs while an access is open (see the type's comment and `ScopeMirrorTests`).
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
-  @usableFromInline var _unmirrored = 0
-  /// Whether the scopes' memberships changed since the lists were built.
-  // Unchecked: written only by the root between notifications, read by copy; no user code
-  // runs while an access is open (see the type's comment and `ScopeMirrorTests`).
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
-  @usableFromInline var _needsRebuild = true
-  /// Where the root's scopes note their cancellations: their sweep runs when notified, so an
-  /// update after a cancellation notifies every scope.
-  @usableFromInline let _cancellations = _CancellationLog()
-
-  @usableFromInline
-  init(size: Int) {
-    self._size = size
-    _bytes = UnsafeMutableRawPointer.allocate(byteCount: max(size, 1), alignment: 16)
-    _bytes.initializeMemory(as: UInt8.self, repeating: 0, count: max(size, 1))
-  }
-
-  deinit {
-    _bytes.deallocate()
-  }
-
-  /// Whether the root's bytes at `range` equal the mirror's.
-  @inlinable
-  func matches(_ root: UnsafeRawPointer, in range: Range<Int>) -> Bool {
-    memcmp(root + range.lowerBound, _bytes + range.lowerBound, range.count) == 0
-  }
-
-  /// Whether the root's bytes equal the mirror's over every member's slice.
-  ///
-  /// - Complexity: O(the members' bytes).
-  @inlinable
-  func matchesEverySpan(_ root: UnsafeRawPointer) -> Bool {
-    guard matches(root, in: _firstSpan) else { return false }
-    if _otherSpans.isEmpty { return true }
-    for span in _otherSpans where !matches(root, in: span) { return false }
-    return true
-  }
-
-  /// Sets the spans to the sorted, merged union of `ranges`.
-  ///
-  /// - Complexity: O(*n* log *n*) for *n* ranges.
-  func setSpans(covering ranges: [Range<Int>]) {
-    var spans = Self.merged(ranges)
-    _firstSpan = spans.first ?? 0..<0
-    if !spans.isEmpty { spans.removeFirst() }
-    _otherSpans = spans
-  }
-
-  /// Copies the root's bytes at `range` into the mirror.
-  @inlinable
-  func take(_ root: UnsafeRawPointer, in range: Range<Int>) {
-    (_bytes + range.lowerBound).copyMemory(from: root + range.lowerBound, byteCount: range.count)
-  }
-
-  /// The sorted, merged union of `ranges`.
-  ///
-  /// - Complexity: O(*n* log *n*) for *n* ranges.
-  static func merged(_ ranges: [Range<Int>]) -> [Range<Int>] {
-    var merged: [Range<Int>] = []
-    for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
-      if let last = merged.last, range.lowerBound <= last.upperBound {
-        merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
-      } else {
-        merged.append(range)
-      }
-    }
-    return merged
-  }
 }

@@ -43,17 +43,10 @@ public final class Store<S: State, Dependencies: Sendable> {
   @usableFromInline let _engine: _RootEngine<S, Dependencies>?
   /// The root this store is a window on; `nil` for a root store.
   @usableFromInline let _scopeLink: _ScopeLink<S>?
-  /// The number of refreshes of a scope's slice that its subscribers have been told about;
-  /// unused at the root, whose engine counts its updates (see `subscriptionVersion`).
-  // A plain value, read by copy and written by assignment, on the main actor.
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
-  @usableFromInline var _version: UInt64 = 0
   /// What this store's selection groups cache their values against: at the root, the number
   /// of updates applied; in a scope, the number of refreshes of its slice.
   @inlinable
-  var _subscriptionVersion: UInt64 { _engine?._version ?? _version }
+  var _subscriptionVersion: UInt64 { _engine?._version ?? _scopeLink?._version ?? 0 }
   /// Whether this store's own lists have any observer (at the root, the engine adds its update
   /// observers and scopes to decide whether anything must run after an update).
   // A plain value, read by copy and written by assignment, on the main actor.
@@ -61,21 +54,6 @@ public final class Store<S: State, Dependencies: Sendable> {
     @exclusivity(unchecked)
   #endif
   @usableFromInline var _hasObservers = false
-  /// Whether `lastSlice` was dropped before an in-place scoped dispatch (see
-  /// `forgetSlices(changedBy:)`) and not yet taken again.
-  // Unchecked: a plain value, read by copy and written by assignment on the main actor, never
-  // passed `inout`, so no access to it spans any call.
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
-  @usableFromInline var _hasForgottenSlice = false
-  /// Whether ``capturedSlice`` holds a slice, so that a refresh reads it only then.
-  // Unchecked: a plain value, read by copy and written by assignment on the main actor, never
-  // passed `inout`, so no access to it spans any call.
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
-  @usableFromInline var _holdsCapturedSlice = false
 
   // The observer lists below are read on every dispatch that has observers. They skip the
   // run-time exclusivity check (a begin and an end access per read, five reads a dispatch, as
@@ -126,51 +104,8 @@ public final class Store<S: State, Dependencies: Sendable> {
     @exclusivity(unchecked)
   #endif
   @usableFromInline var _elementOrder: [_ElementGroupBase<S>] = []
-  /// `==` on the slice, for a scope whose slice is `Equatable`; `nil` otherwise and at the root.
-  // Unchecked: read by copy on every refresh of the scope, written once, where the scope is
-  // made (replacing `nil`, so nothing is released), on the main actor.
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
-  @usableFromInline var _sliceEquality: (@MainActor (S, S) -> Bool)?
   /// Tokens cancelled since the last sweep; tokens may be cancelled on any thread.
   @usableFromInline nonisolated let _cancellationLog: _CancellationLog
-  /// A scope's slice from before the update being applied, for its `(old, new)` listeners.
-  // Unchecked: read by copy, and written only by `captureSlice()` (a swap: the slice it
-  // replaces is released from a local after the write) and by `refreshAsScope(origin:)`, which
-  // copies it out before clearing it, so that no write releases a slice's last reference, and
-  // no deinitializer of the app's runs, inside the access. Read on every refresh of a scope.
-  #if !STATESTORE_CHECKED_EXCLUSIVITY
-    @exclusivity(unchecked)
-  #endif
-  @usableFromInline var _capturedSlice: S?
-  /// A scope's registration with its root, while the scope has observers.
-  ///
-  /// Not a weak reference: that would give the node a side table, and every retain and release
-  /// of the node, by its holder on every update, would take the runtime's slow path.
-  // Unchecked lifetime, proof that it never refers to a node whose deinitializer has run:
-  // - it is written only by `scopeObserversChanged()`, to a node it has just made (alive), by
-  //   `giveUpScopeNode()`, to nil, and by the node's deinitializer (`ScopeNode.deinit`), which
-  //   sets it to nil when it refers to that node, as the deinitializer's first statement;
-  // - that deinitializer is isolated to the main actor, as is every access to this field, so
-  //   no read runs between it and the node's memory being freed; a node whose last reference
-  //   goes on another thread waits for the main actor with its memory intact, and main-actor
-  //   code that reaches it meanwhile finds a whole node, which it uses only for the length of
-  //   a call (it stores it nowhere), as `RootHandle` argues for the root;
-  // - a store that answers its holder that it has no observers left gives its node up first
-  //   (`giveUpScopeNode()`), so a subscriber added from any callback before the holder drops
-  //   the node registers a new node rather than joining one about to be dropped.
-  // Tests: `ScopeNodeLifetimeTests`.
-  unowned(unsafe) var ownScopeNode: _ScopeNode?
-  /// A scope's slice as its view-model and key-path subscribers were last evaluated on, kept
-  /// while it has some and its slice is `Equatable`, so that an update that leaves the slice
-  /// `==` evaluates none of them.
-  @usableFromInline var _lastSlice: S? {
-    didSet { ownScopeNode?.keptSliceReplaced(isHeld: _lastSlice != nil) }
-  }
-  /// Makes a scope's node; set where the scope is made, so that its notification runs as code
-  /// specialised for the application's types.
-  @usableFromInline var _makeScopeNode: (@MainActor (Store) -> _ScopeNode)?
   /// The scopes made from this store, so that one slice and dependencies give one scope.
   ///
   /// Made with the first scope: a table and its count of writes, behind one reference, so

@@ -2,6 +2,21 @@
 // `Unchecked/UncheckedScopeStorage.swift`.
 
 extension _ScopeLink {
+  /// The root, or `nil` once it is released.
+  @inlinable
+  var root: (any _ScopeRoot)? { _rootHandle.root }
+
+  /// Where the slice starts in the root's state, when it is stored there inline; `nil` under
+  /// an element or a computed key path.
+  ///
+  /// The origin is `.bytes` exactly when every step from the root is a stored property with an
+  /// offset (`SliceOrigin.narrowed(offset:size:)`), so its start is the slice's offset.
+  @inlinable
+  var offsetInRoot: Int? {
+    guard case .bytes(let range) = _origin else { return nil }
+    return range.lowerBound
+  }
+
   /// The entry of the element scopes of the array at `keyPath`, made on first use.
   @usableFromInline
   func _elementScopeEntry(for keyPath: AnyKeyPath) -> _ElementScopeEntry {

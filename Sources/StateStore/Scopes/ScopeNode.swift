@@ -155,7 +155,7 @@ extension Store {
     }
     if _hasObservers, link.ownScopeNode == nil {
       let node =
-        link._makeScopeNode?(self)
+        link._makeScopeNode?()
         ?? _ScopeNode(
           capture: { [self] in self.captureSlice() },
           refresh: { [self] _origin in self.refreshAsScope(origin: _origin) },
@@ -174,6 +174,26 @@ extension Store {
     link.ownScopeNode?._keepsOldSlice = !_listeners.isEmpty
     link.ownScopeNode?._keepsLastSlice = link._lastSlice != nil || link._hasForgottenSlice
     link._observersChanged()
+  }
+
+  /// What makes this scope's node, specialised for the application's types where the scope is
+  /// made: each closure captures the store alone, so that its context is the store itself and
+  /// a refresh fetches no box of its own (with a thousand element scopes, one more object out
+  /// of the cache on every dispatch).
+  ///
+  /// Weak, as the scope cache holds scopes: the link that keeps the maker must not keep its
+  /// own store alive.
+  @inlinable
+  static func _nodeMaker(for scope: Store) -> @MainActor () -> _ScopeNode? {
+    { [weak scope] in
+      guard let _store = scope else { return nil }
+      return _ScopeNode(
+        capture: { [_store] in _store.captureSlice() },
+        refresh: { [_store] _origin in _store.refreshAsScope(origin: _origin) },
+        sweep: { [_store] in _store.sweepAsScope() },
+        origin: _store._scopeLink?._origin ?? .everything,
+        forgetSlice: { [_store] in _store.forgetLastSlice() })
+    }
   }
 
   /// Sweeps this scope's cancelled subscriptions; returns whether it still has observers.
@@ -306,6 +326,16 @@ extension Store {
 
 /// The scope's notification side, on the fields its runtime keeps.
 extension _ScopeLink {
+  /// The slice kept for `==` (see ``_keptSlice``); setting it tells the scope's node.
+  @inlinable
+  var _lastSlice: Sub? {
+    get { _keptSlice }
+    set {
+      _keptSlice = newValue
+      ownScopeNode?.keptSliceReplaced(isHeld: newValue != nil)
+    }
+  }
+
   /// Keeps the slice from before an update for the scope's `(old, new)` listeners.
   @inlinable
   func captureSlice() {

@@ -130,19 +130,7 @@ extension Store {
   func remember<Slice: State, SliceDependencies: Sendable>(
     _ scope: Store<Slice, SliceDependencies>, under key: _ScopeKey
   ) {
-    scope._scopeLink?._makeScopeNode = { object in
-      // Called only by `scopeObserversChanged()` of `scope`, with `scope` itself.
-      let _store = object as! Store<Slice, SliceDependencies>
-      // Each closure captures the store alone, so that its context is the store itself: a
-      // refresh fetches no box of its own (with a thousand element scopes, one more object out
-      // of the cache on every dispatch).
-      return _ScopeNode(
-        capture: { [_store] in _store.captureSlice() },
-        refresh: { [_store] _origin in _store.refreshAsScope(origin: _origin) },
-        sweep: { [_store] in _store.sweepAsScope() },
-        origin: _store._scopeLink?._origin ?? .everything,
-        forgetSlice: { [_store] in _store.forgetLastSlice() })
-    }
+    scope._scopeLink?._makeScopeNode = Store<Slice, SliceDependencies>._nodeMaker(for: scope)
     _rememberScope(scope, under: key)
   }
 

@@ -242,51 +242,6 @@ extension _RootEngine {
     apply(updater, cause: currentCause(), store: store)
   }
 
-  /// Applies a scope's `body` to the state at once, as `dispatch` applies an updater.
-  ///
-  /// Only when nothing needs the updater as a value: the root is idle and has no interceptors
-  /// nor update observers. Otherwise answers `.busy`, and the scope queues a ``ScopedUpdater``.
-  ///
-  /// Called by the root link's closures with the root's handle and no reference to the store
-  /// or to this engine of their own (see ``RootHandle/survivingEngine``): a root that nothing
-  /// observes is changed with no retain and release at all. What needs the store (notifying
-  /// observers, draining what `body` queued) takes it from `root` first.
-  @inlinable
-  func applyInPlace(
-    origin: _SliceOrigin, root: _RootReference<S, Dependencies>, _ body: (inout S) -> Void
-  ) -> _ScopeDispatchOutcome {
-    guard _appliesAtOnce else { return .busy }
-    switch _afterChange.path {
-    case .updaterAlone:
-      applyUnobserved(from: root) { body(&_currentState) }
-      return .applied
-    case .notify:
-      return _applyObservedInPlace(origin: origin, body, root: root)
-    case .journalAlone, .recordAndNotify:
-      // The journal and update observers see each updater as a value: a queued ScopedUpdater.
-      return .busy
-    }
-  }
-
-  /// `applyInPlace`'s path for a root with observers: the one apply path, out of line, with
-  /// the store held for the whole of it.
-  ///
-  /// Out of line so that what is left of `applyInPlace` is small enough for the compiler to
-  /// inline into the root link's closures: a scope's dispatch to a root nothing observes then
-  /// makes one call less (S1: 672 → 605 instructions a dispatch, with `dispatchThroughScope`
-  /// inlined into `dispatchLater`).
-  @inlinable @inline(never)
-  func _applyObservedInPlace(
-    origin: _SliceOrigin, _ body: (inout S) -> Void, root: _RootReference<S, Dependencies>
-  ) -> _ScopeDispatchOutcome {
-    guard let store = root.store else { return .dropped(.rootReleased) }
-    _isDispatching = true
-    applyChange(
-      body, origin: origin, forgetsKeptSlices: true, notifyingUpdateObservers: {}, store: store)
-    endDispatch(store: store)
-    return .applied
-  }
-
   /// The one apply path: sweeps cancelled entries, keeps what the observers need from before
   /// the change, runs `change`, then tells, in order, the update observers, the `(old, new)`
   /// listeners, the view-model and key-path subscribers, the element subscribers and the
@@ -338,18 +293,6 @@ extension _RootEngine {
   @inlinable
   func runChange(_ change: (inout S) -> Void) {
     runChange { change(&_currentState) }
-  }
-
-  /// Calls `body` with the state's address, so that a scope copies its slice alone.
-  ///
-  /// An access to `currentState` beside the updater's (see the top of this file): scopes read
-  /// after the updater returned or before it starts (`state` checks; notifying and queueing
-  /// come after), and `body` copies bytes out, calling no code of the application's, so no
-  /// dispatch can begin inside the access. A method rather than a closure, as in
-  /// `Store.lookupTable(of:)`.
-  @inlinable
-  func peekState(_ body: (UnsafeRawPointer) -> Void) {
-    _ScopeLink<S>.withAddress(of: &_currentState, body)
   }
 
   /// The part of the state `updater` could have changed: its scope's slice, if it is scoped.
@@ -423,61 +366,45 @@ extension _RootEngine {
     }
   }
 
-  // MARK: - Scopes
+}
 
-  /// The link scopes of the root compose, made on first use.
-  ///
-  /// Inlinable, as the `scope` methods that call it, so that its closures, run on every scoped
-  /// dispatch, are specialised for the application's state.
+/// The part of a dispatch that does not depend on the root's types: what the root's own fast
+/// path and a scope's change in place share.
+extension _EngineCore {
+  /// Whether anything at all must run after an updater is applied: the store's own observers,
+  /// update observers, the journal, or scopes with observers.
   @inlinable
-  func rootLink(of store: Store<S, Dependencies>) -> _ScopeLink<S> {
-    if let _rootLink { return _rootLink }
-    // Not a weak reference: see `RootHandle`. The store clears it as its deinitializer begins.
-    // The closures that read or change the state reach this engine through it without
-    // retaining anything (`RootReference.withEngine`); the others take the store from it
-    // first, a strong reference held for the call.
-    let root = _RootReference(store, engine: self)
-    _rootReference = root
-    let mirror = _scopeMirror
-    let link = _ScopeLink<S>(
-      rootHandle: root, path: "", name: "", origin: .bytes(0..<MemoryLayout<S>.size),
-      identity: _ScopeIdentity(),
-      read: { root.withEngine({ $0._currentState }, ifReleased: nil) },
-      peek: { body in
-        root.withEngine(
-          { engine in
-            engine.peekState(body)
-            return true
-          }, ifReleased: false)
-      },
-      withSlice: { origin, body in
-        root.withEngine(
-          { $0.applyInPlace(origin: origin, root: root, body) },
-          ifReleased: .dropped(.rootReleased))
-      },
-      forward: { updater, admission in
-        guard let store = root.store, let engine = store._engine else {
-          return .dropped(.rootReleased)
-        }
-        engine._enqueueFromScope(updater, admission: admission, store: store)
-        return .applied
-      },
-      dropReason: { root._isAlive ? nil : .rootReleased },
-      register: { node in
-        guard let store = root.store, let engine = store._engine else { return }
-        engine._addScopeNode(node, store: store)
-      },
-      observersChanged: { root.store?._refreshHasObservers() }, relay: mirror._cancellations,
-      isUnderElement: false,
-      withRootBytes: { offset, origin, body in
-        root.withEngine(
-          { engine in
-            engine.applyInPlace(origin: origin, root: root) {
-              _ScopeLink<S>.withMutableBytes(of: &$0, at: offset, body)
-            }
-          }, ifReleased: .dropped(.rootReleased))
-      })
-    _rootLink = link
-    return link
+  final var _hasObservers: Bool { _afterChange.path != .updaterAlone }
+
+  /// Whether a dispatch made now would be applied on the spot: idle, with no interceptors.
+  @inlinable
+  final var _appliesAtOnce: Bool { !_isDispatching && !_hasInterceptors }
+
+  /// Whether a scope's dispatch made now would be applied on the spot with nothing to run
+  /// after it: idle, with no interceptors and nothing observing the root (no update observer
+  /// either, which `hasObservers` counts).
+  @inlinable
+  final var _appliesAtOnceUnobserved: Bool { _appliesAtOnce && !_hasObservers }
+
+  /// The one place where the state is modified: runs `change`, the updater's `inout` access
+  /// to the state (or to a slice of it, at its address), with the flag that forbids reading
+  /// the state meanwhile, and counts the update.
+  @inlinable @inline(__always)
+  final func runChange(_ change: () -> Void) {
+    _isApplyingUpdater = true
+    change()
+    _isApplyingUpdater = false
+    _version &+= 1
+  }
+
+  /// Applies a scope's `change` to a root nothing observes, which ``appliesAtOnceUnobserved``
+  /// said: marks the root busy around it, so a dispatch from inside it is queued, then runs
+  /// what was queued, with the store held (through `root`), if the store is still alive.
+  @inlinable @inline(__always)
+  final func applyUnobserved(from root: _RootHandle, _ change: () -> Void) {
+    _isDispatching = true
+    runChange(change)
+    _isDispatching = false
+    if _hasQueued { root._drainQueue() }
   }
 }

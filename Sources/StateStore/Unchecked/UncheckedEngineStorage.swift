@@ -129,42 +129,6 @@ class _EngineCore {
     self._hasInterceptors = hasInterceptors
   }
 
-  /// Whether anything at all must run after an updater is applied: the store's own observers,
-  /// update observers, the journal, or scopes with observers.
-  @inlinable
-  final var _hasObservers: Bool { _afterChange.path != .updaterAlone }
-
-  /// Whether a dispatch made now would be applied on the spot: idle, with no interceptors.
-  @inlinable
-  final var _appliesAtOnce: Bool { !_isDispatching && !_hasInterceptors }
-
-  /// Whether a scope's dispatch made now would be applied on the spot with nothing to run
-  /// after it: idle, with no interceptors and nothing observing the root (no update observer
-  /// either, which `hasObservers` counts).
-  @inlinable
-  final var _appliesAtOnceUnobserved: Bool { _appliesAtOnce && !_hasObservers }
-
-  /// The one place where the state is modified: runs `change`, the updater's `inout` access
-  /// to the state (or to a slice of it, at its address), with the flag that forbids reading
-  /// the state meanwhile, and counts the update.
-  @inlinable @inline(__always)
-  final func runChange(_ change: () -> Void) {
-    _isApplyingUpdater = true
-    change()
-    _isApplyingUpdater = false
-    _version &+= 1
-  }
-
-  /// Applies a scope's `change` to a root nothing observes, which ``appliesAtOnceUnobserved``
-  /// said: marks the root busy around it, so a dispatch from inside it is queued, then runs
-  /// what was queued, with the store held (through `root`), if the store is still alive.
-  @inlinable @inline(__always)
-  final func applyUnobserved(from root: _RootHandle, _ change: () -> Void) {
-    _isDispatching = true
-    runChange(change)
-    _isDispatching = false
-    if _hasQueued { root._drainQueue() }
-  }
 }
 
 /// The root store's runtime: its state, its dispatch flags and queue, its interceptors, its

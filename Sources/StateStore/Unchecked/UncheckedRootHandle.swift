@@ -72,93 +72,11 @@ class _RootHandle {
     _unretainedCore = .passUnretained(engine)
   }
 
-  /// The root, or `nil` once it has begun its deinitializer.
-  @inlinable
-  final var root: (any _ScopeRoot)? { _isAlive ? _unownedScopeRoot : nil }
-
-  /// Whether the root is inside an updater's `inout` access to its state, when nothing may
-  /// read that state; false once the root is released.
-  ///
-  /// One flag, read through ``unretainedCore``: the store holds the engine while ``isAlive`` is
-  /// true, and the read calls nothing.
-  @inlinable
-  final var _rootIsApplyingUpdater: Bool {
-    _isAlive && _withUnretained(_unretainedCore) { $0._isApplyingUpdater }
-  }
-
-  /// Calls `body` with the root's engine, read from ``unretainedCore``, without retaining the
-  /// store, or answers `released` once the root has begun its deinitializer.
-  ///
-  /// Proof that the engine is alive for the whole of `body`, whatever the application's code
-  /// that `body` runs does:
-  /// - on entry ``isAlive`` is true, so the store has not begun its deinitializer and holds
-  ///   the engine in a constant field: the engine is alive;
-  /// - during `body` the store can lose its last reference only to the application's code, or
-  ///   to the release of a strong reference that `body` took and that code made the last one;
-  ///   then the store's deinitializer, which runs at once on the main actor (or, released on
-  ///   another thread, waits for it, and so for `body` to return), finds ``isLendingEngine``
-  ///   set, as it is for the whole of `body`, and hands the engine to ``survivingEngine``:
-  ///   this handle, alive for the call because the caller holds it (a link's constant field,
-  ///   or the link's closure that is running), keeps it alive until the outermost such call
-  ///   returns (a call nested in another, from the application's code, leaves it to the
-  ///   outer one);
-  /// - the engine's code that `body` runs touches the store only through
-  ///   `RootReference.store`, which answers `nil` after the deinitializer began, never
-  ///   through a reference kept across the application's code.
-  /// Tests: `RootReleasedDuringScopedDispatchTests`, with updaters and a replaced value's
-  /// `deinit` that release the root.
-  @inlinable @inline(__always)
-  final func withEngineCore<Result>(_ body: (_EngineCore) -> Result, ifReleased released: Result)
-    -> Result
-  {
-    guard _isAlive else { return released }
-    let wasLending = _isLendingEngine
-    _isLendingEngine = true
-    let result = _withUnretained(_unretainedCore, body)
-    _isLendingEngine = wasLending
-    if !_isAlive && !wasLending { _releaseSurvivingEngine() }
-    return result
-  }
-
-  /// Applies `updater` to the slice `offset` bytes into the root's state, at once, when the
-  /// root is idle and nothing observes it or intercepts its dispatches; false, having done
-  /// nothing, otherwise (the scope then takes the root link's way, which handles the rest).
-  ///
-  /// The root's own fast path (`Store.dispatch(_:)`), made from the scope with no call through
-  /// a closure and no reference counted: the same flags are checked and set around the
-  /// updater's `inout` access, so the same rules hold inside it (a dispatch from the updater is
-  /// queued, a read of the state stops the process), and what the updater queued runs after
-  /// it, with the store held.
-  ///
-  /// `offset` is where the slice, of type `U.StateType`, is stored inline in the root's state
-  /// (`ScopeLink.offsetInRoot`): `MemoryLayout.offset(of:)` documents that an access through
-  /// the offset pointer is the same as one through the key path, and the state's memory is
-  /// bound to the root's type, so to the slice's type at that offset.
-  @inlinable @inline(__always)
-  final func applyUnobserved<U: StateUpdater>(_ updater: U, atOffset offset: Int) -> Bool {
-    withEngineCore(
-      { core in
-        guard core._appliesAtOnceUnobserved else { return false }
-        core.applyUnobserved(from: self) {
-          updater.updateState(
-            &(core._stateAddress + offset).assumingMemoryBound(to: U.StateType.self).pointee)
-        }
-        return true
-      }, ifReleased: false)
-  }
-
   /// Runs what the root queued during a scope's in-place dispatch, with the store held, if it
   /// is still alive; overridden by ``RootReference``, which knows the store's type.
   @usableFromInline
   func _drainQueue() {}
 
-  /// Lets the engine that its store handed over go, once the call it survived for returns.
-  @usableFromInline
-  final func _releaseSurvivingEngine() {
-    let engine = _survivingEngine
-    _survivingEngine = nil
-    withExtendedLifetime(engine) {}
-  }
 }
 
 /// A ``RootHandle`` that knows the root's types, for the closures of the root's own link.
@@ -174,38 +92,9 @@ final class _RootReference<S: State, Dependencies: Sendable>: _RootHandle {
     super.init(store, engine: engine)
   }
 
-  /// The root store, or `nil` once it has begun its deinitializer.
-  @inlinable
-  var store: Store<S, Dependencies>? { _isAlive ? _unownedRoot : nil }
-
-  /// Calls `body` with the root's engine, without retaining the store, or answers `released`
-  /// once the root has begun its deinitializer; see ``withEngineCore(_:ifReleased:)``
-  /// for the proof that the engine stays alive for the call.
-  @inlinable
-  func withEngine<Result>(
-    _ body: (_RootEngine<S, Dependencies>) -> Result, ifReleased released: Result
-  ) -> Result {
-    withEngineCore(
-      { body(unsafeDowncast($0, to: _RootEngine<S, Dependencies>.self)) }, ifReleased: released)
-  }
-
   @usableFromInline
   override func _drainQueue() {
     guard let store, let engine = store._engine else { return }
     engine._drainQueue(store: store)
   }
-}
-
-/// Calls `body` with the object `reference` refers to, without retaining it; the caller proves
-/// that it stays alive for the call.
-///
-/// The one underscored standard-library entry point left in the module: `takeUnretainedValue()`
-/// retains and releases the engine on every scoped dispatch, which costs a dispatch through an
-/// element scope about a third of its time (`Docs/Performance.md`, "Public Swift only: what it
-/// costs"). It goes when a scope's runtime holds what it needs of the root's engine itself.
-@inlinable @inline(__always)
-func _withUnretained<Object: AnyObject, Result>(
-  _ reference: Unmanaged<Object>, _ body: (Object) -> Result
-) -> Result {
-  reference._withUnsafeGuaranteedRef(body)
 }

@@ -48,9 +48,6 @@ package final class _ScopeLink<Sub: State> {
   @usableFromInline package let _identity: _ScopeIdentity
   /// The root, referred to without a weak reference (see ``RootHandle``).
   @usableFromInline let _rootHandle: _RootHandle
-  /// The root, or `nil` once it is released.
-  @inlinable
-  var root: (any _ScopeRoot)? { _rootHandle.root }
   /// Calls `body` with the address of the slice where the root keeps it (of a copy, for a slice
   /// below an element or a computed property); false, without calling it, when the slice is gone.
   ///
@@ -74,16 +71,6 @@ package final class _ScopeLink<Sub: State> {
   @usableFromInline let _register: @MainActor (_ScopeNode) -> Void
   /// Tells the root that a scope's observers changed, so that it knows what to keep.
   @usableFromInline let _observersChanged: @MainActor () -> Void
-  /// Where the slice starts in the root's state, when it is stored there inline; `nil` under
-  /// an element or a computed key path.
-  ///
-  /// The origin is `.bytes` exactly when every step from the root is a stored property with an
-  /// offset (`SliceOrigin.narrowed(offset:size:)`), so its start is the slice's offset.
-  @inlinable
-  var offsetInRoot: Int? {
-    guard case .bytes(let range) = _origin else { return nil }
-    return range.lowerBound
-  }
   /// The root link's way to change the root's bytes at once.
   ///
   /// Applies `body` to the address `offset` bytes into the root's state, when the root can
@@ -155,12 +142,12 @@ package final class _ScopeLink<Sub: State> {
   /// A scope's slice as its view-model and key-path subscribers were last evaluated on, kept
   /// while it has some and its slice is `Equatable`, so that an update that leaves the slice
   /// `==` evaluates none of them.
-  @usableFromInline var _lastSlice: Sub? {
-    didSet { ownScopeNode?.keptSliceReplaced(isHeld: _lastSlice != nil) }
-  }
+  ///
+  /// Written through `_lastSlice` (`Scopes/ScopeNode.swift`), which tells the node.
+  @usableFromInline var _keptSlice: Sub?
   /// Makes a scope's node; set where the scope is made, so that its notification runs as code
   /// specialised for the application's types.
-  @usableFromInline var _makeScopeNode: (@MainActor (AnyObject) -> _ScopeNode)?
+  @usableFromInline var _makeScopeNode: (@MainActor () -> _ScopeNode?)?
 
   @usableFromInline
   init(

@@ -10,10 +10,10 @@ extension Store {
   ///
   /// - Complexity: The updater's own cost, plus O(listeners + view-model types + changed
   ///   elements' subscribers) when anything observes the store.
-  // Always inlined: the fast path is a few instructions, and a call around it costs as much as
-  // a whole dispatch to a store that nothing observes (W0 in store-bench).
   @inlinable @inline(__always)
   public func dispatch<U: StateUpdater>(_ updater: U) where U.StateType == S {
+    // Always inlined: the fast path is a few instructions, and a call around it costs as much
+    // as a whole dispatch to a store that nothing observes (W0 in store-bench).
     guard _engine?._appliesAtOnce == true else {
       dispatchLater(updater)
       return

@@ -115,10 +115,9 @@ extension Store {
     // are over, so that a deinitializer (a selector's captures, say) runs with no access to
     // these lists open: it may subscribe, which appends to them. See the proof at
     // `ownScopeNode`.
-    let before = (_listeners, _engine?._updateObservers, _selectionOrder, _elementOrder)
+    let before = (_listeners, _selectionOrder, _elementOrder)
     defer { withExtendedLifetime(before) {} }
     _listeners.removeAll { !$0._isActive }
-    _engine?._updateObservers.removeAll { !$0._isActive }
     var emptiedSelection = false
     for group in _selectionOrder where group.removeCancelled() { emptiedSelection = true }
     if emptiedSelection {
@@ -136,7 +135,8 @@ extension Store {
   }
 
   /// Recomputes whether anything observes this store, after its observers changed: at the
-  /// root, the engine's flags too; in a scope, its registration with its root.
+  /// root, the engine's flags too (it sweeps its own update observers then); in a scope, its
+  /// registration with its root.
   @usableFromInline
   func _refreshHasObservers() {
     _hasObservers = !_listeners.isEmpty || !_selectionOrder.isEmpty || !_elementOrder.isEmpty

@@ -157,7 +157,7 @@ extension Store {
       let node =
         link._makeScopeNode?()
         ?? _ScopeNode(
-          capture: { [self] in self.captureSlice() },
+          capture: { [link] in link.captureSlice() },
           refresh: { [self] _origin in self.refreshAsScope(origin: _origin) },
           sweep: { [self] in self.sweepAsScope() })
       link.ownScopeNode = node
@@ -184,15 +184,16 @@ extension Store {
   /// Weak, as the scope cache holds scopes: the link that keeps the maker must not keep its
   /// own store alive.
   @inlinable
-  static func _nodeMaker(for scope: Store) -> @MainActor () -> _ScopeNode? {
-    { [weak scope] in
+  static func _nodeMaker(for scope: Store, link: _ScopeLink<S>) -> @MainActor () -> _ScopeNode? {
+    // The link keeps this maker: it holds the link unowned, and runs only while the link is.
+    { [weak scope, unowned link] in
       guard let _store = scope else { return nil }
       return _ScopeNode(
-        capture: { [_store] in _store.captureSlice() },
+        capture: { [link] in link.captureSlice() },
         refresh: { [_store] _origin in _store.refreshAsScope(origin: _origin) },
         sweep: { [_store] in _store.sweepAsScope() },
-        origin: _store._scopeLink?._origin ?? .everything,
-        forgetSlice: { [_store] in _store.forgetLastSlice() })
+        origin: link._origin,
+        forgetSlice: { [link] in link.forgetLastSlice() })
     }
   }
 
@@ -212,12 +213,6 @@ extension Store {
   @usableFromInline
   func giveUpScopeNode() {
     _scopeLink?.ownScopeNode = nil
-  }
-
-  /// Keeps the slice from before an update for the scope's `(old, new)` listeners.
-  @inlinable
-  func captureSlice() {
-    _scopeLink?.captureSlice()
   }
 
   /// Notifies this scope's observers after an update of the root; returns false once it has
@@ -285,12 +280,6 @@ extension Store {
       return false
     }
     return _cancellationLog._count.load(ordering: .relaxed) != 0
-  }
-
-  /// Drops the slice kept for `==` before a scoped dispatch that may change it in place.
-  @inlinable
-  func forgetLastSlice() {
-    _scopeLink?.forgetLastSlice()
   }
 
   /// `==` on `S`, when `S` is `Equatable`.

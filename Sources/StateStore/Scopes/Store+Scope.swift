@@ -130,7 +130,9 @@ extension Store {
   func remember<Slice: State, SliceDependencies: Sendable>(
     _ scope: Store<Slice, SliceDependencies>, under key: _ScopeKey
   ) {
-    scope._scopeLink?._makeScopeNode = Store<Slice, SliceDependencies>._nodeMaker(for: scope)
+    if let link = scope._scopeLink {
+      link._makeScopeNode = Store<Slice, SliceDependencies>._nodeMaker(for: scope, link: link)
+    }
     _rememberScope(scope, under: key)
   }
 

@@ -12,6 +12,21 @@ import Synchronization
 #endif
 
 extension _RootEngine {
+  /// What the store's deinitializer does for its engine, as it begins: tells the scopes that
+  /// the root is gone, before anything of it is destroyed (see ``RootHandle``), and clears the
+  /// update observers, whose tokens hold their entries, so that what they captured goes now.
+  @usableFromInline
+  func _storeIsGoing() {
+    if let root = _rootReference {
+      root._isAlive = false
+      // Released in the middle of a scope's call that uses the engine without a reference
+      // (an in-place dispatch, and what it runs after): the engine must outlive its store
+      // until that call returns (see `RootHandle.survivingEngine`).
+      if root._isLendingEngine { root._survivingEngine = self }
+    }
+    for entry in _updateObservers { entry._clear() }
+  }
+
   /// The link scopes of the root compose, made on first use.
   ///
   /// Inlinable, as the `scope` methods that call it, so that its closures, run on every scoped
@@ -43,16 +58,16 @@ extension _RootEngine {
           ifReleased: .dropped(.rootReleased))
       },
       forward: { updater, admission in
-        guard let store = root.store, let engine = store._engine else {
-          return .dropped(.rootReleased)
-        }
-        engine._enqueueFromScope(updater, admission: admission, store: store)
-        return .applied
+        root.withStore(
+          { store, engine in
+            engine._enqueueFromScope(updater, admission: admission, store: store)
+            return .applied
+          }, ifReleased: .dropped(.rootReleased))
       },
       dropReason: { root._isAlive ? nil : .rootReleased },
       register: { node in
-        guard let store = root.store, let engine = store._engine else { return }
-        engine._addScopeNode(node, store: store)
+        root.withStore(
+          { store, engine in engine._addScopeNode(node, store: store) }, ifReleased: ())
       },
       observersChanged: { root.store?._refreshHasObservers() }, relay: mirror._cancellations,
       isUnderElement: false,
@@ -212,6 +227,17 @@ extension _RootHandle {
 }
 
 extension _RootReference {
+  /// Calls `body` with the root store, held for the call, and its engine, or answers
+  /// `released` once the root has begun its deinitializer.
+  @inlinable
+  func withStore<Result>(
+    _ body: (Store<S, Dependencies>, _RootEngine<S, Dependencies>) -> Result,
+    ifReleased released: Result
+  ) -> Result {
+    guard let store else { return released }
+    return withEngine({ body(store, $0) }, ifReleased: released)
+  }
+
   /// The root store, or `nil` once it has begun its deinitializer.
   @inlinable
   var store: Store<S, Dependencies>? { _isAlive ? _unownedRoot : nil }

@@ -306,6 +306,10 @@ extension _RootEngine {
   /// Recomputes the flags of the apply path from what observes the root now.
   @usableFromInline
   func _refreshFlags(store: Store<S, Dependencies>) {
+    // Cancelled update observers go first; released after the write, from `before`.
+    let before = _updateObservers
+    defer { withExtendedLifetime(before) {} }
+    _updateObservers.removeAll { !$0._isActive }
     let notifies = store._hasObservers || !_scopeNodes.isEmpty
     let records = _journal != nil || !_updateObservers.isEmpty
     let path: _AfterChange.Path

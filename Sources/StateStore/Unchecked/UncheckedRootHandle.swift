@@ -94,7 +94,7 @@ final class _RootReference<S: State, Dependencies: Sendable>: _RootHandle {
 
   @usableFromInline
   override func _drainQueue() {
-    guard let store, let engine = store._engine else { return }
-    engine._drainQueue(store: store)
+    guard let store else { return }
+    withEngine({ $0._drainQueue(store: store) }, ifReleased: ())
   }
 }

@@ -165,16 +165,17 @@ public final class Store<S: State, Dependencies: Sendable> {
     initialState: S, dependencies: Dependencies, interceptors: [StoreInterceptor<S>],
     journal: _Journal<S>?, tape: _JournalTape<S>? = nil
   ) {
-    self._engine = _RootEngine(
+    let engine = _RootEngine<S, Dependencies>(
       initialState: initialState, interceptors: interceptors, journal: journal, tape: tape)
+    self._engine = engine
     self.dependencies = dependencies
     self._scopeLink = nil
     self._cancellationLog = _CancellationLog()
     let starts = interceptors.compactMap(\.onStart)
-    guard let _engine, !starts.isEmpty else { return }
-    _engine._isDispatching = true
+    guard !starts.isEmpty else { return }
+    engine._isDispatching = true
     for start in starts { start(interceptorContext) }
-    _engine.endDispatch(store: self)
+    engine.endDispatch(store: self)
   }
 
   /// Creates a scope's store; see `init(scope:dependencies:)`.
@@ -189,15 +190,8 @@ public final class Store<S: State, Dependencies: Sendable> {
   // anything of the root is destroyed (see `RootHandle`); released on another thread, a store
   // is deinitialised on the main actor.
   isolated deinit {
-    if let _engine, let root = _engine._rootReference {
-      root._isAlive = false
-      // Released in the middle of a scope's call that uses the engine without a reference
-      // (an in-place dispatch, and what it runs after): the engine must outlive this store
-      // until that call returns (see `RootHandle.survivingEngine`).
-      if root._isLendingEngine { root._survivingEngine = _engine }
-    }
-    // Their tokens hold the entries: release the observers, and what they captured, now.
-    for entry in _engine?._updateObservers ?? [] { entry._clear() }
+    _engine?._storeIsGoing()
+    // Their tokens hold the entries: release the listeners, and what they captured, now.
     for entry in _listeners { entry._clear() }
   }
 

@@ -197,7 +197,8 @@ struct Workload {
       name: "S4",
       summary: "W1 dispatched through the toggled row's element scope, 1,000 element scopes "
         + "each with a view model; the ratio is to W2's store",
-      targetRatio: 1.5,
+      // Restated with the safe core: a scope's runtime of its own is worth up to twice W2.
+      targetRatio: 2,
       makeRunners: {
         [ElementScopeToggleRunner(), ToggleStoreRunner(subscribers: 100, name: "W2 store")]
       }, ratioFloor: 1, measuresMemory: false),
@@ -248,7 +249,8 @@ struct Workload {
   static let subscribeWorkload = Workload(
     name: "SUB",
     summary: "subscribe \(subscribeBatch) row subscribers, cancel them (ns per subscriber)",
-    targetRatio: 3,
+    // Subscribing is not a hot path: restated with the safe core.
+    targetRatio: 5,
     makeRunners: { [SubscribeCancelRunner(), BucketFloor()] }, ratioFloor: 1,
     measuresMemory: false)
 

@@ -17,7 +17,7 @@ enum ReleaseFixtures {
   }
 
   /// A copy of `source` in a fresh temporary directory, so that opening it for writing changes
-  /// nothing in the repository.
+  /// nothing in the repository; ``remove(_:)`` removes it.
   static func copy(_ source: URL) throws -> URL {
     let scratch = FileManager.default.temporaryDirectory
       .appendingPathComponent("release-fixture-\(UUID().uuidString)")
@@ -25,6 +25,11 @@ enum ReleaseFixtures {
     let copy = scratch.appendingPathComponent(source.lastPathComponent)
     try FileManager.default.copyItem(at: source, to: copy)
     return copy
+  }
+
+  /// Removes a copy made by ``copy(_:)``, with its temporary directory.
+  static func remove(_ copy: URL) {
+    try? FileManager.default.removeItem(at: copy.deletingLastPathComponent())
   }
 }
 
@@ -89,6 +94,7 @@ struct ReleaseFixtureTests {
     #expect(read.lastSequence == 10)
 
     let directory = try ReleaseFixtures.copy(fixture)
+    defer { ReleaseFixtures.remove(directory) }
     let journaled = try await JournaledStore.open(
       directory: directory, registry: NotesApp.registry())
     #expect(journaled.store.state == NotesApp.afterSession)
@@ -157,5 +163,78 @@ struct ReleaseFixtureTests {
           at: scratch.appendingPathComponent(name), to: target.appendingPathComponent(name))
       }
     }
+  }
+}
+
+/// A file of a newer format version than this release writes is refused, named, and left as
+/// it is: the other half of the promise in "Formats and compatibility".
+@MainActor
+@Suite("Files of a newer format version are refused and never written over")
+struct NewerFormatTests {
+  typealias NotesState = NotesApp.NotesState
+
+  /// A copy of the 0.2.0 fixture `name` in which the first line's `"version":1` reads
+  /// `"version":2`, as a later release's file might; returns the copy and the changed file.
+  static func newerCopy(of name: String, changing file: String? = nil) throws -> (URL, URL) {
+    let copy = try ReleaseFixtures.copy(ReleaseFixtures.url("0.2.0", name))
+    let changed = file.map { copy.appendingPathComponent($0) } ?? copy
+    let text = try String(contentsOf: changed, encoding: .utf8)
+    let newer = text.replacingOccurrences(of: #""version":1"#, with: #""version":2"#)
+    #expect(newer != text)
+    try newer.write(to: changed, atomically: true, encoding: .utf8)
+    return (copy, changed)
+  }
+
+  @Test("an action log: ActionLogError.unsupportedVersion, naming the version")
+  func actionLog() throws {
+    let (log, _) = try Self.newerCopy(of: "notes-log.jsonl")
+    defer { ReleaseFixtures.remove(log) }
+    #expect(throws: ActionLogError.unsupportedVersion(line: 1, version: 2)) {
+      try ActionReplayer(registry: NotesApp.registry())
+        .replay(contentsOf: log, initialState: NotesState())
+    }
+  }
+
+  @Test(
+    "a journal segment or snapshot: the open fails naming the file, which stays as it was",
+    arguments: ["journal-9.jsonl", "snapshot.json"])
+  func journal(file: String) async throws {
+    let (directory, changed) = try Self.newerCopy(of: "notes-journal", changing: file)
+    defer { ReleaseFixtures.remove(directory) }
+    let before = try Data(contentsOf: changed)
+    do {
+      let journaled = try await JournaledStore.open(
+        directory: directory, registry: NotesApp.registry())
+      Issue.record("opened a directory holding a newer \(file)")
+      try await journaled.close()
+    } catch {
+      guard case .damaged(let path, let line, let reason) = error else {
+        Issue.record("unexpected error \(error)")
+        return
+      }
+      #expect(path.hasSuffix("/notes-journal/\(file)"))
+      #expect(line == 1)
+      #expect(
+        reason
+          == (file == "snapshot.json"
+            ? "not a version 1 statepersistence-snapshot header"
+            : "version 2 is not supported (this library reads versions up to 1)"))
+    }
+    #expect(try Data(contentsOf: changed) == before)
+  }
+
+  @Test("a snapshot file: load() fails naming the file, and saving stops until the app decides")
+  func snapshotFile() async throws {
+    let (url, _) = try Self.newerCopy(of: "notes-snapshot.json")
+    defer { ReleaseFixtures.remove(url) }
+    let before = try Data(contentsOf: url)
+    let file = SnapshotFile<NotesState>(url: url)
+    #expect(
+      throws: PersistenceError.damaged(
+        file: url.path, line: 1, reason: "not a version 1 statepersistence-snapshot header")
+    ) { try file.load() }
+    file.save(NotesState())
+    await #expect(throws: PersistenceError.self) { try await file.flush() }
+    #expect(try Data(contentsOf: url) == before)
   }
 }

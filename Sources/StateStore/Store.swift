@@ -63,14 +63,14 @@ public final class Store<S: State, Dependencies: Sendable> {
     @exclusivity(unchecked)
   #endif
   @usableFromInline var _hasForgottenSlice = false
-  /// Whether ``capturedSlice`` holds a slice, so that a refresh reads it only then.
+  /// Whether ``_capturedSlice`` holds a slice, so that a refresh reads it only then.
   // Unchecked: a plain value, read by copy and written by assignment on the main actor, never
   // passed `inout`, so no access to it spans any call.
   #if !STATESTORE_CHECKED_EXCLUSIVITY
     @exclusivity(unchecked)
   #endif
   @usableFromInline var _holdsCapturedSlice = false
-  /// Whether ``elementOrder`` is not empty: kept by its observer, so that a refresh of a scope
+  /// Whether ``_elementOrder`` is not empty: kept by its observer, so that a refresh of a scope
   /// with none reads this flag beside the others rather than another cache line of the store.
   // Unchecked: a plain value; see `holdsCapturedSlice`.
   #if !STATESTORE_CHECKED_EXCLUSIVITY
@@ -105,7 +105,7 @@ public final class Store<S: State, Dependencies: Sendable> {
   #endif
   @usableFromInline var _listeners: [_ListenerEntry<S>] = []
   /// The one selection group while there is exactly one (most scopes: a screen's view model),
-  /// kept by ``selectionOrder``'s observer, so that a refresh reaches it without fetching the
+  /// kept by ``_selectionOrder``'s observer, so that a refresh reaches it without fetching the
   /// list's buffer.
   // Unchecked: an observer list's shadow, under the proof at the head of these lists. It is
   // written only by `selectionOrder`'s observer, after each write of the list; the group it

@@ -55,7 +55,7 @@ package final class _ElementScopeEntry {
   }
 }
 
-/// What an ``ElementScopeGroup`` is, whatever its element type.
+/// What an ``_ElementScopeGroup`` is, whatever its element type.
 @usableFromInline
 @MainActor
 package class _ElementScopeGroupBase {
@@ -72,7 +72,7 @@ package class _ElementScopeGroupBase {
   /// The entry that refers to the group, told when the group goes.
   @usableFromInline var _entry: _ElementScopeEntry?
   /// The bucket of the element that the latest dispatch through an element scope changed, for
-  /// the next refresh to notify without reading the journal (see ``ScopeBucket``).
+  /// the next refresh to notify without reading the journal (see ``_ScopeBucket``).
   // Unchecked: written only by `noteDispatch(into:)`, by a swap whose released value is
   // dropped after the access, and read by copy; every access is on the main actor.
   #if !STATESTORE_CHECKED_EXCLUSIVITY
@@ -82,7 +82,7 @@ package class _ElementScopeGroupBase {
 
   /// Files `bucket` as the one whose element the dispatch about to be applied changes.
   ///
-  /// The bucket records the array's stamps around the change itself (see ``ScopeBucket``);
+  /// The bucket records the array's stamps around the change itself (see ``_ScopeBucket``);
   /// until it does, the hint names no change, and the next refresh takes the journal's way.
   @inlinable
   func noteDispatch(into bucket: _ScopeBucket) {
@@ -110,12 +110,12 @@ package class _ElementScopeGroupBase {
   }
 }
 
-/// The members of one element of an ``ElementScopeGroup``: the nodes filed under its id.
+/// The members of one element of an ``_ElementScopeGroup``: the nodes filed under its id.
 ///
 /// Each element scope remembers the bucket it was filed in (`ElementPlace.bucket`), so that a
 /// dispatch through it can tell the group which members to notify without the group copying
 /// the array, reading its journal or hashing the id: the change applied at once, the bucket
-/// records the array's stamps just before and just after it (``hintFrom``, ``hintTo``), and
+/// records the array's stamps just before and just after it (``_hintFrom``, ``_hintTo``), and
 /// the group's next refresh notifies the bucket alone when its last stamp is the first and the
 /// array's stamp is still the second. Stamps are unique in the process and renewed by every
 /// change of an element, and a change made through an element scope whose layout stamp holds
@@ -200,7 +200,7 @@ final class _ScopeBucket {
 /// The members are keyed by the element's id, whose `hash(into:)` and `==` are the app's: they
 /// run only on the group's own copy of the table, taken out for the length of a refresh, so no
 /// access to anything the store shares is open while they run, and a member that joins from
-/// inside them (or from any callback) waits in ``pending`` until the next refresh.
+/// inside them (or from any callback) waits in ``_pending`` until the next refresh.
 @usableFromInline
 @MainActor
 final class _ElementScopeGroup<Element: Identifiable & Sendable>: _ElementScopeGroupBase

@@ -6,7 +6,7 @@
 /// `@inlinable` `scope` methods, where the application's types are known, so they run as code
 /// specialised for them.
 ///
-/// A link holds its root without keeping it alive (see ``RootHandle``): once the root is
+/// A link holds its root without keeping it alive (see ``_RootHandle``): once the root is
 /// released every operation answers "released" instead of trapping.
 @usableFromInline
 @MainActor
@@ -22,7 +22,7 @@ package final class _ScopeLink<Sub: State> {
   @usableFromInline let _isUnderElement: Bool
   /// The log its cancellations are also noted in: for a scope at or under an element scope, its
   /// group's, which visits only changed elements and must still sweep; elsewhere the root's
-  /// ``ScopeMirror``'s, whose check skips unchanged scopes and must still sweep them.
+  /// ``_ScopeMirror``'s, whose check skips unchanged scopes and must still sweep them.
   @usableFromInline let _relay: _CancellationLog?
   /// Applies `body` to the slice at once, when the root can do so without queueing.
   @usableFromInline let _withSlice:
@@ -35,7 +35,7 @@ package final class _ScopeLink<Sub: State> {
   @usableFromInline package let _name: String
   /// Identifies this scope in the updaters it wraps.
   @usableFromInline package let _identity: _ScopeIdentity
-  /// The root, referred to without a weak reference (see ``RootHandle``).
+  /// The root, referred to without a weak reference (see ``_RootHandle``).
   @usableFromInline let _rootHandle: _RootHandle
   /// The root, or `nil` once it is released.
   @inlinable
@@ -59,7 +59,7 @@ package final class _ScopeLink<Sub: State> {
   /// Why dispatches are dropped now, or `nil` while the scope is live.
   @usableFromInline let _dropReason: @MainActor () -> ScopeDispatchDroppedError.Reason?
   /// Where a scope's node goes once the scope has observers: the root's list, or, for a scope
-  /// at or under an element scope, the element's bucket in its array's ``ElementScopeGroup``.
+  /// at or under an element scope, the element's bucket in its array's ``_ElementScopeGroup``.
   @usableFromInline let _register: @MainActor (_ScopeNode) -> Void
   /// Tells the root that a scope's observers changed, so that it knows what to keep.
   @usableFromInline let _observersChanged: @MainActor () -> Void
@@ -325,7 +325,7 @@ package final class _ScopeLink<Sub: State> {
   }
 }
 
-/// How an element scope reaches its element: where it was last found (``ElementPlace``), and
+/// How an element scope reaches its element: where it was last found (``_ElementPlace``), and
 /// the ways to read it, check it and change it, as methods of one object that the scope's
 /// closures capture alone.
 @usableFromInline
@@ -416,7 +416,7 @@ where Element.ID: Sendable {
   /// Applies `body` to the element at once when the root can, through the parent.
   ///
   /// The element where it was last found, in an array stored inline, whose scopes are filed:
-  /// the change is made there and leaves its group a hint (see ``ScopeBucket``), with the
+  /// the change is made there and leaves its group a hint (see ``_ScopeBucket``), with the
   /// element's presence read once (`dropReason()` spelled out).
   ///
   /// While the root is inside an updater (a dispatch from an id's `==` or a `deinit` that the
@@ -687,7 +687,7 @@ class _ElementPlace {
     @exclusivity(unchecked)
   #endif
   @usableFromInline final var _known: _Known?
-  /// The bucket the element's scopes were last filed in by their ``ElementScopeGroup``, which a
+  /// The bucket the element's scopes were last filed in by their ``_ElementScopeGroup``, which a
   /// dispatch through the element scope tells which element it changed.
   // Unchecked: read by copy, and written only by `remember(_:)`, a swap whose released value
   // is dropped after the access, on the main actor. A bucket off its group's table holds no
@@ -827,13 +827,13 @@ struct _ScopeKey: Hashable {
 /// A weak reference gives the root a side table, and then every retain and release of the
 /// root, on every dispatch, takes the runtime's slow path; each read of it also costs a
 /// load-and-retain of its own. Instead the root holds this object, its scopes' links hold it
-/// too, and the root's `isolated deinit` clears ``isAlive`` before anything of the root is
+/// too, and the root's `isolated deinit` clears ``_isAlive`` before anything of the root is
 /// destroyed.
 ///
-/// Proof that ``unownedScopeRoot`` (and `RootReference`'s `unownedRoot`) is never read after
+/// Proof that ``_unownedScopeRoot`` (and `RootReference`'s `unownedRoot`) is never read after
 /// the root is freed:
-/// - it is read only through ``root``, on the main actor, and only while ``isAlive`` is true;
-/// - ``isAlive`` is cleared by the root's deinitializer, which is isolated to the main actor,
+/// - it is read only through ``root``, on the main actor, and only while ``_isAlive`` is true;
+/// - ``_isAlive`` is cleared by the root's deinitializer, which is isolated to the main actor,
 ///   as its first statement, so on the main actor no code runs between the end of the
 ///   deinitializer and the root's memory being freed, and none after it sees `true`;
 /// - when the root's last reference goes on another thread, its deinitializer waits for the
@@ -842,7 +842,7 @@ struct _ScopeKey: Hashable {
 ///   lets a retain and its release happen on an object whose deinitializer is pending);
 /// - the application's code that the root's destruction runs (the `deinit` of a value in its
 ///   state, of an effect, of an interceptor), which may dispatch through a scope, runs after
-///   ``isAlive`` was cleared, so it finds the root released and the dispatch is reported as
+///   ``_isAlive`` was cleared, so it finds the root released and the dispatch is reported as
 ///   dropped, as `ScopeLifetimeTests` checks with such a hostile deinitializer.
 @usableFromInline
 @MainActor
@@ -858,14 +858,14 @@ class _RootHandle {
   // Unchecked lifetime: see the type's comment.
   @usableFromInline final unowned(unsafe) let _unownedScopeRoot: any _ScopeRoot
   /// The root's engine, not retained: the store owns it (a constant field), so it lives at
-  /// least as long as the store; read only through ``withEngineCore(_:)``.
+  /// least as long as the store; read only through ``withEngineCore(_:ifReleased:)``.
   @usableFromInline final let _unretainedCore: Unmanaged<_EngineCore>
   /// The root's engine, kept alive by its store's deinitializer when the store goes in the
-  /// middle of a call that uses the engine through ``unretainedCore`` (``isLendingEngine``),
+  /// middle of a call that uses the engine through ``_unretainedCore`` (``_isLendingEngine``),
   /// until that call has returned.
   ///
   /// ``withEngineCore(_:ifReleased:)`` runs a scope's change on the engine read from
-  /// ``unretainedCore``, a reference that does not keep it alive. The change runs the
+  /// ``_unretainedCore``, a reference that does not keep it alive. The change runs the
   /// application's code (the updater, the `deinit` of a value it replaces, a queued updater
   /// run after it), which may release the root's last reference: the store's deinitializer
   /// then finds the engine lent and hands it here, so the engine, its state and its flags
@@ -879,7 +879,7 @@ class _RootHandle {
   #endif
   @usableFromInline final var _survivingEngine: AnyObject?
   /// Whether a call of ``withEngineCore(_:ifReleased:)`` is running: the store's
-  /// deinitializer then hands its engine to ``survivingEngine``.
+  /// deinitializer then hands its engine to ``_survivingEngine``.
   // Unchecked: a flag, read by copy and written by assignment on the main actor.
   #if !STATESTORE_CHECKED_EXCLUSIVITY
     @exclusivity(unchecked)
@@ -899,25 +899,25 @@ class _RootHandle {
   /// Whether the root is inside an updater's `inout` access to its state, when nothing may
   /// read that state; false once the root is released.
   ///
-  /// One flag, read through ``unretainedCore``: the store holds the engine while ``isAlive`` is
+  /// One flag, read through ``_unretainedCore``: the store holds the engine while ``_isAlive`` is
   /// true, and the read calls nothing.
   @inlinable
   final var _rootIsApplyingUpdater: Bool {
     _isAlive && _withUnretained(_unretainedCore) { $0._isApplyingUpdater }
   }
 
-  /// Calls `body` with the root's engine, read from ``unretainedCore``, without retaining the
+  /// Calls `body` with the root's engine, read from ``_unretainedCore``, without retaining the
   /// store, or answers `released` once the root has begun its deinitializer.
   ///
   /// Proof that the engine is alive for the whole of `body`, whatever the application's code
   /// that `body` runs does:
-  /// - on entry ``isAlive`` is true, so the store has not begun its deinitializer and holds
+  /// - on entry ``_isAlive`` is true, so the store has not begun its deinitializer and holds
   ///   the engine in a constant field: the engine is alive;
   /// - during `body` the store can lose its last reference only to the application's code, or
   ///   to the release of a strong reference that `body` took and that code made the last one;
   ///   then the store's deinitializer, which runs at once on the main actor (or, released on
-  ///   another thread, waits for it, and so for `body` to return), finds ``isLendingEngine``
-  ///   set, as it is for the whole of `body`, and hands the engine to ``survivingEngine``:
+  ///   another thread, waits for it, and so for `body` to return), finds ``_isLendingEngine``
+  ///   set, as it is for the whole of `body`, and hands the engine to ``_survivingEngine``:
   ///   this handle, alive for the call because the caller holds it (a link's constant field,
   ///   or the link's closure that is running), keeps it alive until the outermost such call
   ///   returns (a call nested in another, from the application's code, leaves it to the
@@ -968,7 +968,7 @@ class _RootHandle {
   }
 
   /// Runs what the root queued during a scope's in-place dispatch, with the store held, if it
-  /// is still alive; overridden by ``RootReference``, which knows the store's type.
+  /// is still alive; overridden by ``_RootReference``, which knows the store's type.
   @usableFromInline
   func _drainQueue() {}
 
@@ -981,7 +981,7 @@ class _RootHandle {
   }
 }
 
-/// A ``RootHandle`` that knows the root's types, for the closures of the root's own link.
+/// A ``_RootHandle`` that knows the root's types, for the closures of the root's own link.
 @usableFromInline
 @MainActor
 final class _RootReference<S: State, Dependencies: Sendable>: _RootHandle {
@@ -999,7 +999,7 @@ final class _RootReference<S: State, Dependencies: Sendable>: _RootHandle {
   var store: Store<S, Dependencies>? { _isAlive ? _unownedRoot : nil }
 
   /// Calls `body` with the root's engine, without retaining the store, or answers `released`
-  /// once the root has begun its deinitializer; see ``withEngineCore(_:ifReleased:)``
+  /// once the root has begun its deinitializer; see ``_RootHandle/withEngineCore(_:ifReleased:)``
   /// for the proof that the engine stays alive for the call.
   @inlinable
   func withEngine<Result>(
@@ -1023,7 +1023,7 @@ final class _ScopeCache {
   /// The scopes, by slice, dependencies and name; an entry whose scope went is dropped by the
   /// next filing.
   @usableFromInline var _table: [_ScopeKey: _WeakScope] = [:]
-  /// How many times ``table`` was written: a filing whose hashing ran code that filed scopes
+  /// How many times ``_table`` was written: a filing whose hashing ran code that filed scopes
   /// meanwhile starts again (see `Store._rememberScope(_:under:)`).
   @usableFromInline var _writes: UInt64 = 0
 
@@ -1055,7 +1055,7 @@ struct _WeakScope {
 ///
 /// The one underscored standard-library entry point left in the module: `takeUnretainedValue()`
 /// retains and releases the engine on every scoped dispatch, which costs a dispatch through an
-/// element scope about a third of its time (`Docs/Performance.md`, "Public Swift only: what it
+/// element scope about a third of its time (`Docs/Performance.md`, "What simplicity
 /// costs"). It goes when a scope's runtime holds what it needs of the root's engine itself.
 @inlinable @inline(__always)
 func _withUnretained<Object: AnyObject, Result>(

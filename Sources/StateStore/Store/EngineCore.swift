@@ -2,7 +2,7 @@
 /// update count, and the address of the state.
 ///
 /// A scope knows its own slice's type, not the root's, and reaches the root through a handle
-/// (``RootHandle``) that does not know the root's types either. Through this class it applies
+/// (``_RootHandle``) that does not know the root's types either. Through this class it applies
 /// a dispatch to a slice stored inline in the root's state the way the root applies its own:
 /// it checks the flags, sets them, runs the updater at the slice's address, and counts the
 /// update, with no call through a closure and no reference counted, as code specialised for
@@ -82,7 +82,7 @@ class _EngineCore {
     _version &+= 1
   }
 
-  /// Applies a scope's `change` to a root nothing observes, which ``appliesAtOnceUnobserved``
+  /// Applies a scope's `change` to a root nothing observes, which ``_appliesAtOnceUnobserved``
   /// said: marks the root busy around it, so a dispatch from inside it is queued, then runs
   /// what was queued, with the store held (through `root`), if the store is still alive.
   @inlinable @inline(__always)

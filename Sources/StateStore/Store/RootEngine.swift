@@ -69,7 +69,7 @@ import Synchronization
 @MainActor
 final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
   /// Where the application's state lives: allocated with the engine, at an address that does
-  /// not change, so that a scope's dispatch reaches its slice there (see ``EngineCore``).
+  /// not change, so that a scope's dispatch reaches its slice there (see ``_EngineCore``).
   @usableFromInline let _state: UnsafeMutablePointer<S>
   /// The application's state.
   // A pointer's pointee, so no run-time exclusivity check, as `@exclusivity(unchecked)` would
@@ -147,7 +147,7 @@ final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
     @exclusivity(unchecked)
   #endif
   @usableFromInline var _scopeNodes: [_ScopeNode] = []
-  /// The mirror of the scopes' kept slices; see ``ScopeMirror``.
+  /// The mirror of the scopes' kept slices; see ``_ScopeMirror``.
   ///
   /// A constant, made with the engine: an update with scopes reads it without retaining it,
   /// which a variable, or an optional bound on every update, would cost (two atomic operations
@@ -165,7 +165,7 @@ final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
   @usableFromInline var _rootLink: _ScopeLink<S>?
   /// How the root's scopes reach it, made with its first scope.
   ///
-  /// Cleared as the root's deinitializer begins (see ``RootHandle``).
+  /// Cleared as the root's deinitializer begins (see ``_RootHandle``).
   @usableFromInline var _rootReference: _RootHandle?
 
   @usableFromInline
@@ -390,7 +390,7 @@ final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
   /// nor update observers. Otherwise answers `.busy`, and the scope queues a ``ScopedUpdater``.
   ///
   /// Called by the root link's closures with the root's handle and no reference to the store
-  /// or to this engine of their own (see ``RootHandle/survivingEngine``): a root that nothing
+  /// or to this engine of their own (see ``_RootHandle/_survivingEngine``): a root that nothing
   /// observes is changed with no retain and release at all. What needs the store (notifying
   /// observers, draining what `body` queued) takes it from `root` first.
   @inlinable
@@ -638,7 +638,7 @@ final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
   /// Notifies the scopes with observers; drops those left without any.
   ///
   /// A scope in the mirror (a stored, `Equatable` slice kept for `==`) is skipped when the
-  /// root's bytes at its slice still equal the kept slice's (see ``ScopeMirror``): when all
+  /// root's bytes at its slice still equal the kept slice's (see ``_ScopeMirror``): when all
   /// of them do, which one comparison of the mirrored bytes tells, only the scopes outside the
   /// mirror are visited. After a cancellation in any scope every scope is visited once, since
   /// a visit sweeps.

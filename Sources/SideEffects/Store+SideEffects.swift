@@ -81,7 +81,7 @@ extension Store {
     _EffectRegistry.of(self).snapshot
   }
 
-  /// Names this store's effect runs in an ``EffectRunID``.
+  /// Names this store's effect runs in an ``_EffectRunID``.
   package var effectRunsID: ObjectIdentifier {
     ObjectIdentifier(_EffectRegistry.of(self))
   }

@@ -6,7 +6,7 @@ import Testing
 /// `receive`, `finish` and its clock's `advance`, and `Store.settled()`, all share.
 ///
 /// An effect is **blocked** when only the ``TestClock`` moving can let it go on: it is asleep on
-/// the clock, queued (``CancellationPolicy/enqueue``) behind an effect that is blocked, or awaits
+/// the clock, queued (`CancellationPolicy.enqueue`) behind an effect that is blocked, or awaits
 /// an effect it dispatched that is blocked. Everything that can change that wakes a waiter: an
 /// updater applied, an effect starting (queued or awaited), getting its turn or ending, and a
 /// task falling asleep on the clock.
@@ -175,7 +175,7 @@ final class EffectProgress<S: State, Dependencies: Sendable> {
 }
 
 /// Which running effects wait on what: the clock (asleep), effects they await, or effects ahead
-/// of them in an ``CancellationPolicy/enqueue`` queue.
+/// of them in an `CancellationPolicy.enqueue` queue.
 struct WaitGraph {
   let effects: [UInt64: RunningEffect]
   let asleep: [UInt64: TestClock.Instant]

@@ -195,9 +195,11 @@ public final class TestClock: Clock, Sendable {
 
   /// The effect runs of one store asleep on this clock, with their earliest deadlines.
   ///
-  /// - Parameter ownTasksOnly: Whether only a sleep of the effect's own task counts. A sleep of
-  ///   a child task (a timeout raced against a request in a task group) may leave the effect
-  ///   working: the count that says "nothing else can happen" takes only its own task.
+  /// - Parameters:
+  ///   - registry: Whose runs: the store's `effectRunsID`.
+  ///   - ownTasksOnly: Whether only a sleep of the effect's own task counts. A sleep of a child
+  ///     task (a timeout raced against a request in a task group) may leave the effect
+  ///     working: the count that says "nothing else can happen" takes only its own task.
   /// - Complexity: O(s) for s sleepers.
   package func sleepingRuns(in registry: ObjectIdentifier, ownTasksOnly: Bool) -> [UInt64: Instant]
   {

@@ -75,7 +75,7 @@ struct CommandTests {
     let cli = try CLIHarness()
     let help = try cli.run(arguments: ["--help"])
     #expect(help.status == 0)
-    #expect(help.output.hasPrefix("todo-cli 0.1.0: a todo list that never loses a todo\n"))
+    #expect(help.output.hasPrefix("todo-cli 0.2.0: a todo list that never loses a todo\n"))
     for command in [
       "add", "list", "done", "reopen", "edit", "remove", "clear", "undo", "history", "replay",
       "ui",
@@ -86,7 +86,7 @@ struct CommandTests {
         result.output.hasPrefix("Usage: todo-cli [--store <dir>] [--record <file>] \(command)"))
       #expect(try cli.run(arguments: ["help", command]).output == result.output)
     }
-    #expect(try cli.run(arguments: ["--version"]).output == "todo-cli 0.1.0\n")
+    #expect(try cli.run(arguments: ["--version"]).output == "todo-cli 0.2.0\n")
   }
 
   @Test("The default store is $TODO_CLI_HOME, else $XDG_DATA_HOME/todo-cli, else ~/.local/share")

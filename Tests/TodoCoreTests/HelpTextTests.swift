@@ -11,7 +11,7 @@ struct HelpTextTests {
   func program() {
     #expect(
       CommandHelp.program == """
-        todo-cli 0.1.0: a todo list that never loses a todo
+        todo-cli 0.2.0: a todo list that never loses a todo
 
         Usage: todo-cli [--store <dir>] [--record <file>] <command> [<arguments>]
 

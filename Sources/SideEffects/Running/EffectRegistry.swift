@@ -1,7 +1,7 @@
 import StateStore
 import Synchronization
 
-/// One effect run as its store's ``EffectRegistry`` keeps it: the run's ``EffectTask``, which
+/// One effect run as its store's ``_EffectRegistry`` keeps it: the run's ``EffectTask``, which
 /// holds the registry's entry itself, so that the registry needs no table of its own for a run
 /// and a run costs one object besides its task.
 @usableFromInline
@@ -102,7 +102,7 @@ final class _EffectRegistry {
   }
 
   /// Records a started effect and returns its token; a queued one (`queued`) waits in
-  /// ``waitForTurn(_:)``.
+  /// ``_waitForTurn(_:)``.
   @usableFromInline
   func _begin(
     _ run: any _EffectRun, id: AnyHashable?, type: Any.Type, awaitedBy: UInt64?,

@@ -6,8 +6,8 @@
 /// 2. `awaitEffect` or `launchEffect` below turns the outcome into a started task or a
 ///    "did not run" answer.
 /// 3. `startEffect` applies the cancellation policy, registers the run (its ``EffectTask``) in
-///    the ``EffectRegistry`` and starts the task off the main actor, with the run's
-///    ``DispatchCause`` and identity bound; what the body dispatches comes back through
+///    the ``_EffectRegistry`` and starts the task off the main actor, with the run's
+///    `DispatchCause` and identity bound; what the body dispatches comes back through
 ///    ``SideEffectContext``, and the run leaves the registry on the main actor.
 ///
 /// A ``SideEffect`` is a ``ReturningSideEffect`` whose value is `Void`; the two differ only in
@@ -123,7 +123,7 @@ extension Store {
   }
 
   /// Starts `effect`, which has already been through the interceptors, and returns its run:
-  /// the handle that awaits or cancels it, and its entry in the ``EffectRegistry``.
+  /// the handle that awaits or cancels it, and its entry in the ``_EffectRegistry``.
   ///
   /// Synchronous, so that the effect counts as running (and its cancellation identifier takes
   /// effect) before the caller's next statement. Returns `nil` when the effect's policy keeps
@@ -134,6 +134,7 @@ extension Store {
   /// effect one more turn of the main actor than a plain task takes.
   ///
   /// - Parameters:
+  ///   - effect: The effect to run.
   ///   - reportsErrors: Whether a thrown error (other than a cancellation) goes to
   ///     `Store.onUnhandledError`; true when nobody awaits the effect.
   ///   - awaitedBy: The effect run whose own task awaits this one, if any.

@@ -167,7 +167,7 @@ enum _RecordOutcome {
 /// The numbering of a journaled store's updaters, and those not known to be written, oldest
 /// first: a rebase applies them again after other processes' entries.
 ///
-/// The numbering and the waiting batch are on the store's ``_JournalTape``, which the store
+/// The numbering and the waiting batch are on the store's `_JournalTape`, which the store
 /// appends most updaters to itself; this adds what only the journal needs.
 @MainActor
 @usableFromInline
@@ -200,7 +200,7 @@ struct _JournalLedger<S: State & Codable> {
       _tape._refresh()
     }
   }
-  /// How many updaters this store journaled: the last one's ``_PendingEntry/_number``.
+  /// How many updaters this store journaled: the last one's `_PendingEntry._number`.
   @usableFromInline var _journaledCount: Int { _tape._journaledCount }
   /// The number of this store's last journaled updater that was not taken back: what a flush
   /// waits for.
@@ -239,7 +239,7 @@ struct _JournalLedger<S: State & Codable> {
 
   /// Numbers the updater just applied and puts it in the batch, unless it is another
   /// process's, which is in the journal already: what the store's own append
-  /// (``_JournalTape/_append(_:cause:)``) leaves to the journal.
+  /// (`_JournalTape._append(_:cause:)`) leaves to the journal.
   @inlinable
   mutating func record(
     _ updater: consuming any StateUpdater<S>, cause: consuming DispatchCause?,

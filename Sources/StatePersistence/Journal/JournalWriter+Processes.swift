@@ -27,7 +27,7 @@ struct Heard<S: State>: Sendable {
   /// order; `nil` when a snapshot covers some of them, so that only `state` tells what they
   /// did.
   let entries: [HeardEntry<S>]?
-  /// The last of this store's entries (a ``_PendingEntry/_number``) in the journal up to
+  /// The last of this store's entries (a `_PendingEntry._number`) in the journal up to
   /// `sequence`: this store's later entries come after `sequence`.
   @usableFromInline let lastNumber: Int
 }

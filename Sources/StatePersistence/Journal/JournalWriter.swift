@@ -5,7 +5,7 @@ import StateStore
 import Synchronization
 
 /// An applied updater on its way from the store's actor to the disk (the store's own
-/// ``_JournalEntry``, which it appends to the journal's batch itself).
+/// `_JournalEntry`, which it appends to the journal's batch itself).
 @usableFromInline
 typealias _PendingEntry<S: State> = _JournalEntry<S>
 
@@ -87,7 +87,7 @@ final class _JournalWriter<S: State & Codable>: Sendable {
     /// Whether a write failed and nothing was dispatched or flushed since: entries are then
     /// encoded but not written, so that what is durable stays what the failure said.
     @usableFromInline var _holdsAfterFailure = false
-    /// Flushes waiting for this store's entries up to `target` (a ``_PendingEntry/_number``).
+    /// Flushes waiting for this store's entries up to `target` (a `_PendingEntry._number`).
     @usableFromInline var _waiters: [(target: Int, continuation: _Waiter)] = []
     /// The last of this store's entries known to be durable.
     @usableFromInline var _durableNumber = 0

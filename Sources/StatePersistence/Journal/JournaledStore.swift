@@ -65,7 +65,7 @@ public final class JournaledStore<S: State & Codable, Dependencies: Sendable> {
     get { _outbox._ledger._undoing }
     set { _outbox._ledger._undoing = newValue }
   }
-  /// How many updaters this store journaled: the last one's ``_PendingEntry/_number``.
+  /// How many updaters this store journaled: the last one's `_PendingEntry._number`.
   var journaledCount: Int { _outbox._ledger._journaledCount }
   /// The number of this store's last journaled updater that was not taken back (see
   /// ``withExclusiveAccess(_:)``): what a flush waits for.

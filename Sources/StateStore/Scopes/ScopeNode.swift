@@ -1,7 +1,7 @@
 import Synchronization
 
 /// A scope's registration while the scope has listeners or subscribers: with its root, or, for
-/// a scope at or under an element scope, with its element's ``ElementScopeGroup``.
+/// a scope at or under an element scope, with its element's ``_ElementScopeGroup``.
 ///
 /// Whoever holds it keeps the scoped store alive, so a subscription token keeps working even
 /// when nobody holds the scope itself; once the scope has no observers left the node is
@@ -46,7 +46,7 @@ package final class _ScopeNode {
       if _isMirrorMember, _isMirrored != oldValue { _mirror?._unmirrored += _isMirrored ? -1 : 1 }
     }
   }
-  /// The element group holding the node, told when ``keepsOldSlice`` changes.
+  /// The element group holding the node, told when ``_keepsOldSlice`` changes.
   ///
   /// Not a weak reference, which would give the group a side table (see
   /// `ElementScopeEntry.group`).

@@ -18,7 +18,7 @@ import Synchronization
 package final class _CallbackSlot<Callback: Sendable>: Sendable {
   @usableFromInline let _slot: Mutex<Callback?>
 
-  /// Holds `callback` until ``clear()``.
+  /// Holds `callback` until ``_clear()``.
   @inlinable
   package init(_ callback: Callback) {
     _slot = Mutex(callback)

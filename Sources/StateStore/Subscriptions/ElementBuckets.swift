@@ -1,11 +1,11 @@
 /// An element group's buckets, found by identifier through the same hash as the array's
-/// ``PositionIndex``.
+/// ``_PositionIndex``.
 ///
 /// A subscription and a delivery look an identifier up twice, in the array (to read the
 /// element) and here (to find its subscribers). A `Dictionary` hashes the identifier again with
 /// its own seed; this table takes the `hashValue` the array's lookup computed, so each look-up
 /// by identifier hashes it once (about a hundred instructions for an `Int`). Like
-/// ``PositionIndex``, it is open addressing with linear probing over four-byte slots that hold
+/// ``_PositionIndex``, it is open addressing with linear probing over four-byte slots that hold
 /// an entry's place plus one; the buckets themselves are dense, in the order they were made,
 /// and carry their identifier and its hash.
 ///
@@ -14,11 +14,11 @@
 /// removing never hash again), and a look-up by identifier is split in two. ``candidate(hash:after:)``
 /// finds the buckets whose stored hash matches, and the caller compares identifiers itself, with
 /// no access to the table open (see `ElementGroup.place(of:hashValue:)`), then checks
-/// ``changes`` to learn whether that comparison changed the table.
+/// ``_changes`` to learn whether that comparison changed the table.
 @usableFromInline
 struct _ElementBuckets<Element: Identifiable & Equatable & Sendable>: Sendable
 where Element.ID: Sendable {
-  /// Place plus one of a bucket in ``entries``, or 0.
+  /// Place plus one of a bucket in ``_entries``, or 0.
   ///
   /// The count is zero or a power of two at least twice the count of entries.
   @usableFromInline var _slots: [UInt32] = []
@@ -41,7 +41,7 @@ where Element.ID: Sendable {
   }
 
   /// The next bucket whose identifier has `hash`, in the probe run of `hash`, after the slot
-  /// `after` (from the run's start when `nil`): its place in ``entries``, and the slot to
+  /// `after` (from the run's start when `nil`): its place in ``_entries``, and the slot to
   /// continue from; `nil` at the end of the run.
   ///
   /// It compares stored hashes alone; whether the bucket's identifier is the one looked for is

@@ -1,7 +1,7 @@
 import Synchronization
 
 /// A group of the store's element subscribers, kept under its array's key path: an
-/// ``ElementGroup``, built as ``ObserverGroup`` describes.
+/// ``_ElementGroup``, built as ``_ObserverGroup`` describes.
 @usableFromInline
 @MainActor
 class _ElementGroupBase<S: State>: _ObserverGroup<S> {
@@ -37,14 +37,14 @@ class _ElementGroupBase<S: State>: _ObserverGroup<S> {
 @usableFromInline
 struct _ElementBucket<Element: Identifiable & Equatable & Sendable>: Sendable
 where Element.ID: Sendable {
-  /// The identifier of the element, which finds the bucket in ``ElementBuckets``.
+  /// The identifier of the element, which finds the bucket in ``_ElementBuckets``.
   @usableFromInline let id: Element.ID
   @usableFromInline var _last: Element?
-  /// The first subscriber's index in the group's ``SubscriberTable``.
+  /// The first subscriber's index in the group's ``_SubscriberTable``.
   @usableFromInline var _first: _SubscriberIndex
   /// The index of the subscriber that joined last: the end of the chain.
   @usableFromInline var _latest: _SubscriberIndex
-  /// The identifier's hash, as ``ElementBuckets`` keeps it: the table never hashes again.
+  /// The identifier's hash, as ``_ElementBuckets`` keeps it: the table never hashes again.
   ///
   /// Last, where it fills the padding after `latest` for most elements.
   @usableFromInline let hash: UInt32
@@ -66,7 +66,7 @@ struct _LateSubscriber<Element: Identifiable & Equatable & Sendable>: Sendable
 where Element.ID: Sendable {
   @usableFromInline let id: Element.ID
   @usableFromInline let _last: Element?
-  /// The subscriber's index in the group's ``SubscriberTable``.
+  /// The subscriber's index in the group's ``_SubscriberTable``.
   @usableFromInline let _index: _SubscriberIndex
 
   @inlinable
@@ -90,7 +90,7 @@ where Element.ID: Sendable {
   /// The subscribers' callbacks; their tokens release them from any thread.
   @usableFromInline let _table: _SubscriberTable<Element>
   @usableFromInline var _buckets = _ElementBuckets<Element>()
-  /// The next subscriber of the same bucket, by index in ``table``.
+  /// The next subscriber of the same bucket, by index in ``_table``.
   ///
   /// The link of a bucket's `latest` subscriber is never read. Holds every index the table has
   /// handed out. Written only by filing a subscriber and by the sweep, neither of which calls
@@ -212,7 +212,7 @@ where Element.ID: Sendable {
     return hasNoSubscribers
   }
 
-  /// Adds the subscriber at `subscriber` in ``table``, who has just been given `element`, the
+  /// Adds the subscriber at `subscriber` in ``_table``, who has just been given `element`, the
   /// element `id` (whose `hashValue` is `hashValue`) has in the array when its stamp is `stamp`.
   @inlinable
   func add(
@@ -248,12 +248,12 @@ where Element.ID: Sendable {
     }
   }
 
-  /// The place in ``buckets`` of the bucket of `id`, whose `hashValue` is `hashValue`, as the
+  /// The place in ``_buckets`` of the bucket of `id`, whose `hashValue` is `hashValue`, as the
   /// table is when this returns.
   ///
   /// The identifiers' `==` is user code, which may subscribe (adding a bucket, which can move
   /// every slot), cancel and dispatch: so each candidate's identifier is copied out and compared
-  /// with no access to the table open, and a comparison after which ``ElementBuckets/changes``
+  /// with no access to the table open, and a comparison after which ``_ElementBuckets/_changes``
   /// moved starts the look-up again.
   ///
   /// - Complexity: O(1) on average.

@@ -1,4 +1,4 @@
-/// The open-addressing table that ``PositionIndex`` and `ElementBuckets` both keep: one place for
+/// The open-addressing table that ``_PositionIndex`` and `ElementBuckets` both keep: one place for
 /// its probe loop, its insertion and its deletion.
 ///
 /// A table is an array of `UInt32` slots whose count is a power of two; 0 is an empty slot, and

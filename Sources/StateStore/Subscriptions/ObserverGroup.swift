@@ -1,6 +1,6 @@
 /// Observers that the store notifies as one, once per update: the subscribers of one selection
-/// (``SelectionGroup``), the state-change observers (``StateChangeGroup``), or the subscribers
-/// of one array's elements (``ElementGroup``).
+/// (``_SelectionGroup``), the state-change observers (``_StateChangeGroup``), or the subscribers
+/// of one array's elements (``_ElementGroup``).
 ///
 /// Every group of the store is built one way, described here once. The store holds the groups
 /// by a base type and calls three operations: ``refresh(_:version:)`` on every update,
@@ -18,7 +18,7 @@
 /// passing `self`. The closures capture nothing, so they need no `unowned` reference, make no
 /// cycle, and are constants (`let`), which the store reads without an exclusivity check.
 ///
-/// A token's release follows the same pattern for the same reason (``SubscriberTableBase``).
+/// A token's release follows the same pattern for the same reason (``_SubscriberTableBase``).
 @usableFromInline
 @MainActor
 class _ObserverGroup<S: State> {

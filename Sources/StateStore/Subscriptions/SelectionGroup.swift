@@ -1,6 +1,6 @@
 /// A group of the store's selections, kept under its key (the view-model type or the key
-/// path) in `Store.selectionGroups`: a ``SelectionGroup`` or the ``StateChangeGroup``, built as
-/// ``ObserverGroup`` describes.
+/// path) in `Store.selectionGroups`: a ``_SelectionGroup`` or the ``_StateChangeGroup``, built as
+/// ``_ObserverGroup`` describes.
 ///
 /// The group does not keep its key: the store drops emptied groups by filtering its table,
 /// so a group's first cache lines hold what a delivery reads (a key, an `AnyHashable`, is 40
@@ -42,7 +42,7 @@ final class _SelectionGroup<S: State, Value: Equatable>: _SelectionGroupBase<S> 
     didSet { _soleEntry = _entries.count == 1 ? _entries[0] : nil }
   }
   /// The one subscriber while there is exactly one (most view models of a scope), kept by
-  /// ``entries``' observer, so that a delivery reaches it without fetching the list's buffer.
+  /// ``_entries``' observer, so that a delivery reaches it without fetching the list's buffer.
   @usableFromInline var _soleEntry: _SelectionEntry<Value>?
   @usableFromInline var _cached: Value
   @usableFromInline var _cachedVersion: UInt64

@@ -1,6 +1,6 @@
 import Synchronization
 
-/// A row subscriber's place in its group's ``SubscriberTable``.
+/// A row subscriber's place in its group's ``_SubscriberTable``.
 ///
 /// 32 bits, so that the group's chain of links takes half the memory: reaching 2³² live
 /// subscribers in one group would take more than 200 GiB of tokens alone.
@@ -22,7 +22,7 @@ class _SubscriberTableBase: @unchecked Sendable {
   @usableFromInline let _cancellations: _CancellationLog
   /// Releases an entry of the table it is given, which is always `self`.
   ///
-  /// A closure formed by the subclass's inlinable initializer, as ``ObserverGroup`` describes
+  /// A closure formed by the subclass's inlinable initializer, as ``_ObserverGroup`` describes
   /// for the store's groups: a token's release runs code specialised for the element type.
   @usableFromInline let _releaseEntry: @Sendable (_SubscriberTableBase, _SubscriberIndex) -> Void
 

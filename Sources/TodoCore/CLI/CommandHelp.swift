@@ -1,7 +1,7 @@
 /// The help texts of `todo-cli` and each of its commands.
 enum CommandHelp {
   /// The version `--version` prints.
-  static let version = "0.1.0"
+  static let version = "0.2.0"
 
   /// One command-specific option.
   struct Option {

@@ -88,7 +88,7 @@ extension _ScopeLink {
   }
 }
 
-/// How an element scope reaches its element: where it was last found (``ElementPlace``), and
+/// How an element scope reaches its element: where it was last found (``_ElementPlace``), and
 /// the ways to read it, check it and change it, as methods of one object that the scope's
 /// closures capture alone.
 @usableFromInline
@@ -179,7 +179,7 @@ where Element.ID: Sendable {
   /// Applies `body` to the element at once when the root can, through the parent.
   ///
   /// The element where it was last found, in an array stored inline, whose scopes are filed:
-  /// the change is made there and leaves its group a hint (see ``ScopeBucket``), with the
+  /// the change is made there and leaves its group a hint (see ``_ScopeBucket``), with the
   /// element's presence read once (`dropReason()` spelled out).
   ///
   /// While the root is inside an updater (a dispatch from an id's `==` or a `deinit` that the

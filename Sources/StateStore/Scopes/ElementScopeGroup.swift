@@ -31,7 +31,7 @@ extension _ElementScopeEntry {
 extension _ElementScopeGroupBase {
   /// Files `bucket` as the one whose element the dispatch about to be applied changes.
   ///
-  /// The bucket records the array's stamps around the change itself (see ``ScopeBucket``);
+  /// The bucket records the array's stamps around the change itself (see ``_ScopeBucket``);
   /// until it does, the hint names no change, and the next refresh takes the journal's way.
   @inlinable
   func noteDispatch(into bucket: _ScopeBucket) {

@@ -7,7 +7,7 @@ final class _ScopeCache {
   /// The scopes, by slice, dependencies and name; an entry whose scope went is dropped by the
   /// next filing.
   @usableFromInline var _table: [_ScopeKey: _WeakScope] = [:]
-  /// How many times ``table`` was written: a filing whose hashing ran code that filed scopes
+  /// How many times ``_table`` was written: a filing whose hashing ran code that filed scopes
   /// meanwhile starts again (see `Store._rememberScope(_:under:)`).
   @usableFromInline var _writes: UInt64 = 0
 

@@ -13,7 +13,7 @@ import Synchronization
 
 extension _RootEngine {
   /// What the store's deinitializer does for its engine, as it begins: tells the scopes that
-  /// the root is gone, before anything of it is destroyed (see ``RootHandle``), and clears the
+  /// the root is gone, before anything of it is destroyed (see ``_RootHandle``), and clears the
   /// update observers, whose tokens hold their entries, so that what they captured goes now.
   @usableFromInline
   func _storeIsGoing() {
@@ -89,7 +89,7 @@ extension _RootEngine {
   /// nor update observers. Otherwise answers `.busy`, and the scope queues a ``ScopedUpdater``.
   ///
   /// Called by the root link's closures with the root's handle and no reference to the store
-  /// or to this engine of their own (see ``RootHandle/survivingEngine``): a root that nothing
+  /// or to this engine of their own (see ``_RootHandle/_survivingEngine``): a root that nothing
   /// observes is changed with no retain and release at all. What needs the store (notifying
   /// observers, draining what `body` queued) takes it from `root` first.
   @inlinable
@@ -149,25 +149,25 @@ extension _RootHandle {
   /// Whether the root is inside an updater's `inout` access to its state, when nothing may
   /// read that state; false once the root is released.
   ///
-  /// One flag, read through ``unretainedCore``: the store holds the engine while ``isAlive`` is
+  /// One flag, read through ``_unretainedCore``: the store holds the engine while ``_isAlive`` is
   /// true, and the read calls nothing.
   @inlinable
   final var _rootIsApplyingUpdater: Bool {
     _isAlive && _withUnretained(_unretainedCore) { $0._isApplyingUpdater }
   }
 
-  /// Calls `body` with the root's engine, read from ``unretainedCore``, without retaining the
+  /// Calls `body` with the root's engine, read from ``_unretainedCore``, without retaining the
   /// store, or answers `released` once the root has begun its deinitializer.
   ///
   /// Proof that the engine is alive for the whole of `body`, whatever the application's code
   /// that `body` runs does:
-  /// - on entry ``isAlive`` is true, so the store has not begun its deinitializer and holds
+  /// - on entry ``_isAlive`` is true, so the store has not begun its deinitializer and holds
   ///   the engine in a constant field: the engine is alive;
   /// - during `body` the store can lose its last reference only to the application's code, or
   ///   to the release of a strong reference that `body` took and that code made the last one;
   ///   then the store's deinitializer, which runs at once on the main actor (or, released on
-  ///   another thread, waits for it, and so for `body` to return), finds ``isLendingEngine``
-  ///   set, as it is for the whole of `body`, and hands the engine to ``survivingEngine``:
+  ///   another thread, waits for it, and so for `body` to return), finds ``_isLendingEngine``
+  ///   set, as it is for the whole of `body`, and hands the engine to ``_survivingEngine``:
   ///   this handle, alive for the call because the caller holds it (a link's constant field,
   ///   or the link's closure that is running), keeps it alive until the outermost such call
   ///   returns (a call nested in another, from the application's code, leaves it to the
@@ -243,7 +243,7 @@ extension _RootReference {
   var store: Store<S, Dependencies>? { _isAlive ? _unownedRoot : nil }
 
   /// Calls `body` with the root's engine, without retaining the store, or answers `released`
-  /// once the root has begun its deinitializer; see ``withEngineCore(_:ifReleased:)``
+  /// once the root has begun its deinitializer; see ``_RootHandle/withEngineCore(_:ifReleased:)``
   /// for the proof that the engine stays alive for the call.
   @inlinable
   func withEngine<Result>(
@@ -351,7 +351,7 @@ extension _RootEngine {
   /// Notifies the scopes with observers; drops those left without any.
   ///
   /// A scope in the mirror (a stored, `Equatable` slice kept for `==`) is skipped when the
-  /// root's bytes at its slice still equal the kept slice's (see ``ScopeMirror``): when all
+  /// root's bytes at its slice still equal the kept slice's (see ``_ScopeMirror``): when all
   /// of them do, which one comparison of the mirrored bytes tells, only the scopes outside the
   /// mirror are visited. After a cancellation in any scope every scope is visited once, since
   /// a visit sweeps.

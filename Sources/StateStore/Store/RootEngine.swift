@@ -401,7 +401,7 @@ extension _EngineCore {
     _version &+= 1
   }
 
-  /// Applies a scope's `change` to a root nothing observes, which ``appliesAtOnceUnobserved``
+  /// Applies a scope's `change` to a root nothing observes, which ``_appliesAtOnceUnobserved``
   /// said: marks the root busy around it, so a dispatch from inside it is queued, then runs
   /// what was queued, with the store held (through `root`), if the store is still alive.
   @inlinable @inline(__always)

@@ -69,7 +69,7 @@ import Synchronization
 /// update count, and the address of the state.
 ///
 /// A scope knows its own slice's type, not the root's, and reaches the root through a handle
-/// (``RootHandle``) that does not know the root's types either. Through this class it applies
+/// (``_RootHandle``) that does not know the root's types either. Through this class it applies
 /// a dispatch to a slice stored inline in the root's state the way the root applies its own:
 /// it checks the flags, sets them, runs the updater at the slice's address, and counts the
 /// update, with no call through a closure and no reference counted, as code specialised for
@@ -142,7 +142,7 @@ class _EngineCore {
 @MainActor
 final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
   /// Where the application's state lives: allocated with the engine, at an address that does
-  /// not change, so that a scope's dispatch reaches its slice there (see ``EngineCore``).
+  /// not change, so that a scope's dispatch reaches its slice there (see ``_EngineCore``).
   @usableFromInline let _state: UnsafeMutablePointer<S>
   /// The application's state.
   // A pointer's pointee, so no run-time exclusivity check, as `@exclusivity(unchecked)` would
@@ -194,7 +194,7 @@ final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
     @exclusivity(unchecked)
   #endif
   @usableFromInline var _scopeNodes: [_ScopeNode] = []
-  /// The mirror of the scopes' kept slices; see ``ScopeMirror``.
+  /// The mirror of the scopes' kept slices; see ``_ScopeMirror``.
   ///
   /// A constant, made with the engine: an update with scopes reads it without retaining it,
   /// which a variable, or an optional bound on every update, would cost (two atomic operations
@@ -212,7 +212,7 @@ final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
   @usableFromInline var _rootLink: _ScopeLink<S>?
   /// How the root's scopes reach it, made with its first scope.
   ///
-  /// Cleared as the root's deinitializer begins (see ``RootHandle``).
+  /// Cleared as the root's deinitializer begins (see ``_RootHandle``).
   @usableFromInline var _rootReference: _RootHandle?
 
   @usableFromInline

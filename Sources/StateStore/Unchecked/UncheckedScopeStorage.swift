@@ -17,7 +17,7 @@
 /// `@inlinable` `scope` methods, where the application's types are known, so they run as code
 /// specialised for them.
 ///
-/// A link holds its root without keeping it alive (see ``RootHandle``): once the root is
+/// A link holds its root without keeping it alive (see ``_RootHandle``): once the root is
 /// released every operation answers "released" instead of trapping.
 @usableFromInline
 @MainActor
@@ -33,7 +33,7 @@ package final class _ScopeLink<Sub: State> {
   @usableFromInline let _isUnderElement: Bool
   /// The log its cancellations are also noted in: for a scope at or under an element scope, its
   /// group's, which visits only changed elements and must still sweep; elsewhere the root's
-  /// ``ScopeMirror``'s, whose check skips unchanged scopes and must still sweep them.
+  /// ``_ScopeMirror``'s, whose check skips unchanged scopes and must still sweep them.
   @usableFromInline let _relay: _CancellationLog?
   /// Applies `body` to the slice at once, when the root can do so without queueing.
   @usableFromInline let _withSlice:
@@ -46,7 +46,7 @@ package final class _ScopeLink<Sub: State> {
   @usableFromInline package let _name: String
   /// Identifies this scope in the updaters it wraps.
   @usableFromInline package let _identity: _ScopeIdentity
-  /// The root, referred to without a weak reference (see ``RootHandle``).
+  /// The root, referred to without a weak reference (see ``_RootHandle``).
   @usableFromInline let _rootHandle: _RootHandle
   /// Calls `body` with the address of the slice where the root keeps it (of a copy, for a slice
   /// below an element or a computed property); false, without calling it, when the slice is gone.
@@ -67,7 +67,7 @@ package final class _ScopeLink<Sub: State> {
   /// Why dispatches are dropped now, or `nil` while the scope is live.
   @usableFromInline let _dropReason: @MainActor () -> ScopeDispatchDroppedError.Reason?
   /// Where a scope's node goes once the scope has observers: the root's list, or, for a scope
-  /// at or under an element scope, the element's bucket in its array's ``ElementScopeGroup``.
+  /// at or under an element scope, the element's bucket in its array's ``_ElementScopeGroup``.
   @usableFromInline let _register: @MainActor (_ScopeNode) -> Void
   /// Tells the root that a scope's observers changed, so that it knows what to keep.
   @usableFromInline let _observersChanged: @MainActor () -> Void
@@ -98,7 +98,7 @@ package final class _ScopeLink<Sub: State> {
     @exclusivity(unchecked)
   #endif
   @usableFromInline var _hasForgottenSlice = false
-  /// Whether ``capturedSlice`` holds a slice, so that a refresh reads it only then.
+  /// Whether ``_capturedSlice`` holds a slice, so that a refresh reads it only then.
   // Unchecked: a plain value, read by copy and written by assignment on the main actor, never
   // passed `inout`, so no access to it spans any call.
   #if !STATESTORE_CHECKED_EXCLUSIVITY
@@ -216,7 +216,7 @@ package final class _ElementScopeEntry {
 
 }
 
-/// What an ``ElementScopeGroup`` is, whatever its element type.
+/// What an ``_ElementScopeGroup`` is, whatever its element type.
 @usableFromInline
 @MainActor
 package class _ElementScopeGroupBase {
@@ -233,7 +233,7 @@ package class _ElementScopeGroupBase {
   /// The entry that refers to the group, told when the group goes.
   @usableFromInline var _entry: _ElementScopeEntry?
   /// The bucket of the element that the latest dispatch through an element scope changed, for
-  /// the next refresh to notify without reading the journal (see ``ScopeBucket``).
+  /// the next refresh to notify without reading the journal (see ``_ScopeBucket``).
   // Unchecked: written only by `noteDispatch(into:)`, by a swap whose released value is
   // dropped after the access, and read by copy; every access is on the main actor.
   #if !STATESTORE_CHECKED_EXCLUSIVITY
@@ -252,12 +252,12 @@ package class _ElementScopeGroupBase {
 
 }
 
-/// The members of one element of an ``ElementScopeGroup``: the nodes filed under its id.
+/// The members of one element of an ``_ElementScopeGroup``: the nodes filed under its id.
 ///
 /// Each element scope remembers the bucket it was filed in (`ElementPlace.bucket`), so that a
 /// dispatch through it can tell the group which members to notify without the group copying
 /// the array, reading its journal or hashing the id: the change applied at once, the bucket
-/// records the array's stamps just before and just after it (``hint``), and
+/// records the array's stamps just before and just after it (``_hint``), and
 /// the group's next refresh notifies the bucket alone when its last stamp is the first and the
 /// array's stamp is still the second. Stamps are unique in the process and renewed by every
 /// change of an element, and a change made through an element scope whose layout stamp holds
@@ -311,7 +311,7 @@ final class _ScopeBucket {
 /// The members are keyed by the element's id, whose `hash(into:)` and `==` are the app's: they
 /// run only on the group's own copy of the table, taken out for the length of a refresh, so no
 /// access to anything the store shares is open while they run, and a member that joins from
-/// inside them (or from any callback) waits in ``pending`` until the next refresh.
+/// inside them (or from any callback) waits in ``_pending`` until the next refresh.
 @usableFromInline
 @MainActor
 final class _ElementScopeGroup<Element: Identifiable & Sendable>: _ElementScopeGroupBase
@@ -414,7 +414,7 @@ class _ElementPlace {
     @exclusivity(unchecked)
   #endif
   @usableFromInline final var _known: _Known?
-  /// The bucket the element's scopes were last filed in by their ``ElementScopeGroup``, which a
+  /// The bucket the element's scopes were last filed in by their ``_ElementScopeGroup``, which a
   /// dispatch through the element scope tells which element it changed.
   // Unchecked: read by copy, and written only by `remember(_:)`, a swap whose released value
   // is dropped after the access, on the main actor. A bucket off its group's table holds no

@@ -82,7 +82,7 @@ public final class Store<S: State, Dependencies: Sendable> {
   #endif
   @usableFromInline var _listeners: [_ListenerEntry<S>] = []
   /// The one selection group while there is exactly one (most scopes: a screen's view model),
-  /// kept by ``selectionOrder``'s observer, so that a refresh reaches it without fetching the
+  /// kept by ``_selectionOrder``'s observer, so that a refresh reaches it without fetching the
   /// list's buffer.
   // Unchecked: an observer list's shadow, under the proof at the head of these lists. It is
   // written only by `selectionOrder`'s observer, after each write of the list; the group it

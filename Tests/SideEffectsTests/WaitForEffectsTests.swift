@@ -4,7 +4,8 @@ import Testing
 @MainActor
 @Suite("An app waits for its effects at shutdown: waitForEffects()", .timeLimit(.minutes(5)))
 struct WaitForEffectsTests {
-  @Test("waitForEffects returns once every effect, queued ones too, has dispatched its last updater")
+  @Test(
+    "waitForEffects returns once every effect, queued ones too, has dispatched its last updater")
   func waitsForEveryEffect() async {
     let store = makeStore()
     store.launch(WaitAtGate(name: "upload"))

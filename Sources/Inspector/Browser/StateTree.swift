@@ -108,8 +108,10 @@ package enum StateTree {
     }
   }
 
-  /// The members or elements of a container: each one's step, label and value. The elements of
-  /// an array that names each by a distinct identifier are labelled and stepped to by it.
+  /// The members or elements of a container: each one's step, label and value.
+  ///
+  /// The elements of an array that names each by a distinct identifier are labelled and stepped
+  /// to by it.
   private static func children(of value: JSONValue) -> [(PathStep, String, JSONValue)] {
     switch value {
     case .object(let object):

@@ -14,13 +14,15 @@ extension JSONChange {
   /// `new`), then the additions (from the lowest index up).
   ///
   /// - Returns: `false`, having appended nothing, when either array does not name every element
-  ///   by a distinct identifier.
+  ///   by a distinct identifier, or is the whole value (an element step follows its array's
+  ///   name in a path).
   /// - Complexity: O(n log n) for n elements, plus O(n) per move.
   static func collectIdentified(
     _ old: [JSONValue], _ new: [JSONValue], middle: (prefix: Int, suffix: Int),
     path: inout [PathStep], into changes: inout [JSONChange]
   ) -> Bool {
-    guard let oldIDs = IdentifiedElements(old), let newIDs = IdentifiedElements(new) else {
+    guard !path.isEmpty, let oldIDs = IdentifiedElements(old), let newIDs = IdentifiedElements(new)
+    else {
       return false
     }
     let oldRange = middle.prefix..<old.count - middle.suffix

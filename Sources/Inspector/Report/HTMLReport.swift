@@ -127,7 +127,7 @@ package struct HTMLReport: Sendable {
           i = j;
         } else if (p.startsWith("[id=", i)) {
           let j = i + 4;
-          if (p[j] === '"') { j++; while (j < p.length && p[j] !== '"') { if (p[j] === "\\") j++; j++; } j++; }
+          if (p[j] === '"') { j++; while (j < p.length && p[j] !== '"') { if (p[j] === "\\\\") j++; j++; } j++; }
           else while (j < p.length && p[j] !== "]") j++;
           out.push({ id: JSON.parse(unescapeToken(p.slice(i + 4, j))) });
           i = j + 1;

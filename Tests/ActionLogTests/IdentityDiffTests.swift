@@ -162,6 +162,24 @@ struct IdentityDiffTests {
     }
   }
 
+  @Test("A reader's position hints, kept from entry to entry, never mislead as elements move")
+  func hintsAcrossEntries() throws {
+    var random = SeededGenerator(state: 45)
+    var elements = (0..<20).map { id in
+      JSONValue.object(JSONObject([("id", .number(String(id))), ("v", .number("0"))]))
+    }
+    var state = JSONValue.object(JSONObject([("list", .array(elements))]))
+    var hints = PositionHints()
+    for step in 0..<200 {
+      if Bool.random(using: &random) { elements.shuffle(using: &random) }
+      let edited = Int.random(in: 0..<elements.count, using: &random)
+      elements[edited]["v"] = .number(String(step))
+      let next = JSONValue.object(JSONObject([("list", .array(elements))]))
+      try JSONChange.apply(JSONChange.changes(from: state, to: next), to: &state, hints: &hints)
+      #expect(state == next, "step \(step)")
+    }
+  }
+
   @Test("Arrays whose elements do not all carry a distinct id are diffed by position, as before")
   func positionalArrays() throws {
     let steps = { (old: String, new: String) throws -> [String] in

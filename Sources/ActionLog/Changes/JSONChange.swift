@@ -191,12 +191,29 @@ extension JSONChange {
   package static func apply(
     _ changes: [JSONChange], to value: inout JSONValue
   ) throws(Mismatch) {
+    var hints = PositionHints()
+    try apply(changes, to: &value, hints: &hints)
+  }
+
+  /// Applies `changes`, in order, to `value`, as ``apply(_:to:)`` does, looking for an element
+  /// named by its identifier first where `hints` last found it, and noting where it is.
+  ///
+  /// A reader that applies the diffs of a log one entry after another keeps one `hints`: an
+  /// entry that changes an element named by its identifier then costs O(1) in the array, not
+  /// O(elements), when the element has not moved since the last entry that named it.
+  ///
+  /// - Throws: ``Mismatch``, as ``apply(_:to:)`` does.
+  package static func apply(
+    _ changes: [JSONChange], to value: inout JSONValue, hints: inout PositionHints
+  ) throws(Mismatch) {
     for change in changes {
-      try change.apply(to: &value, at: change.path[...])
+      try change.apply(to: &value, at: change.path[...], hints: &hints)
     }
   }
 
-  private func apply(to target: inout JSONValue, at path: ArraySlice<PathStep>) throws(Mismatch) {
+  private func apply(
+    to target: inout JSONValue, at path: ArraySlice<PathStep>, hints: inout PositionHints
+  ) throws(Mismatch) {
     guard let step = path.first else {
       guard operation == .add || operation == .replace else {
         throw mismatch("cannot \(operation.rawValue) the whole value")
@@ -223,7 +240,7 @@ extension JSONChange {
         return
       }
       let found = try object.modify(token) { (member: inout JSONValue) throws(Mismatch) in
-        try apply(to: &member, at: rest)
+        try apply(to: &member, at: rest, hints: &hints)
       }
       guard found else { throw mismatch("no member \"\(token)\"") }
     case (.array(var elements), .token(let token)):
@@ -243,28 +260,29 @@ extension JSONChange {
         }
         return
       }
-      try apply(to: &elements[index], at: rest)
+      try apply(to: &elements[index], at: rest, hints: &hints)
     case (.array(var elements), .id(let id)):
       defer { target = .array(elements) }
       if rest.isEmpty, operation == .add {
         guard let index, index <= elements.count else {
           throw mismatch("an added element needs an \"index\" within the array")
         }
-        guard case .missing = JSONValue.position(of: id, in: elements) else {
-          throw mismatch("an element with this identifier is there already")
-        }
         elements.insert(value ?? .null, at: index)
         return
       }
-      let hint = operation == .move ? from : index
+      // A step in the middle of the path: where the element was last found is the hint.
+      let key = rest.isEmpty ? nil : JSONPath.text(self.path[...path.startIndex])
+      let hint =
+        rest.isEmpty ? (operation == .move ? from : index) : key.flatMap { hints.positions[$0] }
       let position: Int
-      switch JSONValue.position(of: id, in: elements, hint: rest.isEmpty ? hint : nil) {
+      switch JSONValue.position(of: id, in: elements, hint: hint) {
       case .found(let found): position = found
       case .missing: throw mismatch("no element has this identifier")
       case .ambiguous: throw mismatch("several elements have this identifier")
       }
-      guard rest.isEmpty else {
-        try apply(to: &elements[position], at: rest)
+      if let key {
+        hints.note(position, for: key)
+        try apply(to: &elements[position], at: rest, hints: &hints)
         return
       }
       switch operation {
@@ -289,6 +307,24 @@ extension JSONChange {
 
   private func mismatch(_ reason: String) -> Mismatch {
     Mismatch(path: JSONPath.text(path), reason: reason)
+  }
+}
+
+/// Where elements named by their identifier were last found, by the path that names them: what
+/// lets a reader of a log find an element again in O(1) when it has not moved.
+package struct PositionHints: Sendable {
+  /// The position each element path was last found at.
+  fileprivate(set) var positions: [String: Int] = [:]
+  /// How many positions are kept at most: a log that names ever more elements does not make a
+  /// reader's memory grow without bound.
+  static let capacity = 100_000
+
+  /// Creates hints that know no position.
+  package init() {}
+
+  fileprivate mutating func note(_ position: Int, for key: String) {
+    if positions.count >= Self.capacity, positions[key] == nil { positions.removeAll() }
+    positions[key] = position
   }
 }
 

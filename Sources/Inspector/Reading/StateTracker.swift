@@ -6,6 +6,8 @@ import ActionLog
 package struct StateTracker: Sendable {
   /// The state after the last record applied, or `nil` when the log does not tell.
   package private(set) var state: JSONValue?
+  /// Where the elements the diffs name by identifier were last found.
+  private var hints = PositionHints()
 
   /// Creates a tracker that knows no state yet.
   package init() {}
@@ -32,7 +34,7 @@ package struct StateTracker: Sendable {
       // Released first, so that the diff changes a uniquely held value in place.
       state = nil
       do {
-        try JSONChange.apply(diff, to: &current)
+        try JSONChange.apply(diff, to: &current, hints: &hints)
       } catch {
         throw LogDamage(
           line: entry.line, reason: "the diff does not fit the state before it: \(error)")

@@ -223,12 +223,16 @@ extension JSONChange {
     }
     let rest = path.dropFirst()
     // Moved out and consumed, so that the object or array below is held once and changes in
-    // place: a switch over `target` itself keeps a copy for its length.
+    // place: a switch over `target` itself (or over a tuple holding it) keeps a copy for its
+    // length, and each change would copy the whole array.
     var taken = JSONValue.null
     swap(&taken, &target)
-    switch (consume taken, step) {
-    case (.object(var object), .token(let token)):
+    switch consume taken {
+    case .object(var object):
       defer { target = .object(object) }
+      guard case .token(let token) = step else {
+        throw mismatch("an element step leads into an object, not an array")
+      }
       if rest.isEmpty {
         switch operation {
         case .add, .replace: object[token] = value ?? .null
@@ -243,65 +247,84 @@ extension JSONChange {
         try apply(to: &member, at: rest, hints: &hints)
       }
       guard found else { throw mismatch("no member \"\(token)\"") }
-    case (.array(var elements), .token(let token)):
+    case .array(var elements):
       defer { target = .array(elements) }
-      guard let index = JSONPointer.index(token) else { throw mismatch("\"\(token)\" is no index") }
-      if rest.isEmpty, operation == .add {
-        guard index <= elements.count else { throw mismatch("index \(index) is out of range") }
-        elements.insert(value ?? .null, at: index)
-        return
+      switch step {
+      case .token(let token):
+        try apply(to: &elements, at: token, rest, hints: &hints)
+      case .id(let id):
+        try apply(to: &elements, id: id, at: path, rest, hints: &hints)
       }
-      guard index < elements.count else { throw mismatch("index \(index) is out of range") }
-      if rest.isEmpty {
-        switch operation {
-        case .remove: elements.remove(at: index)
-        case .add, .replace: elements[index] = value ?? .null
-        case .move: throw mismatch("a move names an element by its identifier")
-        }
-        return
-      }
-      try apply(to: &elements[index], at: rest, hints: &hints)
-    case (.array(var elements), .id(let id)):
-      defer { target = .array(elements) }
-      if rest.isEmpty, operation == .add {
-        guard let index, index <= elements.count else {
-          throw mismatch("an added element needs an \"index\" within the array")
-        }
-        elements.insert(value ?? .null, at: index)
-        return
-      }
-      // A step in the middle of the path: where the element was last found is the hint.
-      let key = rest.isEmpty ? nil : JSONPath.text(self.path[...path.startIndex])
-      let hint =
-        rest.isEmpty ? (operation == .move ? from : index) : key.flatMap { hints.positions[$0] }
-      let position: Int
-      switch JSONValue.position(of: id, in: elements, hint: hint) {
-      case .found(let found): position = found
-      case .missing: throw mismatch("no element has this identifier")
-      case .ambiguous: throw mismatch("several elements have this identifier")
-      }
-      if let key {
-        hints.note(position, for: key)
-        try apply(to: &elements[position], at: rest, hints: &hints)
-        return
-      }
-      switch operation {
-      case .remove: elements.remove(at: position)
-      case .add, .replace: elements[position] = value ?? .null
-      case .move:
-        let element = elements.remove(at: position)
-        guard let index, index <= elements.count else {
-          elements.insert(element, at: position)
-          throw mismatch("a move needs an \"index\" within the array")
-        }
-        elements.insert(element, at: index)
-      }
-    case (let other, .id):
-      target = other
-      throw mismatch("an element step leads into a value that is not an array")
-    case (let leaf, .token(let token)):
+    case let leaf:
       target = leaf
+      guard case .token(let token) = step else {
+        throw mismatch("an element step leads into a value that is not an array")
+      }
       throw mismatch("\"\(token)\" leads into a value that is neither an object nor an array")
+    }
+  }
+
+  /// Applies the change to `elements` at the index `token`, then along `rest`.
+  private func apply(
+    to elements: inout [JSONValue], at token: String, _ rest: ArraySlice<PathStep>,
+    hints: inout PositionHints
+  ) throws(Mismatch) {
+    guard let index = JSONPointer.index(token) else { throw mismatch("\"\(token)\" is no index") }
+    if rest.isEmpty, operation == .add {
+      guard index <= elements.count else { throw mismatch("index \(index) is out of range") }
+      elements.insert(value ?? .null, at: index)
+      return
+    }
+    guard index < elements.count else { throw mismatch("index \(index) is out of range") }
+    if rest.isEmpty {
+      switch operation {
+      case .remove: elements.remove(at: index)
+      case .add, .replace: elements[index] = value ?? .null
+      case .move: throw mismatch("a move names an element by its identifier")
+      }
+      return
+    }
+    try apply(to: &elements[index], at: rest, hints: &hints)
+  }
+
+  /// Applies the change to the element of `elements` whose identifier is `id`, the first step of
+  /// `path`, then along `rest`.
+  private func apply(
+    to elements: inout [JSONValue], id: JSONValue, at path: ArraySlice<PathStep>,
+    _ rest: ArraySlice<PathStep>, hints: inout PositionHints
+  ) throws(Mismatch) {
+    if rest.isEmpty, operation == .add {
+      guard let index, index <= elements.count else {
+        throw mismatch("an added element needs an \"index\" within the array")
+      }
+      elements.insert(value ?? .null, at: index)
+      return
+    }
+    // A step in the middle of the path: where the element was last found is the hint.
+    let key = rest.isEmpty ? nil : PositionHints.key(self.path[...path.startIndex])
+    let hint =
+      rest.isEmpty ? (operation == .move ? from : index) : key.flatMap { hints.positions[$0] }
+    let position: Int
+    switch JSONValue.position(of: id, in: elements, hint: hint) {
+    case .found(let found): position = found
+    case .missing: throw mismatch("no element has this identifier")
+    case .ambiguous: throw mismatch("several elements have this identifier")
+    }
+    if let key {
+      if position != hint { hints.note(position, for: key) }
+      try apply(to: &elements[position], at: rest, hints: &hints)
+      return
+    }
+    switch operation {
+    case .remove: elements.remove(at: position)
+    case .add, .replace: elements[position] = value ?? .null
+    case .move:
+      let element = elements.remove(at: position)
+      guard let index, index <= elements.count else {
+        elements.insert(element, at: position)
+        throw mismatch("a move needs an \"index\" within the array")
+      }
+      elements.insert(element, at: index)
     }
   }
 
@@ -314,7 +337,7 @@ extension JSONChange {
 /// lets a reader of a log find an element again in O(1) when it has not moved.
 package struct PositionHints: Sendable {
   /// The position each element path was last found at.
-  fileprivate(set) var positions: [String: Int] = [:]
+  private(set) var positions: [String: Int] = [:]
   /// How many positions are kept at most: a log that names ever more elements does not make a
   /// reader's memory grow without bound.
   static let capacity = 100_000
@@ -322,7 +345,12 @@ package struct PositionHints: Sendable {
   /// Creates hints that know no position.
   package init() {}
 
-  fileprivate mutating func note(_ position: Int, for key: String) {
+  /// The key of the element that the last step of `path` names.
+  static func key(_ path: some Collection<PathStep>) -> String {
+    JSONPath.text(path)
+  }
+
+  mutating func note(_ position: Int, for key: String) {
     if positions.count >= Self.capacity, positions[key] == nil { positions.removeAll() }
     positions[key] = position
   }

@@ -31,8 +31,14 @@ package enum PathStep: Sendable, Hashable {
     case .token(let token):
       hasher.combine(0)
       hasher.combine(token)
-    case .id(let value):
+    case .id(.number(let text)):
       hasher.combine(1)
+      hasher.combine(text)
+    case .id(.string(let text)):
+      hasher.combine(2)
+      hasher.combine(text)
+    case .id(let value):
+      hasher.combine(3)
       hasher.combine(value.text())
     }
   }
@@ -89,39 +95,40 @@ package enum JSONPath {
   }
 
   /// `token` with the escapes of ``escaped(_:version:)`` undone.
-  private static func unescaped(_ token: Substring.UnicodeScalarView, version: Int) -> String {
-    let text = String(String.UnicodeScalarView(token))
-    guard text.utf8.contains(0x7E) else { return text }
-    var unescaped = text.replacingOccurrences(of: "~1", with: "/")
-    if version >= 2 { unescaped = unescaped.replacingOccurrences(of: "~2", with: "[") }
-    return unescaped.replacingOccurrences(of: "~0", with: "~")
+  private static func unescaped(_ token: Substring, version: Int) -> String {
+    guard token.utf8.contains(0x7E) else { return String(token) }
+    var text = token.replacingOccurrences(of: "~1", with: "/")
+    if version >= 2 { text = text.replacingOccurrences(of: "~2", with: "[") }
+    return text.replacingOccurrences(of: "~0", with: "~")
   }
 
   /// The steps of a path's text in the syntax of format version `version`, or `nil` when
   /// `text` is neither empty nor starts with `/`, or an element step is malformed.
   ///
-  /// Read by Unicode scalars: a token may start with a combining mark, which joins the `/`
-  /// before it into one character.
+  /// Read by UTF-8 bytes: `/` and `[` are bytes of their own, and a token may start with a
+  /// combining mark, which joins the `/` before it into one character.
   ///
   /// - Complexity: O(length of `text`).
   package static func steps(_ text: String, version: Int = ActionLogFormat.version) -> [PathStep]? {
     guard !text.isEmpty else { return [] }
-    var rest = text.unicodeScalars[...]
-    guard rest.first == "/" else { return nil }
+    let bytes = text.utf8
+    guard bytes.first == 0x2F else { return nil }
     var steps: [PathStep] = []
-    while let first = rest.first {
-      if first == "/" {
-        rest = rest.dropFirst()
+    var position = bytes.startIndex
+    while position < bytes.endIndex {
+      if bytes[position] == 0x2F {
+        let start = bytes.index(after: position)
         let end =
-          rest.firstIndex { $0 == "/" || ($0 == "[" && version >= 2) } ?? rest.endIndex
-        steps.append(.token(unescaped(rest[..<end], version: version)))
-        rest = rest[end...]
-      } else if first == "[", !steps.isEmpty {
-        guard let (id, after) = identifier(in: Substring(rest), version: version) else {
+          bytes[start...].firstIndex { $0 == 0x2F || ($0 == 0x5B && version >= 2) }
+          ?? bytes.endIndex
+        steps.append(.token(unescaped(text[start..<end], version: version)))
+        position = end
+      } else if bytes[position] == 0x5B, !steps.isEmpty {
+        guard let (id, after) = identifier(in: text[position...], version: version) else {
           return nil
         }
         steps.append(.id(id))
-        rest = after.unicodeScalars
+        position = after.startIndex
       } else {
         return nil
       }
@@ -141,41 +148,49 @@ package enum JSONPath {
   private static func identifier(
     in text: Substring, version: Int
   ) -> (JSONValue, Substring)? {
-    let scalars = text.unicodeScalars
-    guard scalars.starts(with: "[id=".unicodeScalars) else { return nil }
-    let start = scalars.index(scalars.startIndex, offsetBy: 4)
-    guard let end = endOfJSON(in: scalars[start...]) else { return nil }
-    let json = unescaped(scalars[start..<end], version: version)
-    guard end < scalars.endIndex, scalars[end] == "]",
-      let value = try? JSONParser.parse(json.utf8),
+    let bytes = text.utf8
+    guard bytes.starts(with: "[id=".utf8) else { return nil }
+    let start = bytes.index(bytes.startIndex, offsetBy: 4)
+    guard let end = endOfJSON(in: bytes[start...]), end < bytes.endIndex, bytes[end] == 0x5D
+    else { return nil }
+    let json = unescaped(text[start..<end], version: version)
+    // Most identifiers are whole numbers, read without the parser.
+    let isWholeNumber =
+      json.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+      && (json.utf8.first != 0x30 || json.utf8.count == 1)
+    guard
+      let value = isWholeNumber ? .number(json) : try? JSONParser.parse(json.utf8),
       PathStep.isIdentifier(value)
     else { return nil }
-    return (value, Substring(scalars[scalars.index(after: end)...]))
+    return (value, text[bytes.index(after: end)...])
   }
 
-  /// Where the JSON string or number at the start of `text` ends.
-  private static func endOfJSON(
-    in text: Substring.UnicodeScalarView
-  ) -> Substring.UnicodeScalarView.Index? {
-    guard let first = text.first else { return nil }
-    if first == "\"" {
-      var index = text.index(after: text.startIndex)
+  /// Where the JSON string or number at the start of `bytes` ends.
+  private static func endOfJSON(in bytes: Substring.UTF8View.SubSequence) -> String.Index? {
+    guard let first = bytes.first else { return nil }
+    if first == 0x22 {
+      var index = bytes.index(after: bytes.startIndex)
       var escaping = false
-      while index < text.endIndex {
-        let scalar = text[index]
+      while index < bytes.endIndex {
+        let byte = bytes[index]
         if escaping {
           escaping = false
-        } else if scalar == "\\" {
+        } else if byte == 0x5C {
           escaping = true
-        } else if scalar == "\"" {
-          return text.index(after: index)
+        } else if byte == 0x22 {
+          return bytes.index(after: index)
         }
-        index = text.index(after: index)
+        index = bytes.index(after: index)
       }
       return nil
     }
-    let end = text.firstIndex { !"-+.0123456789eE".unicodeScalars.contains($0) } ?? text.endIndex
-    return end == text.startIndex ? nil : end
+    // Digits, `-`, `+`, `.`, `e` and `E`.
+    let end =
+      bytes.firstIndex { byte in
+        !((byte >= 0x30 && byte <= 0x39) || byte == 0x2D || byte == 0x2B || byte == 0x2E
+          || byte == 0x65 || byte == 0x45)
+      } ?? bytes.endIndex
+    return end == bytes.startIndex ? nil : end
   }
 }
 
@@ -185,8 +200,21 @@ extension JSONValue {
   ///
   /// - Complexity: O(length of `path`), plus O(elements) for each element step.
   package func value(at path: [PathStep]) -> JSONValue? {
+    var hints = PositionHints()
+    return value(at: path, hints: &hints)
+  }
+
+  /// The value at `path`, as ``value(at:)`` finds it, looking for an element named by its
+  /// identifier first where `hints` last found it, and noting where it is.
+  ///
+  /// A reader that looks up one path in every state of a log keeps one `hints`: each lookup
+  /// then costs O(1) in an array whose element has not moved since the last.
+  ///
+  /// - Complexity: O(length of `path`), plus O(elements) for an element step whose element
+  ///   is not where `hints` says.
+  package func value(at path: [PathStep], hints: inout PositionHints) -> JSONValue? {
     var current = self
-    for step in path {
+    for (depth, step) in path.enumerated() {
       switch (current, step) {
       case (.object(let object), .token(let token)):
         guard let member = object[token] else { return nil }
@@ -195,7 +223,12 @@ extension JSONValue {
         guard let index = JSONPointer.index(token), index < elements.count else { return nil }
         current = elements[index]
       case (.array(let elements), .id(let id)):
-        guard case .found(let index) = Self.position(of: id, in: elements) else { return nil }
+        let key = PositionHints.key(path[...depth])
+        let hint = hints.positions[key]
+        guard case .found(let index) = Self.position(of: id, in: elements, hint: hint) else {
+          return nil
+        }
+        if index != hint { hints.note(index, for: key) }
         current = elements[index]
       default:
         return nil

@@ -228,8 +228,10 @@ package struct PathHistory: Sendable {
     previous: inout (known: Bool, value: JSONValue?), unknown: inout Int,
     _ body: @escaping (Change) -> Void
   ) -> LogDamage? {
-    scan { record, state in
-      let current = (known: state != nil, value: state?.value(at: path))
+    // Where the path's elements named by identifier were last found, from state to state.
+    var hints = PositionHints()
+    return scan { record, state in
+      let current = (known: state != nil, value: state?.value(at: path, hints: &hints))
       defer { previous = current }
       guard case .entry(let entry) = record else { return true }
       guard previous.known, current.known else {

@@ -173,13 +173,24 @@ struct ReleaseFixtureTests {
 struct NewerFormatTests {
   typealias NotesState = NotesApp.NotesState
 
-  /// A copy of the 0.2.0 fixture `name` in which the first line's `"version":1` reads
-  /// `"version":2`, as a later release's file might; returns the copy and the changed file.
+  /// The first version this release does not read: 3 for the action log and the journal's
+  /// segments (which read versions 1 and 2), 2 for the snapshot formats.
+  static func newerVersion(of file: String) -> Int {
+    file.hasSuffix(".jsonl") ? 3 : 2
+  }
+
+  /// A copy of the 0.2.0 fixture `name` in which the first line's version reads the version
+  /// after this release's, as a later release's file might; returns the copy and the
+  /// changed file.
   static func newerCopy(of name: String, changing file: String? = nil) throws -> (URL, URL) {
     let copy = try ReleaseFixtures.copy(ReleaseFixtures.url("0.2.0", name))
     let changed = file.map { copy.appendingPathComponent($0) } ?? copy
     let text = try String(contentsOf: changed, encoding: .utf8)
-    let newer = text.replacingOccurrences(of: #""version":1"#, with: #""version":2"#)
+    let version = newerVersion(of: file ?? name)
+    // The header's version, 1 or 2, on the first line.
+    let header = text.prefix { $0 != "\n" }
+    let newerHeader = header.replacing(/"version":[12]\b/, with: "\"version\":\(version)")
+    let newer = newerHeader + text.dropFirst(header.count)
     #expect(newer != text)
     try newer.write(to: changed, atomically: true, encoding: .utf8)
     return (copy, changed)
@@ -189,7 +200,7 @@ struct NewerFormatTests {
   func actionLog() throws {
     let (log, _) = try Self.newerCopy(of: "notes-log.jsonl")
     defer { ReleaseFixtures.remove(log) }
-    #expect(throws: ActionLogError.unsupportedVersion(line: 1, version: 2)) {
+    #expect(throws: ActionLogError.unsupportedVersion(line: 1, version: 3)) {
       try ActionReplayer(registry: NotesApp.registry())
         .replay(contentsOf: log, initialState: NotesState())
     }
@@ -218,7 +229,7 @@ struct NewerFormatTests {
         reason
           == (file == "snapshot.json"
             ? "not a version 1 statepersistence-snapshot header"
-            : "version 2 is not supported (this library reads versions up to 1)"))
+            : "version 3 is not supported (this library reads versions up to 2)"))
     }
     #expect(try Data(contentsOf: changed) == before)
   }

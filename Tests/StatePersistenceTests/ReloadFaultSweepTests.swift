@@ -80,23 +80,32 @@ struct ReloadFaultSweepTests {
     #expect(dryStore.store.state == numbers(upTo: Self.written + (phase == .appending ? 1 : 0)))
     let points = (dryRun.calls[kind] ?? 0) - before
     guard points > 0 else { return }
+    var injected = 0
     for occurrence in before + 1...before + points {
       for persistent in [false, true] {
-        try await sweepPoint(
-          phase,
-          FaultyCalls.Fault(kind: kind, occurrence: occurrence, code: EIO, persistent: persistent)
-        )
+        let fault = FaultyCalls.Fault(
+          kind: kind, occurrence: occurrence, code: EIO, persistent: persistent)
+        if try await sweepPoint(phase, fault) { injected += 1 }
       }
     }
+    // The last of the dry run's calls may not come again: when the store hands its batch over
+    // (at the end of its actor's job, or in the flush) depends on scheduling, and with it how
+    // often the lock is taken. Every point but such a last one is injected.
+    #expect(injected >= 2 * (points - 1), "the sweep injected \(injected) of \(2 * points) faults")
   }
 
-  private func sweepPoint(_ phase: Phase, _ fault: FaultyCalls.Fault) async throws {
+  /// Runs `phase` with `fault` injected and checks the contract; returns whether the fault
+  /// happened (a run that met no fault must have succeeded, and is checked all the same).
+  private func sweepPoint(_ phase: Phase, _ fault: FaultyCalls.Fault) async throws -> Bool {
     let disk = SimulatedDisk()
     let calls = FaultyCalls(disk)
     let store = try await Self.prepare(disk, calls: calls)
     calls.inject(fault)
     let error = await Self.run(phase, on: store)
-    #expect(calls.injected > 0, "\(fault) never happened")
+    let happened = calls.injected > 0
+    if !happened {
+      #expect(error == nil, "\(fault) never happened, yet: \(String(describing: error))")
+    }
     if let error {
       switch error {
       case .systemCall(_, _, let code): #expect(code == EIO, "\(fault): \(error)")
@@ -129,5 +138,6 @@ struct ReloadFaultSweepTests {
     let reopened = try await JournaledStore.readNumbers(on: disk)
     #expect(reopened.damage == nil, "\(fault)")
     #expect(reopened.state == expected, "\(fault)")
+    return happened
   }
 }

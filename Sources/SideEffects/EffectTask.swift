@@ -70,7 +70,12 @@ public final class EffectTask<Success: Sendable>: Sendable {
       // Awaited where the caller runs: a handle awaited on the main actor does not hop off it
       // and back for each effect.
       switch await started() {
-      case .running(let task): return try await task.value
+      case .running(let task):
+        // A test tool may want to know who waits for the run (see `EffectAwaits`).
+        if EffectAwaits.isWatched.load(ordering: .relaxed) {
+          return try await EffectAwaits.awaitWatched(task, of: self)
+        }
+        return try await task.value
       case .notRun(let result): return try result.get()
       }
     }

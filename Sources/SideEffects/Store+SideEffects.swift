@@ -86,6 +86,37 @@ extension Store {
     _EffectRegistry.of(self).cancelAll()
   }
 
+  /// Waits until no effect of this store is running or queued, the effects they start
+  /// included: what an app awaits before it quits, so that a save in flight reaches the disk.
+  ///
+  /// ```swift
+  /// // Shutting down: let the saves finish.
+  /// await store.waitForEffects()
+  ///
+  /// // Shutting down at once: stop every effect, then wait for them to stop.
+  /// store.cancelAllEffects()
+  /// await store.waitForEffects()
+  /// ```
+  ///
+  /// It returns at once when nothing runs. An effect ends after its last updater has been
+  /// applied, so the state then holds everything the effects dispatched. An effect that never
+  /// ends (a loop that ignores its cancellation) keeps the wait going: cancelling the waiting
+  /// task ends the wait early, and leaves the effects running.
+  ///
+  /// In tests, prefer `settled()` from `StateStoreTesting`, which fails instead of waiting for
+  /// effects asleep on a `TestClock`.
+  ///
+  /// - Returns: `true` once no effect runs; `false` when the waiting task was cancelled first.
+  @discardableResult
+  public func waitForEffects() async -> Bool {
+    let registry = _EffectRegistry.of(self)
+    while registry.count > 0 {
+      guard !Task.isCancelled else { return false }
+      await EffectsWaiter.nextChange(of: registry)
+    }
+    return true
+  }
+
   /// The number of effects of this store that are running now; test tools wait on it.
   package var runningEffectCount: Int {
     _EffectRegistry.of(self).count
@@ -113,5 +144,35 @@ extension Store {
     _ observer: @escaping @MainActor @Sendable () -> Void
   ) -> Subscription {
     _EffectRegistry.of(self).observeChanges(observer)
+  }
+}
+
+/// One wait of ``Store/waitForEffects()`` for the next change of the running effects: a start,
+/// a turn or an end, or the waiting task's cancellation.
+@MainActor
+private final class EffectsWaiter {
+  private var continuation: CheckedContinuation<Void, Never>?
+
+  /// Returns after the next change of `registry`'s runs, or when the current task is cancelled.
+  static func nextChange(of registry: _EffectRegistry) async {
+    let waiter = EffectsWaiter()
+    let token = registry.observeChanges { waiter.resume() }
+    defer { token.cancel() }
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        if Task.isCancelled {
+          continuation.resume()
+        } else {
+          waiter.continuation = continuation
+        }
+      }
+    } onCancel: {
+      Task { @MainActor in waiter.resume() }
+    }
+  }
+
+  /// Resumes the wait, once.
+  private func resume() {
+    continuation.take()?.resume()
   }
 }

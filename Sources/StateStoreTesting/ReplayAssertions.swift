@@ -20,7 +20,10 @@ import Testing
 /// from a state the app's `init()` does not give: replay it from its first checkpoint with
 /// ``assertReplay(fixture:registry:equals:options:sourceLocation:)`` instead.
 ///
-/// - Returns: The replayed state, for further checks; `nil` if a checkpoint did not match.
+/// - Returns: The replayed final state, for further checks (also when it differs from
+///   `expected`: that is recorded as an issue). `nil` when the replay diverged from one of the
+///   log's checkpoints, which is recorded as an issue too: the replay stopped there and has no
+///   final state.
 /// - Throws: `ActionLogError` when the log cannot be read at all: a missing file, a bad header,
 ///   a malformed line, an unknown type.
 @discardableResult
@@ -45,7 +48,10 @@ public func assertReplay<S: State & Equatable>(
 /// try assertReplay(fixture: url, registry: .app, equals: expected)
 /// ```
 ///
-/// - Returns: The replayed state, for further checks; `nil` if a checkpoint did not match.
+/// - Returns: The replayed final state, for further checks (also when it differs from
+///   `expected`: that is recorded as an issue). `nil` when the replay diverged from one of the
+///   log's checkpoints, which is recorded as an issue too: the replay stopped there and has no
+///   final state.
 /// - Throws: `ActionLogError` when the log cannot be read at all, or has no checkpoint before
 ///   its first entry (`ActionLogError.noInitialCheckpoint`).
 @discardableResult
@@ -62,9 +68,14 @@ public func assertReplay<S: State & Equatable & Decodable>(
 /// Replays a recorded log and records a test issue unless the view model projected from the
 /// final state equals `expected`.
 ///
-/// Use it to pin what a screen shows after a session without spelling out the whole state.
+/// Use it to pin what a screen shows after a session without spelling out the whole state. A
+/// session recorded from a started app replays from its first checkpoint instead, with
+/// ``assertReplay(fixture:registry:matches:options:sourceLocation:)``.
 ///
-/// - Returns: The replayed state, for further checks; `nil` if a checkpoint did not match.
+/// - Returns: The replayed final state, for further checks (also when the view model differs,
+///   or `init?(state:)` returns `nil`: that is recorded as an issue). `nil` when the replay
+///   diverged from one of the log's checkpoints, which is recorded as an issue too: the
+///   replay stopped there and has no final state.
 /// - Throws: `ActionLogError` when the log cannot be read at all.
 @discardableResult
 public func assertReplay<S: State, ViewModel: ViewModelWithState>(
@@ -72,10 +83,49 @@ public func assertReplay<S: State, ViewModel: ViewModelWithState>(
   options: ActionReplayer<S>.Options = .init(),
   sourceLocation: SourceLocation = #_sourceLocation
 ) throws -> S? where ViewModel.StateType == S {
+  try assertReplayedViewModel(
+    url, registry: registry, options: options, matches: expected, sourceLocation: sourceLocation
+  ) { try $0.replay(contentsOf: url, initialState: initialState) }
+}
+
+/// Replays a recorded log from the state its first checkpoint records, and records a test issue
+/// unless the view model projected from the final state equals `expected`.
+///
+/// As ``assertReplay(fixture:registry:equals:options:sourceLocation:)`` does for the whole
+/// state, it starts where the recording did, whatever the app did before the recorder attached
+/// (a navigator mirroring the route, a load at launch):
+///
+/// ```swift
+/// try assertReplay(fixture: url, registry: .app, matches: OpenTodos(titles: ["write report"]))
+/// ```
+///
+/// - Returns: The replayed final state, for further checks (also when the view model differs,
+///   or `init?(state:)` returns `nil`: that is recorded as an issue). `nil` when the replay
+///   diverged from one of the log's checkpoints, which is recorded as an issue too: the
+///   replay stopped there and has no final state.
+/// - Throws: `ActionLogError` when the log cannot be read at all, or has no checkpoint before
+///   its first entry (`ActionLogError.noInitialCheckpoint`).
+@discardableResult
+public func assertReplay<S: State & Decodable, ViewModel: ViewModelWithState>(
+  fixture url: URL, registry: ActionLogRegistry<S>, matches expected: ViewModel,
+  options: ActionReplayer<S>.Options = .init(),
+  sourceLocation: SourceLocation = #_sourceLocation
+) throws -> S? where ViewModel.StateType == S {
+  try assertReplayedViewModel(
+    url, registry: registry, options: options, matches: expected, sourceLocation: sourceLocation
+  ) { try $0.replay(contentsOf: url) }
+}
+
+/// The body of both `assertReplay(…matches:…)`: replays with `replay`, then compares the view
+/// models.
+private func assertReplayedViewModel<S: State, ViewModel: ViewModelWithState>(
+  _ url: URL, registry: ActionLogRegistry<S>, options: ActionReplayer<S>.Options,
+  matches expected: ViewModel, sourceLocation: SourceLocation,
+  _ replay: (ActionReplayer<S>) throws -> S
+) throws -> S? where ViewModel.StateType == S {
   guard
     let state = try replayRecordingDivergence(
-      url, registry: registry, options: options, sourceLocation: sourceLocation,
-      { try $0.replay(contentsOf: url, initialState: initialState) })
+      url, registry: registry, options: options, sourceLocation: sourceLocation, replay)
   else { return nil }
   guard let actual = ViewModel(state: state) else {
     Issue.record(

@@ -32,6 +32,7 @@ extension Store {
   ) async {
     guard runningEffectCount > 0 else { return }
     let clock = TestStore<S, Dependencies>.findClock(in: dependencies, depth: 3)
+    clock?.noteDriver()
     let progress = EffectProgress(store: self, clock: clock)
     let key = clock?.attach(
       sleepersChanged: { [weak progress] in

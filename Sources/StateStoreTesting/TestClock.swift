@@ -1,5 +1,6 @@
 import SideEffects
 import Synchronization
+import Testing
 
 /// A clock that only moves when a test advances it, so that debounces, timeouts and timers are
 /// tested without real sleeps.
@@ -23,6 +24,18 @@ import Synchronization
 ///   A timer that sleeps one second in a loop ticks three times in `advance(by: .seconds(3))`.
 /// - `receive` and `finish` fail at once, naming the effect and its deadline, when every running
 ///   effect is asleep on the clock: only advancing it can make progress.
+///
+/// The test is the one that advances the clock, so the test never waits on it. Its task (the
+/// one that created the clock, advanced it last, or last called a ``TestStore`` working with it)
+/// drives the clock, and two waits of that task would never end; both fail at once instead of
+/// hanging, at the line of the mistake:
+/// - a sleep on the clock itself (`try await clock.sleep(for: .milliseconds(300))` where
+///   `await clock.advance(by: .milliseconds(300))` was meant): the issue names the sleep, its
+///   line and deadline, and what else sleeps on the clock, and the sleep throws;
+/// - with a test store, an await of an effect (its handle's `value` or `finish()`, or a
+///   `dispatch` awaited on `store.store`) while every running effect is blocked on the clock:
+///   the issue names each effect, the line that sent it and its deadline, and the effects are
+///   cancelled, which ends the await.
 ///
 /// A sleeper whose task is cancelled throws `CancellationError` at once.
 public final class TestClock: Clock, Sendable {
@@ -54,6 +67,8 @@ public final class TestClock: Clock, Sendable {
 
   private struct Sleeper {
     let deadline: Instant
+    /// The cause of the effect asleep (its type, after what started it), if an effect sleeps.
+    let cause: String?
     /// The effect run asleep, when a task of an effect sleeps.
     let run: _EffectRunID?
     /// Whether the sleeping task is the effect's own, rather than a child task (`async let`, a
@@ -77,14 +92,23 @@ public final class TestClock: Clock, Sendable {
     var sleepers: [UInt64: Sleeper] = [:]
     var sleeperWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     var partners: [UInt64: Partner] = [:]
+    /// A hash of the task that drives the clock (see ``TestClock``); 0 when unknown.
+    var driver: Int
   }
 
   /// Not a `Mutex`: effects' threads and the main actor contend for it, and ThreadSanitizer does
   /// not see a contended `Mutex` handed over in the kernel on Linux.
-  private let inner = _SpinLocked(Inner())
+  private let inner: _SpinLocked<Inner>
 
-  /// Creates a clock at offset zero.
-  public init() {}
+  /// Creates a clock at offset zero, driven by the current task (see ``TestClock``).
+  public init() {
+    inner = _SpinLocked(Inner(driver: Self.currentTask))
+  }
+
+  /// A hash of the current task, unique among running tasks; 0 outside a task.
+  static var currentTask: Int {
+    withUnsafeCurrentTask { $0?.hashValue } ?? 0
+  }
 
   /// The current instant; it changes only in ``advance(by:)`` and ``advance(to:)``.
   public var now: Instant { inner.withLock { $0.now } }
@@ -97,14 +121,52 @@ public final class TestClock: Clock, Sendable {
 
   /// Suspends until the clock is advanced to `deadline` or past it.
   ///
-  /// - Throws: `CancellationError` when the sleeping task is cancelled.
+  /// - Throws: `CancellationError` when the sleeping task is cancelled; at once, an error that
+  ///   says so (and an issue, recorded at the test) when the task that drives the clock sleeps
+  ///   on it (see ``TestClock``): nothing would ever wake it.
   public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+    try await sleep(until: deadline, at: nil)
+  }
+
+  /// Suspends until the clock has moved `duration` past the current instant.
+  ///
+  /// The same as `Clock`'s `sleep(for:tolerance:)`, but for the line it remembers: when the
+  /// task that drives the clock (see ``TestClock``) sleeps on it, the issue is recorded there.
+  ///
+  /// - Throws: `CancellationError` when the sleeping task is cancelled; at once, an error that
+  ///   says so (and an issue, recorded at `sourceLocation`) when the task that drives the clock
+  ///   sleeps on it.
+  public func sleep(
+    for duration: Duration, tolerance: Duration? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
+    try await sleep(until: now.advanced(by: duration), at: sourceLocation)
+  }
+
+  private func sleep(until deadline: Instant, at location: SourceLocation?) async throws {
+    let task = Self.currentTask
+    let stalled = inner.withLock { inner -> [Sleeper]? in
+      guard task != 0, task == inner.driver, deadline > inner.now, !Task.isCancelled else {
+        return nil
+      }
+      return Array(inner.sleepers.values)
+    }
+    if let stalled {
+      let report = stallReport(deadline: deadline, at: location, others: stalled)
+      if let place = location ?? Test.current?.sourceLocation {
+        Issue.record(Comment(rawValue: report), sourceLocation: place)
+      } else {
+        Issue.record(Comment(rawValue: report))
+      }
+      throw SleepNeverEnds(location: location)
+    }
     let id = inner.withLock { inner -> UInt64 in
       inner.nextID &+= 1
       return inner.nextID
     }
     let run = _EffectRunID.current
     let isOwnTask = _EffectRunID._currentTaskRun != nil
+    let cause = run == nil ? nil : DispatchCause.current?.name
     try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation {
         (continuation: CheckedContinuation<Void, any Error>) in
@@ -113,7 +175,8 @@ public final class TestClock: Clock, Sendable {
           if Task.isCancelled { return (.failure(CancellationError()), [], []) }
           if deadline <= inner.now { return (.success(()), [], []) }
           inner.sleepers[id] = Sleeper(
-            deadline: deadline, run: run, isOwnTask: isOwnTask, continuation: continuation)
+            deadline: deadline, cause: cause, run: run, isOwnTask: isOwnTask,
+            continuation: continuation)
           return (nil, Self.takeReadyWaiters(&inner), Array(inner.partners.values))
         }
         if let immediate { continuation.resume(with: immediate) }
@@ -147,6 +210,7 @@ public final class TestClock: Clock, Sendable {
   ///
   /// - Complexity: O(s log s) per step for s sleepers.
   public func advance(to instant: Instant) async {
+    noteDriver()
     await settlePartners()
     let stepwise = inner.withLock { $0.partners.values.contains { $0.settle != nil } }
     while true {
@@ -179,6 +243,7 @@ public final class TestClock: Clock, Sendable {
   /// effect has been started but may not have reached its sleep yet: advancing first would
   /// leave its deadline in the future.
   public func waitForSleepers(_ count: Int = 1) async {
+    noteDriver()
     if inner.withLock({ $0.partners.values.contains { $0.settle != nil } }) {
       await settlePartners()
       return
@@ -214,6 +279,57 @@ public final class TestClock: Clock, Sendable {
     }
   }
 
+  /// Takes the current task as the one that drives the clock (see ``TestClock``): the test's
+  /// calls to a test store working with the clock say so.
+  package func noteDriver() {
+    let task = Self.currentTask
+    guard task != 0 else { return }
+    inner.withLock { $0.driver = task }
+  }
+
+  /// Whether the task whose hash is `task` drives the clock (see ``TestClock``).
+  package func isDriver(_ task: Int) -> Bool {
+    task != 0 && inner.withLock { $0.driver } == task
+  }
+
+  /// The issue of the driving task's sleep until `deadline`, made at `location` if known, while
+  /// `others` sleep on the clock.
+  private func stallReport(deadline: Instant, at location: SourceLocation?, others: [Sleeper])
+    -> String
+  {
+    let test = Test.current.map { "test \"\($0.displayName ?? $0.name)\"" } ?? "test"
+    let place = location.map { " (at \($0.fileID):\($0.line))" } ?? ""
+    let step = deadline.offset - now.offset
+    var lines = [
+      "The \(test) sleeps on its own TestClock until \(deadline.offsetDescription)\(place), "
+        + "but only the test advances that clock, so the sleep would never end; it throws "
+        + "instead. Advance the clock, which lets the effects asleep on it run first: "
+        + "`await clock.advance(by: \(Self.durationLiteral(step)))`."
+    ]
+    let effects = others.filter { $0.run != nil }.sorted { $0.deadline < $1.deadline }
+    if effects.isEmpty {
+      lines.append("No effect sleeps on the clock now.")
+    } else {
+      lines.append("Asleep on the clock now:")
+      for sleeper in effects {
+        lines.append(
+          "  \(sleeper.cause ?? "an effect") until \(sleeper.deadline.offsetDescription)")
+      }
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  /// `duration` as Swift source: `.milliseconds(300)`, `.seconds(2)`.
+  private static func durationLiteral(_ duration: Duration) -> String {
+    let (seconds, attoseconds) = duration.components
+    if attoseconds == 0 { return ".seconds(\(seconds))" }
+    let perMillisecond: Int64 = 1_000_000_000_000_000
+    if attoseconds % perMillisecond == 0, seconds < Int64.max / 1000 {
+      return ".milliseconds(\(seconds * 1000 + attoseconds / perMillisecond))"
+    }
+    return "\(duration)"
+  }
+
   /// Lets a test store work with this clock; ``detach(_:)`` with the returned key ends it.
   ///
   /// - Parameters:
@@ -244,5 +360,16 @@ public final class TestClock: Clock, Sendable {
     let ready = inner.sleeperWaiters.filter { $0.count <= count }.map(\.continuation)
     inner.sleeperWaiters.removeAll { $0.count <= count }
     return ready
+  }
+}
+
+/// What a sleep of the task that drives a ``TestClock`` throws: nothing would ever wake it.
+private struct SleepNeverEnds: Error, CustomStringConvertible {
+  let location: SourceLocation?
+
+  var description: String {
+    let place = location.map { " at \($0.fileID):\($0.line)" } ?? ""
+    return "the test's sleep on its own TestClock\(place) was ended: only the test advances the "
+      + "clock (see the issue recorded there)"
   }
 }

@@ -30,6 +30,7 @@ extension TestStore {
   private func start<E, Value>(
     _ type: E.Type, at location: SourceLocation, launch: () -> EffectTask<Value>
   ) -> EffectTask<Value> {
+    clock?.noteDriver()
     checkNothingPending(before: "send(\(E.self))", at: location)
     let handle = launch()
     nextSendID &+= 1
@@ -97,6 +98,7 @@ extension TestStore {
   public func finish(
     sourceLocation: SourceLocation = #_sourceLocation
   ) async {
+    clock?.noteDriver()
     while store.runningEffectCount > 0 {
       guard await awaitProgress("finish()", at: sourceLocation) else {
         await abandonRunningEffects()
@@ -111,6 +113,7 @@ extension TestStore {
     assert updateStateToExpectedResult: ((inout S) throws -> Void)?, at location: SourceLocation,
     describeMismatch: (any StateUpdater<S>) -> String? = { _ in nil }
   ) async {
+    clock?.noteDriver()
     while true {
       while let next = received.first {
         received.removeFirst()

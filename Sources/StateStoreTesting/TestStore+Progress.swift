@@ -109,14 +109,121 @@ extension TestStore {
   }
 }
 
+extension TestStore {
+  // MARK: - The test awaiting an effect
+
+  /// Hears the awaits of effect handles, and keeps those of the task that drives the ``clock``
+  /// (the test) in ``awaitedRuns``.
+  func watchAwaits() -> Subscription {
+    EffectAwaits.watch { [clockLink, awaitedRuns, weak self] event in
+      if event.begins {
+        guard clockLink.clock?.isDriver(event.awaiter) == true else { return }
+        awaitedRuns.insert(event.run, by: event.awaiter)
+      } else {
+        guard awaitedRuns.remove(event.run, by: event.awaiter) else { return }
+        // Recorded here, on the test's own task, as its await ends: the issue belongs to the
+        // test (and to a `withKnownIssue` around the await).
+        if let (report, location) = awaitedRuns.takeReport() {
+          Issue.record(Comment(rawValue: report), sourceLocation: location)
+        }
+      }
+      Task { @MainActor [weak self] in self?.progress.wake() }
+    }
+  }
+
+  /// Fails an await of the test on an effect that cannot end.
+  ///
+  /// Every running effect is blocked on the ``clock``, which only the test, waiting, advances.
+  /// The effects are cancelled, which ends the await.
+  ///
+  /// - Complexity: O(r log r + s) for r running effects and s sleepers, when the test awaits an
+  ///   effect; O(1) otherwise.
+  func checkAwaitedEffects() {
+    let awaited = awaitedRuns.current
+    guard !awaited.isEmpty else {
+      reportedAwaitStall = false
+      return
+    }
+    guard !reportedAwaitStall else { return }
+    let targets = store.runningEffects.filter { awaited.contains($0.run) }
+    guard !targets.isEmpty, let blocked = progress.blockedEffects(sends: sentEffects()) else {
+      return
+    }
+    reportedAwaitStall = true
+    let names = targets.map(\.name).joined(separator: ", ")
+    let sent = runningSends.values.first { send in
+      targets.contains { $0.token == send.token() }
+    }
+    let report =
+      progress.cannotProgress("The test's await of \(names)", blocked)
+      + "\nOnly the test advances the clock, and it is waiting for the effect: advance the "
+      + "clock first (`await clock.advance(by:)`), or assert with `store.receive(...)` and "
+      + "`store.finish()`, which wait for the effects to sleep. The running effects were "
+      + "cancelled, which ends the await."
+    // The test's await ends with the cancellation, and the issue is recorded then, on its task.
+    awaitedRuns.setReport(report, at: sent?.location ?? Test.current?.sourceLocation ?? creation)
+    store.cancelAllEffects()
+  }
+}
+
+/// The effect runs that the test's own task awaits, changed on any thread.
+final class AwaitedRuns: Sendable {
+  private struct Await: Hashable {
+    let run: ObjectIdentifier
+    let awaiter: Int
+  }
+
+  private struct Inner {
+    /// How many times each task awaits each run now.
+    var awaits: [Await: Int] = [:]
+    /// The issue to record when the await that cannot end has ended.
+    var report: (text: String, location: SourceLocation)?
+  }
+
+  private let inner = _SpinLocked(Inner())
+
+  /// The runs awaited now.
+  var current: Set<ObjectIdentifier> { inner.withLock { Set($0.awaits.keys.map(\.run)) } }
+
+  /// Notes one more await of `run` by the task `awaiter`.
+  func insert(_ run: ObjectIdentifier, by awaiter: Int) {
+    inner.withLock { $0.awaits[Await(run: run, awaiter: awaiter), default: 0] += 1 }
+  }
+
+  /// Notes the end of an await of `run` by the task `awaiter`; `false` when none was noted.
+  func remove(_ run: ObjectIdentifier, by awaiter: Int) -> Bool {
+    let key = Await(run: run, awaiter: awaiter)
+    return inner.withLock { inner in
+      guard let count = inner.awaits[key] else { return false }
+      inner.awaits[key] = count > 1 ? count - 1 : nil
+      return true
+    }
+  }
+
+  /// Keeps the issue of an await that cannot end, to record when it has ended.
+  func setReport(_ text: String, at location: SourceLocation) {
+    inner.withLock { $0.report = (text, location) }
+  }
+
+  /// The issue kept by ``setReport(_:at:)``, once.
+  func takeReport() -> (String, SourceLocation)? {
+    inner.withLock { $0.report.take() }.map { ($0.text, $0.location) }
+  }
+}
+
 /// The clock a test store works with, detachable from `deinit` on any thread.
 final class ClockLink: Sendable {
-  private let link = Mutex<(clock: TestClock, key: UInt64)?>(nil)
+  /// Not a `Mutex`: effects' threads read it while they await, and ThreadSanitizer does not
+  /// see a contended `Mutex` handed over in the kernel on Linux.
+  private let link = _SpinLocked<(clock: TestClock, key: UInt64)?>(nil)
 
   /// Remembers that the store works with `clock` under `key`.
   func set(_ clock: TestClock, key: UInt64) {
     link.withLock { $0 = (clock, key) }
   }
+
+  /// The clock the store works with, if any.
+  var clock: TestClock? { link.withLock { $0?.clock } }
 
   /// Ends the work with the clock, if any.
   func detach() {

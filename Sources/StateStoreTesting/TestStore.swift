@@ -28,6 +28,10 @@ import Testing
 ///   ``clock``). When every running effect is asleep on it, `receive` and `finish` fail at once,
 ///   naming each effect, the line that sent it and its deadline: only advancing the clock could
 ///   make progress.
+/// - The test drives that clock, so when the test itself awaits an effect (the handle's
+///   `value` or `finish()`, or `store.store.dispatch(effect)`) while every running effect waits
+///   for the clock, the await fails at once the same way, and the effects are cancelled to end
+///   it. A sleep of the test on the clock fails at once too (see ``TestClock``).
 /// - Any other wait (an effect stuck on a fake that never answers) fails after ``timeout`` of
 ///   real time, naming the test and what it waited for.
 ///
@@ -107,6 +111,10 @@ public final class TestStore<S: State, Dependencies: Sendable> {
   private var tokens: [Subscription] = []
   private let ledger = Ledger()
   let clockLink = ClockLink()
+  /// The effect runs the test's own task awaits now (see ``checkAwaitedEffects()``).
+  let awaitedRuns = AwaitedRuns()
+  /// Whether the test's current await of an effect has been reported as one that cannot end.
+  var reportedAwaitStall = false
   let creation: SourceLocation
 
   /// Creates a test store.
@@ -172,9 +180,13 @@ public final class TestStore<S: State, Dependencies: Sendable> {
         sourceLocation: creation)
     }
     tokens.append(store.observeUpdates { [weak self] update in self?.observe(update) })
-    progress.onChange = { [weak self] in self?.updateLedger() }
+    progress.onChange = { [weak self] in
+      self?.updateLedger()
+      self?.checkAwaitedEffects()
+    }
     clock = Self.findClock(in: store.dependencies, depth: 3)
     attachClock()
+    tokens.append(watchAwaits())
   }
 
   /// The current state of the store.
@@ -230,6 +242,7 @@ public final class TestStore<S: State, Dependencies: Sendable> {
     sourceLocation: SourceLocation = #_sourceLocation
   ) async where U.StateType == S {
     let label = "send(\(type(of: updater)))"
+    clock?.noteDriver()
     checkNothingPending(before: label, at: sourceLocation)
     // A scope whose element the test removed (or whose root it released) has no state: a
     // failed test, not a stopped test process.
@@ -257,6 +270,7 @@ public final class TestStore<S: State, Dependencies: Sendable> {
 
   /// Forgets every received updater not yet asserted.
   public func skipReceivedUpdaters() {
+    clock?.noteDriver()
     received.removeAll()
     updateLedger()
   }
@@ -267,6 +281,7 @@ public final class TestStore<S: State, Dependencies: Sendable> {
   public func cancelInFlightEffects(
     sourceLocation: SourceLocation = #_sourceLocation
   ) async {
+    clock?.noteDriver()
     store.cancelAllEffects()
     await finish(sourceLocation: sourceLocation)
   }

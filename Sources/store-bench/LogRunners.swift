@@ -97,9 +97,11 @@ final class RecordingStoreRunner: Runner {
       let text = String(bytes: last, encoding: .utf8)
     else { return ["the diff log cannot be read"] }
     let index = (entries - 1) % todoCount
-    let done = finalState.todos[index].done
+    let todo = finalState.todos[index]
+    // The todo is named by its id (format version 2), wherever it stands.
     let expected =
-      "\"diff\":[{\"op\":\"replace\",\"path\":\"/todos/\(index)/done\",\"old\":\(!done),\"value\":\(done)}]"
+      "\"diff\":[{\"op\":\"replace\",\"path\":\"/todos[id=\(todo.id)]/done\","
+      + "\"old\":\(!todo.done),\"value\":\(todo.done)}]"
     return text.contains(expected) ? [] : ["the last entry's diff is not \(expected): \(text)"]
   }
 }

@@ -47,9 +47,10 @@ struct BadInputTests {
 
   @Test("A newer version is refused with its number")
   func newerVersion() {
-    let error = replayError(#"{"format":"statestore-action-log","version":2}"# + "\n")
-    #expect(error == .unsupportedVersion(line: 1, version: 2))
-    #expect(error?.description.contains("version 2 is not supported") == true)
+    let error = replayError(#"{"format":"statestore-action-log","version":3}"# + "\n")
+    #expect(error == .unsupportedVersion(line: 1, version: 3))
+    #expect(error?.description.contains("version 3 is not supported") == true)
+    #expect(error?.description.contains("reads versions up to 2") == true)
   }
 
   @Test("A malformed line names its line number")

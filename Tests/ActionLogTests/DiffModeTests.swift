@@ -49,10 +49,11 @@ struct DiffModeTests {
     #expect(
       lines[2]["diff"]?.text()
         == #"[{"op":"replace","path":"/nextID","old":1,"value":2},"#
-        + #"{"op":"add","path":"/todos/0","value":{"done":false,"id":1,"title":"milk"}}]"#)
+        + #"{"op":"add","path":"/todos[id=1]","index":0,"#
+        + #""value":{"done":false,"id":1,"title":"milk"}}]"#)
     #expect(
       lines[3]["diff"]?.text()
-        == #"[{"op":"replace","path":"/todos/0/done","old":false,"value":true}]"#)
+        == #"[{"op":"replace","path":"/todos[id=1]/done","old":false,"value":true}]"#)
   }
 
   @Test("A diff-mode log replays and verifies its checkpoints as any log does")
@@ -111,7 +112,7 @@ struct JSONChangeTests {
 
   private func pointers(_ old: String, _ new: String) throws -> [String] {
     try JSONChange.changes(from: json(old), to: json(new)).map {
-      "\($0.operation.rawValue) \(JSONPointer.text($0.path))"
+      "\($0.operation.rawValue) \(JSONPath.text($0.path))"
     }
   }
 

@@ -207,7 +207,8 @@ struct IncrementalDiffTests {
     store.dispatch(Bump())
     let diffs = try recordedDiffs(recorder.recordedData)
     #expect(
-      diffs[2]?.text() == #"[{"op":"replace","path":"/counters/1/value","old":1,"value":2}]"#)
+      diffs[2]?.text() == #"[{"op":"replace","path":"/counters[id=2]/value","old":1,"value":2}]"#
+    )
   }
 
   /// A state whose `encode(to:)` sets one key twice, the last time to the same tracked array.
@@ -255,7 +256,7 @@ struct IncrementalDiffTests {
     #expect(recorded == expected)
     #expect(
       recorded[1]?.text()
-        == #"[{"op":"replace","path":"/rows/2/title","old":"item 2","value":"title 0"}]"#)
+        == #"[{"op":"replace","path":"/rows[id=2]/title","old":"item 2","value":"title 0"}]"#)
   }
 
   struct Reading: Identifiable, Codable, Equatable, Sendable {
@@ -287,7 +288,7 @@ struct IncrementalDiffTests {
     store.dispatch(Measure(finite: false))
     #expect(
       try recordedDiffs(recorder.recordedData)[1]?.text()
-        == #"[{"op":"replace","path":"/rows/1/value","old":0,"value":1.5}]"#)
+        == #"[{"op":"replace","path":"/rows[id=2]/value","old":0,"value":1.5}]"#)
     guard errors.count == 1, case .encodingFailed(_, let reason) = errors[0] else {
       Issue.record("expected one encoding failure, got \(errors)")
       return

@@ -55,9 +55,13 @@ struct JSONLinesTests {
       text == #"{"format":"statestore-action-log","version":1,"app":"todo-cli","note":"a \"b\"\n"}"#
     )
     #expect(try ActionLogHeader.validated(Data(text.utf8), line: 1).version == 1)
-    #expect(throws: ActionLogError.unsupportedVersion(line: 3, version: 2)) {
+    #expect(try ActionLogHeader.validated(Data(text.utf8), line: 1).version == 1)
+    let second = #"{"format":"statestore-action-log","version":2}"#
+    #expect(ActionLogHeader.text(version: 2) == second)
+    #expect(try ActionLogHeader.validated(Data(second.utf8), line: 1).version == 2)
+    #expect(throws: ActionLogError.unsupportedVersion(line: 3, version: 3)) {
       try ActionLogHeader.validated(
-        Data(#"{"format":"statestore-action-log","version":2}"#.utf8), line: 3)
+        Data(#"{"format":"statestore-action-log","version":3}"#.utf8), line: 3)
     }
   }
 

@@ -58,4 +58,23 @@ struct ReplayFromFirstCheckpointTests {
       String(describing: issue).contains("nextID")
     }
   }
+
+  @Test("assertReplay(…matches:) without an initial state starts from the first checkpoint too")
+  func assertReplayMatchesFromTheFirstCheckpoint() throws {
+    let (log, final) = try startedAppSession()
+    let url = FileManager.default.temporaryDirectory
+      .appendingPathComponent("started-app-\(UUID().uuidString).jsonl")
+    try log.write(to: url)
+    defer { try? FileManager.default.removeItem(at: url) }
+    let open = try #require(OpenTodos(state: final))
+    // The state before the recorder attached ("launch") is in the replayed state it returns.
+    let state = try assertReplay(fixture: url, registry: .todos(), matches: open)
+    #expect(state == final)
+    #expect(state?.labels.contains("launch") == true)
+    try withKnownIssue {
+      try assertReplay(fixture: url, registry: .todos(), matches: OpenTodos(titles: ["tea"]))
+    } matching: { issue in
+      String(describing: issue).contains("the replayed OpenTodos differs")
+    }
+  }
 }

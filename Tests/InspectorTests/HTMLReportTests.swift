@@ -52,6 +52,28 @@ struct HTMLReportTests {
       later.contains("\"cart\": [\n    \"milk\"\n  ]"), "the state rebuilt through every diff")
   }
 
+  @Test(
+    "Items named by id, and moves, show and rebuild the state, in logs of both versions",
+    .enabled(if: chromium != nil))
+  func identityPaths() throws {
+    let harness = try InspectorHarness()
+    for log in [ShopFixtures.version1, ShopFixtures.version2] {
+      let page = harness.directory.appendingPathComponent("report-\(UUID().uuidString).html").path
+      #expect(harness.run("--html", page, log).status == 0)
+      let last = try dom(harness, page, fragment: "click=8")
+      #expect(
+        last.contains(
+          "\"items\": [\n    {\n      \"done\": false,\n      \"id\": 3,\n      \"name\": \"rye bread\""
+        ),
+        "\(log): the state rebuilt through the moves")
+      guard log == ShopFixtures.version2 else { continue }
+      let sort = try dom(harness, page, fragment: "click=5")
+      #expect(sort.contains(#"<li class="move">move /items[id=3] from 2 to 0</li>"#))
+      let removal = try dom(harness, page, fragment: "click=7")
+      #expect(removal.contains(#"<li class="remove">remove /items[id=1] at 2: {"#))
+    }
+  }
+
   @Test("Filters hide the entries that do not match", .enabled(if: chromium != nil))
   func filters() throws {
     let harness = try InspectorHarness()

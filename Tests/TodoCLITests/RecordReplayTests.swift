@@ -22,7 +22,8 @@ struct RecordReplayTests {
       #expect(result.status == 0, "\(command): \(result.error)")
     }
     let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
-    #expect(lines.first?.contains(#""format":"statestore-action-log","version":1"#) == true)
+    // Diff mode: version 2, whose diffs name a todo by its id.
+    #expect(lines.first?.contains(#""format":"statestore-action-log","version":2"#) == true)
     let entries = lines.filter { $0.hasPrefix(#"{"seq":"#) }
     #expect(entries.count == 12, "one line per change")
     #expect(entries.allSatisfy { $0.contains(#""diff":["#) }, "recorded in diff mode")

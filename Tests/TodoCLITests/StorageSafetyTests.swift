@@ -178,12 +178,12 @@ struct StorageSafetyTests {
     try other.run("add", "x")
     let journal = other.store + "/journal-1.jsonl"
     let text = try String(contentsOfFile: journal, encoding: .utf8)
-      .replacingOccurrences(of: #""version":1"#, with: #""version":2"#)
+      .replacingOccurrences(of: #""version":1"#, with: #""version":3"#)
     try Data(text.utf8).write(to: URL(fileURLWithPath: journal))
     before = try other.storeContents()
     let result = try other.run("add", "y")
     #expect(result.status == 1)
-    #expect(result.error.contains("journal-1.jsonl:1: version 2 is not supported"))
+    #expect(result.error.contains("journal-1.jsonl:1: version 3 is not supported"))
     #expect(try other.storeContents() == before)
   }
 }

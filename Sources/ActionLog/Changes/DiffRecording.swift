@@ -27,9 +27,14 @@ struct DiffRecording<S: State> {
 
   /// Encodes a state, found once for the state's type: `nil` when it is not `Encodable`.
   private let encode: ((S, JSONValue, inout TreeEncoder.Memory) throws -> EncodedTree)?
+  /// The format version of the log written: from 2, identified elements are named by their
+  /// identifier.
+  private let version: Int
 
-  init() {
+  /// A diff mode for a log of format version `version`.
+  init(version: Int = ActionLogFormat.version) {
     encode = (S.self as? any Encodable.Type).map { Self.encoder(for: $0) }
+    self.version = version
   }
 
   /// The encoding of `S` as the `Encodable` type `E`, which it is: the state is cast, not boxed
@@ -92,13 +97,13 @@ struct DiffRecording<S: State> {
         .encodingFailed(type: String(reflecting: S.self), reason: String(describing: error))
       )
     }
-    encoded.collectChanges(from: tree, into: &changes)
+    encoded.collectChanges(from: tree, into: &changes, identifies: version >= 2)
     encoded.apply(to: &tree)
     previous = tree
     // The last diff's buffer, as bytes: a string's appends cost more bookkeeping.
     text.removeAll(keepingCapacity: true)
     text.write(",\"diff\":")
-    JSONChange.appendText(of: changes, to: &text)
+    JSONChange.appendText(of: changes, to: &text, version: version)
     // The buffer stays; the values go.
     changes.removeAll(keepingCapacity: true)
     text.write("}\n")

@@ -6,34 +6,43 @@ extension EncodedTree {
   /// many elements on both sides, the whole diff trims the equal ones at both ends and compares
   /// the rest pair by pair, which gives the changes of the patched elements in increasing order.
   ///
+  /// A patched array's element keeps its position; with `identifies`, its changes name it by
+  /// the identifier it carries (see ``JSONChange``), as the whole diff does when the array's
+  /// elements all carry distinct ones: a `TrackedArray`'s elements do.
+  ///
   /// - Complexity: O(size of the encoded values and of what they replace in `old`).
-  func changes(from old: JSONValue) -> [JSONChange] {
+  func changes(from old: JSONValue, identifies: Bool = true) -> [JSONChange] {
     var changes: [JSONChange] = []
-    collectChanges(from: old, into: &changes)
+    collectChanges(from: old, into: &changes, identifies: identifies)
     return changes
   }
 
-  /// Appends ``changes(from:)`` to `changes`.
+  /// Appends ``changes(from:identifies:)`` to `changes`.
   ///
   /// - Complexity: O(size of the encoded values and of what they replace in `old`).
-  func collectChanges(from old: JSONValue, into changes: inout [JSONChange]) {
-    var path: [String] = []
+  func collectChanges(
+    from old: JSONValue, into changes: inout [JSONChange], identifies: Bool = true
+  ) {
+    var path: [PathStep] = []
     // Deep enough for most states: the path grows without copying itself.
     path.reserveCapacity(8)
-    collect(from: old, path: &path, into: &changes)
+    collect(from: old, path: &path, into: &changes, identifies: identifies)
   }
 
-  private func collect(from old: JSONValue, path: inout [String], into changes: inout [JSONChange])
-  {
+  private func collect(
+    from old: JSONValue, path: inout [PathStep], into changes: inout [JSONChange],
+    identifies: Bool
+  ) {
     switch (old, self) {
     case (_, .value(let new)):
-      JSONChange.collect(old, new, path: &path, into: &changes)
+      JSONChange.collect(old, new, path: &path, into: &changes, identifies: identifies)
     case (.object(let oldObject), .object(let members))
     where oldObject.hasKeys(members.lazy.map(\.key)):
       // The same keys in the same order, as after every entry but the first: pair by position.
       for (position, member) in oldObject.members.enumerated() {
-        path.append(member.key)
-        members[position].value.collect(from: member.value, path: &path, into: &changes)
+        path.append(.token(member.key))
+        members[position].value.collect(
+          from: member.value, path: &path, into: &changes, identifies: identifies)
         path.removeLast()
       }
     case (.object(let oldObject), .object(let members)):
@@ -45,11 +54,12 @@ extension EncodedTree {
         let position =
           next < members.count && members[next].key == member.key
           ? next : members.firstIndex { $0.key == member.key }
-        path.append(member.key)
+        path.append(.token(member.key))
         if let position {
           matched[position] = true
           next = position + 1
-          members[position].value.collect(from: member.value, path: &path, into: &changes)
+          members[position].value.collect(
+            from: member.value, path: &path, into: &changes, identifies: identifies)
         } else {
           changes.append(JSONChange(.remove, path, old: member.value, value: nil))
         }
@@ -58,12 +68,18 @@ extension EncodedTree {
       for (position, member) in members.enumerated() where !matched[position] {
         var value = JSONValue.null
         member.value.apply(to: &value)
-        changes.append(JSONChange(.add, path + [member.key], old: nil, value: value))
+        changes.append(JSONChange(.add, path + [.token(member.key)], old: nil, value: value))
       }
     case (.array(let elements), .patchedArray(let patched)):
       for element in patched where element.index < elements.count {
-        path.append(String(element.index))
-        JSONChange.collect(elements[element.index], element.value, path: &path, into: &changes)
+        let old = elements[element.index]
+        if identifies, let id = old.elementIdentifier, element.value.elementIdentifier == id {
+          path.append(.id(id))
+        } else {
+          path.append(.token(String(element.index)))
+        }
+        JSONChange.collect(
+          old, element.value, path: &path, into: &changes, identifies: identifies)
         path.removeLast()
       }
     default:

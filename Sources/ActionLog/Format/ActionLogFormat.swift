@@ -6,8 +6,16 @@
 public enum ActionLogFormat {
   /// The value of the header's `format` key.
   public static let name = "statestore-action-log"
-  /// The format version this library writes, and the newest it reads.
-  public static let version = 1
+  /// The newest format version this library reads, and the one it writes a log with diffs in.
+  ///
+  /// Version 2 names the elements of identified arrays by their identifier in diffs
+  /// (`/todos[id=3]/done`, see <doc:RecordingAndReplaying#Diff-mode>); a log without diffs is
+  /// the same in both versions, and is written as version 1, so that older readers still read
+  /// it. Every reader reads both.
+  public static let version = 2
+
+  /// The version of a log without diffs: versions 1 and 2 write it alike.
+  package static let versionWithoutDiffs = 1
 }
 
 /// The keys of every kind of log line.

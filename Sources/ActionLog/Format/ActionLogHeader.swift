@@ -13,10 +13,15 @@ package struct ActionLogHeader: Decodable, Sendable {
   /// The header line, without its newline: `format` and `version`, then `fields` in order, each
   /// value a JSON string.
   ///
+  /// - Parameter version: The format version of the log: 2 for a log with diffs, 1 otherwise
+  ///   (see ``ActionLogFormat/version``).
   /// - Complexity: O(length of `fields`).
-  package static func text(_ fields: KeyValuePairs<String, String> = [:]) -> String {
+  package static func text(
+    _ fields: KeyValuePairs<String, String> = [:],
+    version: Int = ActionLogFormat.versionWithoutDiffs
+  ) -> String {
     var text =
-      "{\"format\":\(JSONText.quoted(ActionLogFormat.name)),\"version\":\(ActionLogFormat.version)"
+      "{\"format\":\(JSONText.quoted(ActionLogFormat.name)),\"version\":\(version)"
     for (key, value) in fields {
       text += "," + JSONText.quoted(key) + ":" + JSONText.quoted(value)
     }
@@ -61,11 +66,14 @@ package struct ActionLogHeader: Decodable, Sendable {
 }
 
 extension ActionLogHeader {
-  /// The header line a recorder writes for a new log of `stateType`, newline included.
-  static func recorderLine(stateType: Any.Type, created: Date) -> Data {
+  /// The header line a recorder writes for a new log of `stateType`, of format version
+  /// `version`, newline included.
+  static func recorderLine(
+    stateType: Any.Type, created: Date, version: Int = ActionLogFormat.versionWithoutDiffs
+  ) -> Data {
     let fields: KeyValuePairs<String, String> = [
       "state": String(describing: stateType), "created": created.formatted(.iso8601),
     ]
-    return Data((text(fields) + "\n").utf8)
+    return Data((text(fields, version: version) + "\n").utf8)
   }
 }

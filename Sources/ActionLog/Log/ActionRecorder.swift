@@ -109,6 +109,10 @@ public final class ActionRecorder {
     }
     var startSequence = 0
     var needsHeader = true
+    // A log with diffs is of the newest version, unless it goes on an older log: its diffs are
+    // then written for that version's readers.
+    var version =
+      options.recordsDiffs ? ActionLogFormat.version : ActionLogFormat.versionWithoutDiffs
     switch destination {
     case .memory:
       sink = LogSink(.memory, name: "memory", bufferCapacity: 0)
@@ -124,6 +128,7 @@ public final class ActionRecorder {
         .file(opened.file), name: url.path, bufferCapacity: options.bufferCapacity)
       startSequence = opened.lastSequence
       needsHeader = opened.needsHeader
+      if let existing = opened.version { version = min(version, existing) }
     }
     defer { sink.endAppend() }
     lastSequence = startSequence
@@ -132,9 +137,10 @@ public final class ActionRecorder {
     }
     var encoder = LineEncoder(registry: registry)
     if needsHeader {
-      try sink.write(ActionLogHeader.recorderLine(stateType: S.self, created: options.clock()))
+      try sink.write(
+        ActionLogHeader.recorderLine(stateType: S.self, created: options.clock(), version: version))
     }
-    var diffs = options.recordsDiffs ? DiffRecording<S>() : nil
+    var diffs = options.recordsDiffs ? DiffRecording<S>(version: version) : nil
     // The base of the first diff: written at once with periodic checkpoints, otherwise with the
     // first entry, so that a run that changes nothing adds nothing to the log.
     var pendingCheckpoint: Data?

@@ -32,6 +32,8 @@ final class LogFile {
     let lastSequence: Int
     /// Whether the file is new or empty and still needs its header.
     let needsHeader: Bool
+    /// The format version its header names; `nil` when it needs a header.
+    var version: Int?
   }
 
   private init(path: String, descriptor: Int32) {
@@ -70,8 +72,10 @@ final class LogFile {
     }
     let tail = try examine(bytes, stateType: stateType)
     try file.repair(tail, at: 0)
+    let needsHeader = tail.truncateAt == 0
     return Opened(
-      file: file, lastSequence: tail.lastSequence ?? 0, needsHeader: tail.truncateAt == 0)
+      file: file, lastSequence: tail.lastSequence ?? 0, needsHeader: needsHeader,
+      version: needsHeader ? nil : tail.version)
   }
 
   /// Takes the lock, if this writer does not hold it, and returns the last `seq` (or
@@ -187,6 +191,8 @@ final class LogFile {
   private struct Tail {
     var lastSequence: Int?
     var truncateAt: Int?
+    /// The format version the header names.
+    var version: Int?
     var needsNewline = false
   }
 
@@ -209,6 +215,7 @@ final class LogFile {
     }
     guard let first = lines.first else { return tail }
     let header = try ActionLogHeader.validated(Data(bytes[first]), line: 1)
+    tail.version = header.version
     let storeState = String(describing: stateType)
     if let logged = header.state, logged != storeState {
       throw .stateTypeMismatch(logged: logged, store: storeState)

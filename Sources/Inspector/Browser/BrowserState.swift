@@ -27,7 +27,7 @@ package struct BrowserState: Sendable {
     /// The state after the entry, `nil` when the log does not hold it.
     package var state: JSONValue?
     /// The containers of the state tree shown open.
-    package var expanded: Set<[String]>
+    package var expanded: Set<[PathStep]>
     /// The selected line of the section and the lines on screen.
     package var viewport = ListViewport<Int>()
   }
@@ -47,8 +47,8 @@ package struct BrowserState: Sendable {
 
   /// The entries that changed one path of the state.
   package struct History: Equatable, Sendable {
-    /// The path, as JSON Pointer tokens.
-    package var path: [String]
+    /// The path; an element step follows its element wherever it moves.
+    package var path: [PathStep]
     /// Each change: the index of the entry that made it, the values before and after.
     package var changes: [Change]
     /// How many entries came where the log does not hold the state.
@@ -322,7 +322,7 @@ package struct BrowserState: Sendable {
   }
 
   /// Lists the entries that changed `path`, with the `--changes-of` question's logic.
-  private mutating func openHistory(_ path: [String], _ session: SessionIndex) {
+  private mutating func openHistory(_ path: [PathStep], _ session: SessionIndex) {
     let history = PathHistory(of: path) { visit in session.scan(visit) }
     var screen = History(
       path: path,

@@ -13,7 +13,7 @@ package enum BrowserView {
     /// What the line says.
     package var text: String
     /// The path of the state it shows, for `h` (where did it change?).
-    package var path: [String]?
+    package var path: [PathStep]?
     /// The entry it stands for, as an index among the log's entries, for Enter.
     package var entry: Int?
     /// Whether it is a container of the state tree, which Enter folds.
@@ -227,7 +227,7 @@ package enum BrowserView {
       if header > 0 {
         let count = history.changes.count == 1 ? "1 change" : "\(history.changes.count) changes"
         frame.draw(
-          "where " + TextOutput.safe(JSONPointer.text(history.path)) + " changed: " + count,
+          "where " + TextOutput.safe(JSONPath.text(history.path)) + " changed: " + count,
           row: 1)
       }
       draw(lines(of: history, session: session), history.viewport, in: &frame, list)
@@ -253,7 +253,7 @@ package enum BrowserView {
         parts.append(
           "compare \(sequence(comparison.from, session)) → \(sequence(comparison.to, session))")
       case .history(let history):
-        parts.append("history " + TextOutput.safe(JSONPointer.text(history.path)))
+        parts.append("history " + TextOutput.safe(JSONPath.text(history.path)))
       }
     }
     return parts.joined(separator: " › ")

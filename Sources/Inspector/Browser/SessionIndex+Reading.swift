@@ -111,12 +111,14 @@ extension SessionIndex {
 
   /// A scanner for `line` alone: the header's until it has been read.
   private func scanner(forLine line: Int) -> LogScanner {
-    hasHeader ? LogScanner(rereadingLine: line + 1) : LogScanner(line: line + 1)
+    hasHeader
+      ? LogScanner(rereadingLine: line + 1, version: formatVersion) : LogScanner(line: line + 1)
   }
 
   /// Keeps what the line decoded while reading holds: the header, a blank line or a checkpoint
   /// are the lines that are not entries; a checkpoint is kept decoded.
   private mutating func note(_ record: LogRecord?, onLine line: Int, readBy scanner: LogScanner) {
+    if !hasHeader, scanner.hasReadHeader { formatVersion = scanner.version }
     hasHeader = hasHeader || scanner.hasReadHeader
     switch record {
     case nil:

@@ -53,6 +53,8 @@ package struct SessionIndex: Sendable {
   var classifiedLines = 0
   /// Whether the header has been read.
   var hasHeader = false
+  /// The format version the header names, once read.
+  var formatVersion = ActionLogFormat.versionWithoutDiffs
   /// The lines that are not entries (the header, checkpoints, blank lines), in order.
   var otherLines: [Int] = []
   /// The lines of the checkpoints, in order.
@@ -136,7 +138,7 @@ package struct SessionIndex: Sendable {
     if let entry = decoded.entry(onLine: line) { return entry }
     guard let range = self.index.range(ofLine: line), let bytes = try? lines.bytes(at: range)
     else { return nil }
-    var scanner = LogScanner(rereadingLine: line + 1)
+    var scanner = LogScanner(rereadingLine: line + 1, version: formatVersion)
     do throws(LogDamage) {
       guard case .entry(let entry)? = try scanner.read(bytes, bytes.indices) else {
         throw LogDamage(line: line + 1, reason: "a line that begins as an entry is not one")
@@ -201,7 +203,8 @@ package struct SessionIndex: Sendable {
       }
       kept -= Self.savedStateInterval
     }
-    var scanner = LogScanner(resumingAtLine: start.line + 2, after: start.lastSequence)
+    var scanner = LogScanner(
+      resumingAtLine: start.line + 2, after: start.lastSequence, version: formatVersion)
     var tracker = StateTracker(state: start.state)
     let damage = walk(
       (start.line + 1)..<(line + 1), scanner: &scanner, tracker: &tracker
@@ -251,7 +254,8 @@ package struct SessionIndex: Sendable {
       return error
     }
     var scanner = LogScanner(
-      resumingAtLine: line + 2, after: checkpoint.sequence > 0 ? checkpoint.sequence : nil)
+      resumingAtLine: line + 2, after: checkpoint.sequence > 0 ? checkpoint.sequence : nil,
+      version: formatVersion)
     var tracker = StateTracker(state: checkpoint.state)
     return walk((line + 1)..<lineCount, scanner: &scanner, tracker: &tracker, visit)
   }

@@ -5,15 +5,17 @@ import ActionLog
 package enum StateTree {
   /// One row of the tree.
   package struct Row: Equatable, Sendable {
-    /// The JSON Pointer tokens of the value the row shows.
-    package var path: [String]
+    /// The path of the value the row shows: an element of an identified array by its
+    /// identifier, so that a row keeps its place (open, or asked for its history) as the
+    /// element moves.
+    package var path: [PathStep]
     /// How deep it is: 0 for the root's members.
     package var depth: Int
     /// Whether the value is an object or an array.
     package var isContainer: Bool
     /// Whether it is a container shown expanded.
     package var isExpanded: Bool
-    /// What the row says: the key or `[index]`, then the value or a preview of it.
+    /// What the row says: the key, `[index]` or `[id=…]`, then the value or a preview of it.
     package var text: String
   }
 
@@ -21,15 +23,19 @@ package enum StateTree {
   /// there are, so a huge array cannot make every frame slow.
   package static let maximumChildren = 1000
 
+  /// The longest array whose elements the tree labels by identifier; a longer one is labelled
+  /// by position, so that a frame stays O(rows shown) in it.
+  static let identifiedArrayLimit = 10_000
+
   /// The rows of `state` with the containers at `expanded` paths opened; the root's members
   /// are always shown.
   ///
   /// - Complexity: O(rows shown × `previewLength`).
   package static func rows(
-    of state: JSONValue, expanded: Set<[String]>, previewLength: Int = 200
+    of state: JSONValue, expanded: Set<[PathStep]>, previewLength: Int = 200
   ) -> [Row] {
     var rows: [Row] = []
-    func visit(_ value: JSONValue, path: [String], depth: Int) {
+    func visit(_ value: JSONValue, path: [PathStep], depth: Int) {
       for (token, label, child) in children(of: value).prefix(maximumChildren) {
         let childPath = path + [token]
         let container = isContainer(child)
@@ -64,9 +70,9 @@ package enum StateTree {
   /// The paths of a state's containers down to `depth` levels: what to expand to show it open.
   ///
   /// - Complexity: O(containers within `depth` levels).
-  package static func containers(of state: JSONValue, depth: Int) -> Set<[String]> {
-    var paths: Set<[String]> = []
-    func visit(_ value: JSONValue, path: [String], level: Int) {
+  package static func containers(of state: JSONValue, depth: Int) -> Set<[PathStep]> {
+    var paths: Set<[PathStep]> = []
+    func visit(_ value: JSONValue, path: [PathStep], level: Int) {
       guard level < depth else { return }
       for (token, _, child) in children(of: value).prefix(maximumChildren)
       where isContainer(child) {
@@ -102,19 +108,24 @@ package enum StateTree {
     }
   }
 
-  /// The members or elements of a container: each one's pointer token, label and value.
-  private static func children(
-    of value: JSONValue
-  ) -> LazyMapSequence<[(String, JSONValue)], (String, String, JSONValue)> {
-    let pairs: [(String, JSONValue)]
+  /// The members or elements of a container: each one's step, label and value.
+  ///
+  /// The elements of an array that names each by a distinct identifier are labelled and stepped
+  /// to by it.
+  private static func children(of value: JSONValue) -> [(PathStep, String, JSONValue)] {
     switch value {
-    case .object(let object): pairs = object.members.map { ($0.key, $0.value) }
-    case .array(let array): pairs = array.enumerated().map { (String($0.offset), $0.element) }
-    default: pairs = []
-    }
-    let isArray = if case .array = value { true } else { false }
-    return pairs.lazy.map { token, child in
-      (token, isArray ? "[\(token)]" : quotedKey(token), child)
+    case .object(let object):
+      return object.members.map { (.token($0.key), quotedKey($0.key), $0.value) }
+    case .array(let array):
+      // Told for arrays of a size a frame can afford to look through whole.
+      if array.count <= identifiedArrayLimit, let identified = IdentifiedElements(array) {
+        return zip(identified.ids, array).map { id, element in
+          (.id(id), TextOutput.safe(JSONPath.text([.id(id)])), element)
+        }
+      }
+      return array.enumerated().map { (.token(String($0.offset)), "[\($0.offset)]", $0.element) }
+    default:
+      return []
     }
   }
 

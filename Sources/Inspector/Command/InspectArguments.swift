@@ -1,3 +1,5 @@
+import ActionLog
+
 /// What `statestore-inspect` was asked to do, parsed from its arguments.
 package struct InspectArguments: Equatable, Sendable {
   /// One question about the log.
@@ -9,7 +11,7 @@ package struct InspectArguments: Equatable, Sendable {
     /// The diff from the state after entry A to the state after entry B.
     case diff(from: Int, to: Int)
     /// The entries that changed a path.
-    case changes(of: [String])
+    case changes(of: [PathStep])
     /// Counts by type, scope and cause, the time span, the slowest gaps.
     case summary
     /// The HTML report, written to a file.
@@ -118,10 +120,10 @@ package struct InspectArguments: Equatable, Sendable {
         try setQuery(.diff(from: from, to: try number(argument)), argument)
       case "--changes-of":
         let text = try value(argument)
-        guard let path = StatePath.tokens(text) else {
+        guard let path = StatePath.steps(text) else {
           throw UsageError(
             description: "--changes-of: '\(TextOutput.safe(text))' is not a path; write "
-              + "/todos/0/title or todos[0].title")
+              + "/todos/0/title, todos[0].title or todos[id=3].title")
         }
         try setQuery(.changes(of: path), argument)
       case "--summary": try setQuery(.summary, argument)
@@ -165,7 +167,9 @@ package struct InspectArguments: Equatable, Sendable {
     questions:
       --at N              the state after entry seq N (0: before the first entry)
       --diff A B          what changed from the state after entry A to the state after B
-      --changes-of PATH   the entries that changed PATH (/todos/0/title or todos[0].title)
+      --changes-of PATH   the entries that changed PATH (/todos/0/title or todos[0].title;
+                          todos[id=3].title follows the element whose id is 3 wherever
+                          it moves)
       --summary           counts by type, scope and cause, the time span, the slowest gaps
       --html FILE         write a self-contained HTML report of the whole session to FILE
 

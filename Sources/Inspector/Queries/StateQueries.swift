@@ -146,8 +146,8 @@ package struct PathHistory: Sendable {
     package var new: JSONValue?
   }
 
-  /// The path, as JSON Pointer tokens.
-  package let path: [String]
+  /// The path; an element step follows its element wherever it moves.
+  package let path: [PathStep]
   /// The changes, in the order of the log.
   package private(set) var changes: [Change] = []
   /// How many entries came where the log does not hold the state, so they could not be checked.
@@ -158,7 +158,7 @@ package struct PathHistory: Sendable {
   /// Finds every entry after which the value at `path` differs from the value before it.
   ///
   /// - Complexity: O(size of the log); one state is held at a time.
-  package init(of path: [String], in data: Data) {
+  package init(of path: [PathStep], in data: Data) {
     self.init(of: path) { visit in LogFileReader.scan(data, visit) }
   }
 
@@ -168,7 +168,7 @@ package struct PathHistory: Sendable {
   ///
   /// - Complexity: O(records visited), plus what `scan` costs.
   package init(
-    of path: [String],
+    of path: [PathStep],
     scan: ((LogRecord, JSONValue?) throws(LogDamage) -> Bool) -> LogDamage?
   ) {
     self.path = path
@@ -183,11 +183,11 @@ package struct PathHistory: Sendable {
   /// - Throws: ``InspectorError`` when `input` cannot be read.
   /// - Complexity: O(size of the log); one state is held at a time, and no change is kept.
   package static func write(
-    of path: [String], in input: LogInput, json: Bool, to write: (String) -> Void
+    of path: [PathStep], in input: LogInput, json: Bool, to write: (String) -> Void
   ) throws(InspectorError) -> LogDamage? {
     var count = 0
     if json {
-      write("{\"path\":" + JSONValue.string(JSONPointer.text(path)).text() + ",\"changes\":[")
+      write("{\"path\":" + JSONValue.string(JSONPath.text(path)).text() + ",\"changes\":[")
     }
     let (damage, unknown) = try LogFileReader.query(input) { scan in
       visit(path, reading: scan) { change in
@@ -211,7 +211,7 @@ package struct PathHistory: Sendable {
   ///
   /// - Returns: The damage met, and how many entries came where the state was unknown.
   private static func visit(
-    _ path: [String], reading scan: (LogFileReader.Visitor) -> LogDamage?,
+    _ path: [PathStep], reading scan: (LogFileReader.Visitor) -> LogDamage?,
     _ body: (Change) -> Void
   ) -> (damage: LogDamage?, entriesWithoutState: Int) {
     var unknown = 0
@@ -224,12 +224,14 @@ package struct PathHistory: Sendable {
   }
 
   private static func visitRecords(
-    _ scan: (LogFileReader.Visitor) -> LogDamage?, path: [String],
+    _ scan: (LogFileReader.Visitor) -> LogDamage?, path: [PathStep],
     previous: inout (known: Bool, value: JSONValue?), unknown: inout Int,
     _ body: @escaping (Change) -> Void
   ) -> LogDamage? {
-    scan { record, state in
-      let current = (known: state != nil, value: state?.value(at: path))
+    // Where the path's elements named by identifier were last found, from state to state.
+    var hints = PositionHints()
+    return scan { record, state in
+      let current = (known: state != nil, value: state?.value(at: path, hints: &hints))
       defer { previous = current }
       guard case .entry(let entry) = record else { return true }
       guard previous.known, current.known else {
@@ -247,7 +249,7 @@ package struct PathHistory: Sendable {
   /// "new":…}],"entriesWithoutState":n}`; `old` or `new` is missing where the path was not.
   package var json: JSONValue {
     var object = JSONObject()
-    object["path"] = .string(JSONPointer.text(path))
+    object["path"] = .string(JSONPath.text(path))
     object["changes"] = .array(changes.map(Self.json))
     object["entriesWithoutState"] = .number(String(entriesWithoutState))
     return .object(object)
@@ -282,11 +284,11 @@ package struct PathHistory: Sendable {
   }
 
   /// The lines after the changes in ``text``.
-  private static func closingText(path: [String], changes: Int, entriesWithoutState: Int)
+  private static func closingText(path: [PathStep], changes: Int, entriesWithoutState: Int)
     -> String
   {
     var text = ""
-    if changes == 0 { text += "no entry changed \(JSONPointer.text(path))\n" }
+    if changes == 0 { text += "no entry changed \(TextOutput.safe(JSONPath.text(path)))\n" }
     if entriesWithoutState > 0 {
       text += "\(entriesWithoutState) entries could not be checked: recorded without diffs\n"
     }

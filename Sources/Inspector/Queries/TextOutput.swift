@@ -34,14 +34,20 @@ package enum TextOutput {
     safe(entry.scope.isEmpty ? entry.type : entry.scope + " " + entry.type)
   }
 
-  /// One line for a change of a diff: `replace /todos/0/done: false → true`.
+  /// One line for a change of a diff: `replace /todos[id=3]/done: false → true`,
+  /// `add /todos[id=4] at 2: {…}`, `move /todos[id=3] from 2 to 0`.
   package static func change(_ change: JSONChange) -> String {
-    let path = JSONPointer.text(change.path)
+    let path = safe(JSONPath.text(change.path))
+    let place = change.index.map { " at \($0)" } ?? ""
     switch change.operation {
-    case .add: return "add \(safe(path)): \(value(change.value))"
-    case .remove: return "remove \(safe(path)): \(value(change.old))"
+    case .add: return "add \(path)\(place): \(value(change.value))"
+    case .remove: return "remove \(path)\(place): \(value(change.old))"
     case .replace:
-      return "replace \(safe(path)): \(value(change.old)) → \(value(change.value))"
+      return "replace \(path): \(value(change.old)) → \(value(change.value))"
+    case .move:
+      let from = change.from.map { " from \($0)" } ?? ""
+      let to = change.index.map { " to \($0)" } ?? ""
+      return "move \(path)\(from)\(to)"
     }
   }
 
@@ -56,7 +62,7 @@ package enum TextOutput {
       columns.append("unrecorded: " + safe(reason))
     }
     if let diff = entry.diff {
-      let paths = diff.prefix(3).map { safe(JSONPointer.text($0.path)) }
+      let paths = diff.prefix(3).map { safe(JSONPath.text($0.path)) }
       let more = diff.count > 3 ? " +\(diff.count - 3)" : ""
       columns.append(
         diff.isEmpty ? "no change" : "changed " + paths.joined(separator: " ") + more)

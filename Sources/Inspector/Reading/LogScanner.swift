@@ -12,6 +12,8 @@ package struct LogScanner {
   package static let maximumLineLength = 64 << 20
 
   private var hasHeader = false
+  /// The format version the header names, which says how diffs' paths are written.
+  package private(set) var version = ActionLogFormat.versionWithoutDiffs
   private var lastSequence: Int?
   /// Whether the entry before the next line is known: not for a line read again on its own.
   private var knowsOrder = true
@@ -24,21 +26,25 @@ package struct LogScanner {
     nextLineNumber = line
   }
 
-  /// Creates a scanner that reads one line again, on its own: line `line` of a log whose
-  /// header has been read, without checking its order against the lines before it.
-  package init(rereadingLine line: Int) {
+  /// Creates a scanner that reads one line again, on its own: line `line` of a log of format
+  /// version `version` whose header has been read, without checking its order against the
+  /// lines before it.
+  package init(rereadingLine line: Int, version: Int) {
     hasHeader = true
     nextLineNumber = line
     knowsOrder = false
+    self.version = version
   }
 
-  /// Creates a scanner that reads on from line `line` of a log whose header has been read,
-  /// after the entry `seq` `lastSequence` (`nil`: before the first entry), checking the order
-  /// of each line as a scanner that read the log from its start would.
-  package init(resumingAtLine line: Int, after lastSequence: Int?) {
+  /// Creates a scanner that reads on from line `line` of a log of format version `version`
+  /// whose header has been read, after the entry `seq` `lastSequence` (`nil`: before the first
+  /// entry), checking the order of each line as a scanner that read the log from its start
+  /// would.
+  package init(resumingAtLine line: Int, after lastSequence: Int?, version: Int) {
     hasHeader = true
     nextLineNumber = line
     self.lastSequence = lastSequence
+    self.version = version
   }
 
   /// Whether the header has been read.
@@ -67,7 +73,8 @@ package struct LogScanner {
     }
     guard hasHeader else {
       do {
-        _ = try ActionLogHeader.validated(Data(bytes[range]), line: line)
+        let header = try ActionLogHeader.validated(Data(bytes[range]), line: line)
+        version = header.version ?? ActionLogFormat.versionWithoutDiffs
       } catch {
         throw LogDamage(line: line, reason: Self.withoutPrefix(error.description, line: line))
       }
@@ -135,7 +142,7 @@ package struct LogScanner {
       changes.reserveCapacity(operations.count)
       for (index, operation) in operations.enumerated() {
         do {
-          changes.append(try JSONChange(json: operation))
+          changes.append(try JSONChange(json: operation, version: version))
         } catch {
           throw fail("diff[\(index)]: \(error.reason)")
         }

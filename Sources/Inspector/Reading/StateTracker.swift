@@ -6,6 +6,8 @@ import ActionLog
 package struct StateTracker: Sendable {
   /// The state after the last record applied, or `nil` when the log does not tell.
   package private(set) var state: JSONValue?
+  /// Where the elements the diffs name by identifier were last found.
+  private var hints = PositionHints()
 
   /// Creates a tracker that knows no state yet.
   package init() {}
@@ -32,7 +34,7 @@ package struct StateTracker: Sendable {
       // Released first, so that the diff changes a uniquely held value in place.
       state = nil
       do {
-        try JSONChange.apply(diff, to: &current)
+        try JSONChange.apply(diff, to: &current, hints: &hints)
       } catch {
         throw LogDamage(
           line: entry.line, reason: "the diff does not fit the state before it: \(error)")
@@ -44,13 +46,17 @@ package struct StateTracker: Sendable {
 
 /// The ways a path in the state may be written on the command line.
 package enum StatePath {
-  /// The JSON Pointer tokens of `text`: a pointer (`/todos/0/title`) or a dotted path
-  /// (`todos[0].title`, `todos.0.title`); `nil` when it is neither.
+  /// The steps of `text`: a path as diffs write it (`/todos/0/title`, `/todos[id=3]/done`), or
+  /// a dotted path (`todos[0].title`, `todos.0.title`, `todos[id=3].done`,
+  /// `todos[id="milk"].done`); `nil` when it is neither.
+  ///
+  /// An element named by its identifier is found by it in every state, wherever it stands:
+  /// its history follows it across sorts and removals.
   ///
   /// - Complexity: O(length of `text`).
-  package static func tokens(_ text: String) -> [String]? {
-    if text.isEmpty || text.hasPrefix("/") { return JSONPointer.tokens(text) }
-    var tokens: [String] = []
+  package static func steps(_ text: String) -> [PathStep]? {
+    if text.isEmpty || text.hasPrefix("/") { return JSONPath.steps(text) }
+    var steps: [PathStep] = []
     var current = ""
     var index = text.startIndex
     var afterBracket = false
@@ -60,21 +66,19 @@ package enum StatePath {
       case ".":
         if !afterBracket {
           guard !current.isEmpty else { return nil }
-          tokens.append(current)
+          steps.append(.token(current))
         }
         current = ""
         afterBracket = false
       case "[":
         if !afterBracket {
-          guard !current.isEmpty || tokens.isEmpty == false || index == text.startIndex else {
+          guard !current.isEmpty || steps.isEmpty == false || index == text.startIndex else {
             return nil
           }
-          if !current.isEmpty { tokens.append(current) }
+          if !current.isEmpty { steps.append(.token(current)) }
         }
-        guard let close = text[index...].firstIndex(of: "]") else { return nil }
-        let inside = String(text[text.index(after: index)..<close])
-        guard JSONPointer.index(inside) != nil else { return nil }
-        tokens.append(inside)
+        guard let (step, close) = bracket(in: text, at: index) else { return nil }
+        steps.append(step)
         current = ""
         index = close
         afterBracket = true
@@ -86,8 +90,23 @@ package enum StatePath {
     }
     if !afterBracket {
       guard !current.isEmpty else { return nil }
-      tokens.append(current)
+      steps.append(.token(current))
     }
-    return tokens
+    return steps
+  }
+
+  /// The step of the brackets opening at `open` in `text` (`[0]`, `[id=3]`, `[id="a]b"]`) and
+  /// the position of their `]`.
+  private static func bracket(
+    in text: String, at open: String.Index
+  ) -> (PathStep, String.Index)? {
+    if let (id, rest) = JSONPath.elementStep(at: text[open...]) {
+      return (.id(id), text.index(before: rest.startIndex))
+    }
+    let inside = text[text.index(after: open)...]
+    guard let close = inside.firstIndex(of: "]") else { return nil }
+    let token = String(inside[..<close])
+    guard JSONPointer.index(token) != nil else { return nil }
+    return (.token(token), close)
   }
 }

@@ -86,7 +86,7 @@ package struct HTMLReport: Sendable {
     tr.hidden { display: none; }
     #detail { overflow: auto; padding: 0 1em; }
     pre { background: #f6f6f6; padding: .5em; overflow: auto; }
-    li.add { color: #060; } li.remove { color: #900; } li.replace { color: #850; }
+    li.add { color: #060; } li.remove { color: #900; } li.replace { color: #850; } li.move { color: #036; }
     </style>
     </head>
     <body>
@@ -114,22 +114,60 @@ package struct HTMLReport: Sendable {
     const records = log.records;
     const $ = (id) => document.getElementById(id);
     const text = (tag, content, cls) => { const e = document.createElement(tag); e.textContent = content; if (cls) e.className = cls; return e; };
-    const unescapeToken = (t) => t.replace(/~1/g, "/").replace(/~0/g, "~");
-    const tokens = (p) => p === "" ? [] : p.slice(1).split("/").map(unescapeToken);
+    const unescapeToken = (t) => t.replace(/~1/g, "/").replace(/~2/g, "[").replace(/~0/g, "~");
+    // A path's steps: {token} for "/name" or "/0", {id} for "[id=3]" (the element whose id is 3).
+    function steps(p) {
+      const out = [];
+      let i = 0;
+      while (i < p.length) {
+        if (p[i] === "/") {
+          let j = i + 1;
+          while (j < p.length && p[j] !== "/" && p[j] !== "[") j++;
+          out.push({ token: unescapeToken(p.slice(i + 1, j)) });
+          i = j;
+        } else if (p.startsWith("[id=", i)) {
+          let j = i + 4;
+          if (p[j] === '"') { j++; while (j < p.length && p[j] !== '"') { if (p[j] === "\\\\") j++; j++; } j++; }
+          else while (j < p.length && p[j] !== "]") j++;
+          out.push({ id: JSON.parse(unescapeToken(p.slice(i + 4, j))) });
+          i = j + 1;
+        } else throw new Error("bad path " + p);
+      }
+      return out;
+    }
     const clone = (v) => v === undefined ? undefined : JSON.parse(JSON.stringify(v));
+    const isObject = (v) => v !== null && typeof v === "object";
+    function findID(array, id, hint) {
+      const has = (e) => isObject(e) && !Array.isArray(e) && e.id === id;
+      if (hint !== undefined && hint < array.length && has(array[hint])) return hint;
+      const i = array.findIndex(has);
+      if (i < 0) throw new Error("no element with id " + JSON.stringify(id));
+      return i;
+    }
     function applyChange(root, change) {
-      const path = tokens(change.path);
+      const path = steps(change.path);
       if (path.length === 0) return clone(change.value);
       let target = root;
-      for (const t of path.slice(0, -1)) { if (target === null || typeof target !== "object" || !(t in target)) throw new Error("no " + change.path); target = target[t]; }
+      for (const s of path.slice(0, -1)) {
+        if (!isObject(target)) throw new Error("no " + change.path);
+        if ("id" in s) { if (!Array.isArray(target)) throw new Error("no " + change.path); target = target[findID(target, s.id)]; }
+        else { if (!(s.token in target)) throw new Error("no " + change.path); target = target[s.token]; }
+      }
       const last = path[path.length - 1];
-      if (Array.isArray(target)) {
-        const i = Number(last);
+      if ("id" in last) {
+        if (!Array.isArray(target)) throw new Error("no " + change.path);
+        if (change.op === "add") { target.splice(change.index, 0, clone(change.value)); return root; }
+        const i = findID(target, last.id, change.op === "move" ? change.from : change.index);
+        if (change.op === "remove") target.splice(i, 1);
+        else if (change.op === "move") { const [moved] = target.splice(i, 1); target.splice(change.index, 0, moved); }
+        else target[i] = clone(change.value);
+      } else if (Array.isArray(target)) {
+        const i = Number(last.token);
         if (change.op === "add") target.splice(i, 0, clone(change.value));
         else if (change.op === "remove") target.splice(i, 1);
         else target[i] = clone(change.value);
-      } else if (target !== null && typeof target === "object") {
-        if (change.op === "remove") delete target[last]; else target[last] = clone(change.value);
+      } else if (isObject(target)) {
+        if (change.op === "remove") delete target[last.token]; else target[last.token] = clone(change.value);
       } else throw new Error("no " + change.path);
       return root;
     }
@@ -146,8 +184,10 @@ package struct HTMLReport: Sendable {
     }
     const show = (v) => v === undefined ? "(none)" : JSON.stringify(v);
     function changeLine(c) {
-      if (c.op === "add") return "add " + c.path + ": " + show(c.value);
-      if (c.op === "remove") return "remove " + c.path + ": " + show(c.old);
+      const at = c.index === undefined ? "" : " at " + c.index;
+      if (c.op === "add") return "add " + c.path + at + ": " + show(c.value);
+      if (c.op === "remove") return "remove " + c.path + at + ": " + show(c.old);
+      if (c.op === "move") return "move " + c.path + " from " + c.from + " to " + c.index;
       return "replace " + c.path + ": " + show(c.old) + " \\u2192 " + show(c.value);
     }
     function select(index, row) {

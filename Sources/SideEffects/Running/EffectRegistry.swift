@@ -239,7 +239,7 @@ final class _EffectRegistry {
         ahead = lane[..<index].map(\.entry.token)
       }
       return RunningEffect(
-        token: entry.token, name: String(describing: entry.type),
+        token: entry.token, run: ObjectIdentifier(run), name: String(describing: entry.type),
         awaits: (awaited[entry.token] ?? []).sorted(), queuedBehind: ahead)
     }
   }
@@ -256,6 +256,8 @@ final class _EffectRegistry {
 package struct RunningEffect: Sendable, Hashable {
   /// The run's token, unique within its store.
   package let token: UInt64
+  /// The run's handle, as ``EffectAwaits`` names what a task awaits.
+  package let run: ObjectIdentifier
   /// The effect's type name.
   package let name: String
   /// The runs this one's own task awaits (nested dispatches), oldest first.

@@ -174,12 +174,13 @@ struct NewerFormatTests {
   typealias NotesState = NotesApp.NotesState
 
   /// A copy of the 0.2.0 fixture `name` in which the first line's `"version":1` reads
-  /// `"version":2`, as a later release's file might; returns the copy and the changed file.
+  /// `"version":3`, as a later release's file might (this release reads logs and journals up
+  /// to version 2); returns the copy and the changed file.
   static func newerCopy(of name: String, changing file: String? = nil) throws -> (URL, URL) {
     let copy = try ReleaseFixtures.copy(ReleaseFixtures.url("0.2.0", name))
     let changed = file.map { copy.appendingPathComponent($0) } ?? copy
     let text = try String(contentsOf: changed, encoding: .utf8)
-    let newer = text.replacingOccurrences(of: #""version":1"#, with: #""version":2"#)
+    let newer = text.replacingOccurrences(of: #""version":1"#, with: #""version":3"#)
     #expect(newer != text)
     try newer.write(to: changed, atomically: true, encoding: .utf8)
     return (copy, changed)
@@ -189,7 +190,7 @@ struct NewerFormatTests {
   func actionLog() throws {
     let (log, _) = try Self.newerCopy(of: "notes-log.jsonl")
     defer { ReleaseFixtures.remove(log) }
-    #expect(throws: ActionLogError.unsupportedVersion(line: 1, version: 2)) {
+    #expect(throws: ActionLogError.unsupportedVersion(line: 1, version: 3)) {
       try ActionReplayer(registry: NotesApp.registry())
         .replay(contentsOf: log, initialState: NotesState())
     }
@@ -218,7 +219,7 @@ struct NewerFormatTests {
         reason
           == (file == "snapshot.json"
             ? "not a version 1 statepersistence-snapshot header"
-            : "version 2 is not supported (this library reads versions up to 1)"))
+            : "version 3 is not supported (this library reads versions up to 2)"))
     }
     #expect(try Data(contentsOf: changed) == before)
   }

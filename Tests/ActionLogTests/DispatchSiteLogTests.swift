@@ -63,7 +63,8 @@ struct DispatchSiteLogTests {
 
   @Test("a nested effect's parents are written and read back as one chain")
   func parentsRoundTrip() throws {
-    let outer = DispatchCause("Outer", site: DispatchSite(fileID: "App/A.swift", line: 3), parent: nil)
+    let outer = DispatchCause(
+      "Outer", site: DispatchSite(fileID: "App/A.swift", line: 3), parent: nil)
     let inner = DispatchCause(
       "Outer › Inner", site: DispatchSite(fileID: "App/B.swift", line: 9), parent: outer)
     var writer = ActionLogWriter(registry: .todos())

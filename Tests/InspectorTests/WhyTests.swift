@@ -39,7 +39,9 @@ struct WhyTests {
 
         """)
     let json = harness.run("--json", "--why", "/items[id=1]/done", log)
-    #expect(json.output.contains(#""steps":[{"kind":"updater","name":"ToggleItem","site":"Shop/Load.swift:8"}"#))
+    #expect(
+      json.output.contains(
+        #""steps":[{"kind":"updater","name":"ToggleItem","site":"Shop/Load.swift:8"}"#))
     #expect(harness.run("--why", "/nothing", log).output == "no entry changed /nothing\n")
   }
 

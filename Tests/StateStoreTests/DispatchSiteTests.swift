@@ -71,14 +71,16 @@ struct DispatchSiteTests {
 
   @Test("a cause with a site and a parent survives a round trip; an old cause still decodes")
   func causeCoding() throws {
-    let outer = DispatchCause("Outer", site: DispatchSite(fileID: "App/A.swift", line: 3), parent: nil)
+    let outer = DispatchCause(
+      "Outer", site: DispatchSite(fileID: "App/A.swift", line: 3), parent: nil)
     let inner = DispatchCause(
       "Outer › Inner", site: DispatchSite(fileID: "App/B.swift", line: 9), parent: outer)
     let data = try JSONEncoder().encode(inner)
     #expect(try JSONDecoder().decode(DispatchCause.self, from: data) == inner)
     #expect(inner.chain.map(\.name) == ["Outer › Inner", "Outer"])
 
-    let old = try JSONDecoder().decode(DispatchCause.self, from: Data(#"{"name":"user: add"}"#.utf8))
+    let old = try JSONDecoder().decode(
+      DispatchCause.self, from: Data(#"{"name":"user: add"}"#.utf8))
     #expect(old == DispatchCause("user: add"))
     #expect(old.site == nil && old.parent == nil)
     let plain = String(decoding: try JSONEncoder().encode(DispatchCause("tool")), as: UTF8.self)

@@ -119,10 +119,11 @@ package struct LineEncoder<S: State> {
     return line
   }
 
-  /// Appends where the updater came from: its `cause` (the name, as every version wrote it),
-  /// then, when known, the `site` of its dispatch, the cause's own site (`causeSite`) and the
-  /// causes above it (`causeParents`, nearest first), the last two only with `chain`. Readers
-  /// that predate them skip the keys.
+  /// Appends where the updater came from: its `cause`, its `site` and its cause's chain.
+  ///
+  /// The cause is its name, as every version wrote it; then, when known, the `site` of the
+  /// dispatch, the cause's own site (`causeSite`) and the causes above it (`causeParents`,
+  /// nearest first), the last two only with `chain`. Readers that predate them skip the keys.
   private static func appendOrigin(
     to prefix: inout String, cause: DispatchCause?, site: DispatchSite?, chain: Bool
   ) {

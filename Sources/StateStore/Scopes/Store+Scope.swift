@@ -184,7 +184,8 @@ extension Store: _ScopeRoot {
   }
 
   @usableFromInline package func observeUpdatesFromScope(
-    _ observer: @escaping @MainActor (any Dispatchable, DispatchCause?, UInt64, DispatchSite?)
+    _ observer:
+      @escaping @MainActor (any Dispatchable, DispatchCause?, UInt64, DispatchSite?)
       -> Void
   ) -> Subscription {
     observeUpdates { observer($0.updater, $0.cause, $0.sequence, $0.site) }

@@ -193,8 +193,9 @@ extension _RootEngine {
   // MARK: - The apply path
 
   /// Applies `updater` through the one apply path, telling the journal and update observers
-  /// about it; `cause` is read only when one of them is told, once. `site` is the `dispatch`
-  /// call that sent it, for update observers.
+  /// about it; `cause` is read only when one of them is told, once.
+  ///
+  /// `site` is the `dispatch` call that sent it, for update observers.
   @inlinable
   func apply<U: StateUpdater>(
     _ updater: U, cause: @autoclosure () -> DispatchCause?, site: DispatchSite?,

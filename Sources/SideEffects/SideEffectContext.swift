@@ -54,7 +54,7 @@ public struct SideEffectContext<S: State, D: Sendable>: Sendable {
   ///
   /// Inlinable, so that the store applies the updater through code specialised for its type,
   /// as a `dispatch` made on the main actor does. `fileID` and `line` name the call, recorded
-  /// as the update's ``DispatchSite``; leave them to their defaults.
+  /// as the update's `DispatchSite`; leave them to their defaults.
   @inlinable
   public func dispatch<U: StateUpdater>(
     _ updater: U, fileID: String = #fileID, line: Int = #line
@@ -67,7 +67,7 @@ public struct SideEffectContext<S: State, D: Sendable>: Sendable {
   /// The nested effect goes through the interceptors, shares this effect's task (cancelling
   /// one cancels both) and its updaters are recorded with the cause `"Outer › Inner"`.
   ///
-  /// `fileID` and `line` name the call: the nested effect's ``DispatchCause/site``.
+  /// `fileID` and `line` name the call: the nested effect's `DispatchCause.site`.
   ///
   /// - Throws: Whatever `effect` throws.
   public func dispatch<E: SideEffect>(_ effect: E, fileID: String = #fileID, line: Int = #line)
@@ -78,7 +78,7 @@ public struct SideEffectContext<S: State, D: Sendable>: Sendable {
 
   /// Runs `effect` on the store, waits for it and returns its value.
   ///
-  /// `fileID` and `line` name the call: the nested effect's ``DispatchCause/site``.
+  /// `fileID` and `line` name the call: the nested effect's `DispatchCause.site`.
   ///
   /// - Throws: Whatever `effect` throws, or ``EffectNotRunError`` if it did not run.
   @discardableResult

@@ -10,7 +10,7 @@ extension Store {
   /// instead: the compiler's "'async' call in a function that does not support concurrency"
   /// there means "use `launch`, or `await` the dispatch".
   ///
-  /// `fileID` and `line` name the call: the effect's ``DispatchCause/site``, recorded with
+  /// `fileID` and `line` name the call: the effect's `DispatchCause.site`, recorded with
   /// every updater it dispatches. Leave them to their defaults.
   ///
   /// - Throws: Whatever the effect throws.
@@ -51,7 +51,7 @@ extension Store {
   /// search.cancel()
   /// ```
   ///
-  /// `fileID` and `line` name the call, the effect's ``DispatchCause/site``; leave them to
+  /// `fileID` and `line` name the call, the effect's `DispatchCause.site`; leave them to
   /// their defaults.
   @discardableResult @inlinable
   public func launch<E: SideEffect>(_ effect: E, fileID: String = #fileID, line: Int = #line)

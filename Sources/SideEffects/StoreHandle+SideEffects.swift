@@ -2,7 +2,7 @@ extension StoreHandle {
   /// Runs `effect` on the store and returns when it has finished, as `Store.dispatch(_:)` does.
   ///
   /// - Throws: `StoreReleasedError` once the store is released, or what the effect throws.
-  /// `fileID` and `line` name the call, the effect's ``DispatchCause/site``.
+  /// `fileID` and `line` name the call, the effect's `DispatchCause.site`.
   public func dispatch<E: SideEffect>(_ effect: E, fileID: String = #fileID, line: Int = #line)
     async throws
   where E.StateType == S, E.Dependencies == Dependencies {
@@ -12,7 +12,7 @@ extension StoreHandle {
   /// Runs `effect` on the store and returns its value, as `Store.dispatch(_:)` does.
   ///
   /// - Throws: `StoreReleasedError` once the store is released, or what the effect throws.
-  /// `fileID` and `line` name the call, the effect's ``DispatchCause/site``.
+  /// `fileID` and `line` name the call, the effect's `DispatchCause.site`.
   @discardableResult
   public func dispatch<E: ReturningSideEffect>(
     _ effect: E, fileID: String = #fileID, line: Int = #line

@@ -1,6 +1,6 @@
 extension EncodedTree {
   /// The changes that turn `old`, the previous encoding, into this one: the same, in the same
-  /// order, as ``JSONChange/changes(from:to:)`` between the two whole values.
+  /// order, as ``JSONChange/changes(from:to:identifies:)`` between the two whole values.
   ///
   /// A patched array compares only its encoded elements: the others are those of `old`. With as
   /// many elements on both sides, the whole diff trims the equal ones at both ends and compares

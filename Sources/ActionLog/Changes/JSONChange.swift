@@ -71,8 +71,11 @@ extension JSONChange {
   ///   index down, so each index is right when it applies).
   /// - Any other difference, a leaf or a change of kind, is one `replace`.
   ///
-  /// - Parameter identifies: Whether arrays of identified elements are compared by identity;
-  ///   `false` for a log of format version 1, whose readers know only positions.
+  /// - Parameters:
+  ///   - old: The value before.
+  ///   - new: The value after.
+  ///   - identifies: Whether arrays of identified elements are compared by identity;
+  ///     `false` for a log of format version 1, whose readers know only positions.
   /// - Complexity: O(size of both values), plus the equality checks that trim arrays, plus
   ///   O(elements × moves) for an identified array whose elements moved.
   package static func changes(

@@ -204,7 +204,7 @@ extension JSONValue {
     return value(at: path, hints: &hints)
   }
 
-  /// The value at `path`, as ``value(at:)`` finds it, looking for an element named by its
+  /// The value at `path`, as ``value(at:)-([PathStep])`` finds it, looking for an element named by its
   /// identifier first where `hints` last found it, and noting where it is.
   ///
   /// A reader that looks up one path in every state of a log keeps one `hints`: each lookup

@@ -13,8 +13,10 @@ package struct ActionLogHeader: Decodable, Sendable {
   /// The header line, without its newline: `format` and `version`, then `fields` in order, each
   /// value a JSON string.
   ///
-  /// - Parameter version: The format version of the log: 2 for a log with diffs, 1 otherwise
-  ///   (see ``ActionLogFormat/version``).
+  /// - Parameters:
+  ///   - version: The format version of the log: 2 for a log with diffs, 1 otherwise
+  ///     (see ``ActionLogFormat/version``).
+  ///   - fields: The other keys and their values, written in this order.
   /// - Complexity: O(length of `fields`).
   package static func text(
     _ fields: KeyValuePairs<String, String> = [:],

@@ -53,10 +53,13 @@ public struct SideEffectContext<S: State, D: Sendable>: Sendable {
   /// example, never overwrites the results of the newer one.
   ///
   /// Inlinable, so that the store applies the updater through code specialised for its type,
-  /// as a `dispatch` made on the main actor does.
+  /// as a `dispatch` made on the main actor does. `fileID` and `line` name the call, recorded
+  /// as the update's `DispatchSite`; leave them to their defaults.
   @inlinable
-  public func dispatch<U: StateUpdater>(_ updater: U) async where U.StateType == S {
-    await _store.dispatchUnlessCancelled(updater)
+  public func dispatch<U: StateUpdater>(
+    _ updater: U, fileID: String = #fileID, line: Int = #line
+  ) async where U.StateType == S {
+    await _store.dispatchUnlessCancelled(updater, fileID: fileID, line: line)
   }
 
   /// Runs `effect` on the store and waits for it, as part of this effect.
@@ -64,19 +67,26 @@ public struct SideEffectContext<S: State, D: Sendable>: Sendable {
   /// The nested effect goes through the interceptors, shares this effect's task (cancelling
   /// one cancels both) and its updaters are recorded with the cause `"Outer › Inner"`.
   ///
+  /// `fileID` and `line` name the call: the nested effect's `DispatchCause.site`.
+  ///
   /// - Throws: Whatever `effect` throws.
-  public func dispatch<E: SideEffect>(_ effect: E) async throws
+  public func dispatch<E: SideEffect>(_ effect: E, fileID: String = #fileID, line: Int = #line)
+    async throws
   where E.StateType == S, E.Dependencies == D {
-    try await _store.dispatch(effect)
+    try await _store.dispatch(effect, fileID: fileID, line: line)
   }
 
   /// Runs `effect` on the store, waits for it and returns its value.
   ///
+  /// `fileID` and `line` name the call: the nested effect's `DispatchCause.site`.
+  ///
   /// - Throws: Whatever `effect` throws, or ``EffectNotRunError`` if it did not run.
   @discardableResult
-  public func dispatch<E: ReturningSideEffect>(_ effect: E) async throws -> E.ReturnValue
+  public func dispatch<E: ReturningSideEffect>(
+    _ effect: E, fileID: String = #fileID, line: Int = #line
+  ) async throws -> E.ReturnValue
   where E.StateType == S, E.Dependencies == D {
-    try await _store.dispatch(effect)
+    try await _store.dispatch(effect, fileID: fileID, line: line)
   }
 
   /// Cancels every running effect of the store whose cancellation identifier equals `id`.
@@ -92,9 +102,10 @@ public struct SideEffectContext<S: State, D: Sendable>: Sendable {
 extension Store {
   /// Dispatches `updater` unless the current task, the effect's, has been cancelled.
   @inlinable
-  func dispatchUnlessCancelled<U: StateUpdater>(_ updater: U) async where U.StateType == S {
+  func dispatchUnlessCancelled<U: StateUpdater>(_ updater: U, fileID: String, line: Int) async
+  where U.StateType == S {
     guard !Task.isCancelled else { return }
-    dispatch(updater)
+    dispatch(updater, fileID: fileID, line: line)
   }
 
   /// The state, as an effect reads it.

@@ -10,11 +10,17 @@ extension Store {
   /// instead: the compiler's "'async' call in a function that does not support concurrency"
   /// there means "use `launch`, or `await` the dispatch".
   ///
+  /// `fileID` and `line` name the call: the effect's `DispatchCause.site`, recorded with
+  /// every updater it dispatches. Leave them to their defaults.
+  ///
   /// - Throws: Whatever the effect throws.
   @inlinable
-  nonisolated(nonsending) public func dispatch<E: SideEffect>(_ effect: E) async throws
+  nonisolated(nonsending) public func dispatch<E: SideEffect>(
+    _ effect: E, fileID: String = #fileID, line: Int = #line
+  ) async throws
   where E.StateType == S, E.Dependencies == Dependencies {
-    try await awaitEffect(effect, ifNotRun: { _ in .success(()) })
+    try await awaitEffect(
+      effect, site: DispatchSite(fileID: fileID, line: line), ifNotRun: { _ in .success(()) })
   }
 
   /// Runs `effect`, waits for it to finish and returns its value.
@@ -24,11 +30,15 @@ extension Store {
   ///
   /// - Throws: Whatever the effect throws, or ``EffectNotRunError`` if an interceptor dropped or
   ///   replaced it, or if another effect with the same identifier kept it from running.
+  /// `fileID` and `line` name the call, as for a plain effect; leave them to their defaults.
   @discardableResult @inlinable
-  nonisolated(nonsending) public func dispatch<E: ReturningSideEffect>(_ effect: E) async throws
+  nonisolated(nonsending) public func dispatch<E: ReturningSideEffect>(
+    _ effect: E, fileID: String = #fileID, line: Int = #line
+  ) async throws
     -> E.ReturnValue
   where E.StateType == S, E.Dependencies == Dependencies {
-    try await awaitEffect(effect, ifNotRun: { .failure($0) })
+    try await awaitEffect(
+      effect, site: DispatchSite(fileID: fileID, line: line), ifNotRun: { .failure($0) })
   }
 
   /// Starts `effect` without waiting for it, from synchronous code such as a UI event handler.
@@ -40,10 +50,15 @@ extension Store {
   /// let search = store.launch(Search(query: text))
   /// search.cancel()
   /// ```
+  ///
+  /// `fileID` and `line` name the call, the effect's `DispatchCause.site`; leave them to
+  /// their defaults.
   @discardableResult @inlinable
-  public func launch<E: SideEffect>(_ effect: E) -> EffectTask<Void>
+  public func launch<E: SideEffect>(_ effect: E, fileID: String = #fileID, line: Int = #line)
+    -> EffectTask<Void>
   where E.StateType == S, E.Dependencies == Dependencies {
-    launchEffect(effect, ifNotRun: { _ in .success(()) })
+    launchEffect(
+      effect, site: DispatchSite(fileID: fileID, line: line), ifNotRun: { _ in .success(()) })
   }
 
   /// Starts `effect` without waiting for it; its value can be awaited on the returned handle.
@@ -51,9 +66,12 @@ extension Store {
   /// The effect goes through the interceptors in dispatch order, then runs off the main actor.
   /// Its errors go to `Store.onUnhandledError` and to whoever awaits the handle.
   @discardableResult @inlinable
-  public func launch<E: ReturningSideEffect>(_ effect: E) -> EffectTask<E.ReturnValue>
+  public func launch<E: ReturningSideEffect>(
+    _ effect: E, fileID: String = #fileID, line: Int = #line
+  ) -> EffectTask<E.ReturnValue>
   where E.StateType == S, E.Dependencies == Dependencies {
-    launchEffect(effect, ifNotRun: { .failure($0) })
+    launchEffect(
+      effect, site: DispatchSite(fileID: fileID, line: line), ifNotRun: { .failure($0) })
   }
 
   /// Cancels every running effect whose ``ReturningSideEffect/cancellationID`` equals `id`.

@@ -2,18 +2,23 @@ extension StoreHandle {
   /// Runs `effect` on the store and returns when it has finished, as `Store.dispatch(_:)` does.
   ///
   /// - Throws: `StoreReleasedError` once the store is released, or what the effect throws.
-  public func dispatch<E: SideEffect>(_ effect: E) async throws
+  /// `fileID` and `line` name the call, the effect's `DispatchCause.site`.
+  public func dispatch<E: SideEffect>(_ effect: E, fileID: String = #fileID, line: Int = #line)
+    async throws
   where E.StateType == S, E.Dependencies == Dependencies {
-    try await withStore { try await $0.dispatch(effect) }
+    try await withStore { try await $0.dispatch(effect, fileID: fileID, line: line) }
   }
 
   /// Runs `effect` on the store and returns its value, as `Store.dispatch(_:)` does.
   ///
   /// - Throws: `StoreReleasedError` once the store is released, or what the effect throws.
+  /// `fileID` and `line` name the call, the effect's `DispatchCause.site`.
   @discardableResult
-  public func dispatch<E: ReturningSideEffect>(_ effect: E) async throws -> E.ReturnValue
+  public func dispatch<E: ReturningSideEffect>(
+    _ effect: E, fileID: String = #fileID, line: Int = #line
+  ) async throws -> E.ReturnValue
   where E.StateType == S, E.Dependencies == Dependencies {
-    try await withStore { try await $0.dispatch(effect) }
+    try await withStore { try await $0.dispatch(effect, fileID: fileID, line: line) }
   }
 
   /// Starts `effect` without waiting for it, as `Store.launch(_:)` does; `nil` once the store is

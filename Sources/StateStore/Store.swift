@@ -153,6 +153,8 @@ extension Store {
 struct _QueuedDispatch<S: State, D: Sendable> {
   @usableFromInline let _dispatchable: any Dispatchable
   @usableFromInline let _cause: DispatchCause?
+  /// The `dispatch` call that sent it, kept only when something records it.
+  @usableFromInline let _site: DispatchSite?
   /// For updaters dispatched with their static type: applies them without a dynamic cast.
   @usableFromInline let _apply: (@MainActor (_RootEngine<S, D>, Store<S, D>) -> Void)?
   @usableFromInline let _perform: (@MainActor (any Dispatchable) -> Bool)?
@@ -161,21 +163,26 @@ struct _QueuedDispatch<S: State, D: Sendable> {
   @usableFromInline let _admission: _ScopeAdmission?
 
   init(
-    _ dispatchable: any Dispatchable, cause: DispatchCause?,
+    _ dispatchable: any Dispatchable, cause: DispatchCause?, site: DispatchSite? = nil,
     perform: (@MainActor (any Dispatchable) -> Bool)? = nil, admission: _ScopeAdmission? = nil
   ) {
     self._dispatchable = dispatchable
     self._cause = cause
+    self._site = site
     self._apply = nil
     self._perform = perform
     self._admission = admission
   }
 
   @inlinable
-  init<U: StateUpdater>(updater: U, cause: DispatchCause?) where U.StateType == S {
+  init<U: StateUpdater>(updater: U, cause: DispatchCause?, site: DispatchSite?)
+  where U.StateType == S {
     self._dispatchable = updater
     self._cause = cause
-    self._apply = { engine, store in engine.apply(updater, cause: cause, store: store) }
+    self._site = site
+    self._apply = { engine, store in
+      engine.apply(updater, cause: cause, site: site, store: store)
+    }
     self._perform = nil
     self._admission = nil
   }

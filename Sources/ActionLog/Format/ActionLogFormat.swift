@@ -22,6 +22,7 @@ public enum ActionLogFormat {
 enum LogKey: String, CodingKey {
   case format, version, state, created
   case seq, type, payload, cause, time, scope
+  case site, causeSite, causeParents
   case checkpoint
   case unrecorded, reason
 }

@@ -15,12 +15,16 @@ public struct ActionLogEntry<S: State>: Sendable {
   public let cause: DispatchCause?
   /// When the updater was applied, if the log says.
   public let time: Date?
+  /// The file and line of the `dispatch` that sent the updater, if the log says (logs
+  /// recorded before sites were written do not).
+  public let site: DispatchSite?
 
   /// Creates an entry.
   public init(
     sequence: Int, line: Int, type: String, updater: any StateUpdater<S>,
-    cause: DispatchCause? = nil, time: Date? = nil
+    cause: DispatchCause? = nil, time: Date? = nil, site: DispatchSite? = nil
   ) {
+    self.site = site
     self.sequence = sequence
     self.line = line
     self.type = type

@@ -37,11 +37,12 @@ public struct ActionLogWriter<S: State> {
   ///
   /// - Complexity: O(size of the updater's encoding), independent of any state.
   public mutating func append(
-    _ updater: any StateUpdater<S>, cause: DispatchCause? = nil, time: Date? = nil
+    _ updater: any StateUpdater<S>, cause: DispatchCause? = nil, time: Date? = nil,
+    site: DispatchSite? = nil
   ) throws(ActionLogError) {
     lastSequence += 1
     let (line, failure) = encoder.entry(
-      updater, sequence: lastSequence, cause: cause, time: time)
+      updater, sequence: lastSequence, cause: cause, time: time, site: site)
     data.append(line)
     if let failure { throw failure }
   }

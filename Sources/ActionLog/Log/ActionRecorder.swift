@@ -63,14 +63,25 @@ public final class ActionRecorder {
     /// elements of tracked arrays that their change journals name (O(state size) when elements
     /// were added, removed or moved).
     public var recordsDiffs: Bool
+    /// Whether each entry carries where it came from: the file and line of its `dispatch`
+    /// (`"site"`) and, for an effect's updater, the line that dispatched the effect
+    /// (`"causeSite"`) and the effects above it (`"causeParents"`).
+    ///
+    /// On in diff mode unless set: the mode a session is recorded in to be inspected. Off,
+    /// a log stays the same bytes when the code that dispatches moves.
+    public var recordsSites: Bool
     /// The clock for `"time"` and the header's creation time.
     public var clock: @Sendable () -> Date
 
     /// Creates options; the defaults write every line at once, without checkpoints or times.
+    ///
+    /// `recordsSites` left `nil` follows `recordsDiffs`.
     public init(
       checkpointInterval: Int? = nil, bufferCapacity: Int = 0, recordsTime: Bool = false,
-      recordsDiffs: Bool = false, clock: @escaping @Sendable () -> Date = { Date() }
+      recordsDiffs: Bool = false, recordsSites: Bool? = nil,
+      clock: @escaping @Sendable () -> Date = { Date() }
     ) {
+      self.recordsSites = recordsSites ?? recordsDiffs
       self.checkpointInterval = checkpointInterval.map { max(1, $0) }
       self.bufferCapacity = max(0, bufferCapacity)
       self.recordsTime = recordsTime
@@ -183,6 +194,7 @@ public final class ActionRecorder {
       let time = options.recordsTime ? options.clock() : nil
       var (line, failure) = encoder.entry(
         update.updater, sequence: self.lastSequence, cause: update.cause, time: time,
+        site: options.recordsSites ? update.site : nil, writesCauseChain: options.recordsSites,
         spareCapacity: diffs == nil ? 0 : DiffRecording<S>.usualDiffLength)
       let diffed = store.flatMap { diffs?.appendDiff(to: &line, after: $0.state) }
       if let checkpoint = pendingCheckpoint ?? base {

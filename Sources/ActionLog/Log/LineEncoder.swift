@@ -25,7 +25,7 @@ package struct LineEncoder<S: State> {
   /// adds to the line (a diff), so that adding them does not copy it.
   package mutating func entry(
     _ updater: any StateUpdater<S>, sequence: Int, cause: DispatchCause?, time: Date?,
-    spareCapacity: Int = 0
+    site: DispatchSite? = nil, writesCauseChain: Bool = true, spareCapacity: Int = 0
   ) -> (line: Data, failure: ActionLogError?) {
     let type = Swift.type(of: updater)
     let typeID = ObjectIdentifier(type)
@@ -36,7 +36,9 @@ package struct LineEncoder<S: State> {
     }
     var prefix = "{\"seq\":\(sequence),"
     if codec == nil, let scoped = updater as? any ScopedUpdaterProtocol {
-      return scopedEntry(scoped, prefix: prefix, cause: cause, time: time)
+      return scopedEntry(
+        scoped, prefix: prefix, cause: cause, time: time, site: site,
+        writesCauseChain: writesCauseChain)
     }
     guard let codec else {
       let name = String(reflecting: type)
@@ -53,7 +55,7 @@ package struct LineEncoder<S: State> {
       return (Data(prefix.utf8), .encodingFailed(type: codec.typeName, reason: reason))
     }
     prefix += "\"type\":" + codec.quotedName
-    if let cause { prefix += ",\"cause\":" + JSONText.quoted(cause.name) }
+    Self.appendOrigin(to: &prefix, cause: cause, site: site, chain: writesCauseChain)
     if let time { prefix += ",\"time\":" + Self.seconds(time) }
     prefix += ",\"payload\":"
     var line = Data(capacity: prefix.utf8.count + payload.count + 2 + spareCapacity)
@@ -66,7 +68,8 @@ package struct LineEncoder<S: State> {
   /// The entry line of an updater dispatched through a scope: its `scope` path, then the
   /// feature's registered name and payload.
   private func scopedEntry(
-    _ scoped: any ScopedUpdaterProtocol, prefix: String, cause: DispatchCause?, time: Date?
+    _ scoped: any ScopedUpdaterProtocol, prefix: String, cause: DispatchCause?, time: Date?,
+    site: DispatchSite?, writesCauseChain: Bool
   ) -> (line: Data, failure: ActionLogError?) {
     var prefix = prefix
     let entry: ScopedEntry
@@ -88,7 +91,7 @@ package struct LineEncoder<S: State> {
     }
     prefix += "\"scope\":" + JSONText.quoted(entry.path.joined(separator: "/"))
     prefix += ",\"type\":" + entry.quotedName
-    if let cause { prefix += ",\"cause\":" + JSONText.quoted(cause.name) }
+    Self.appendOrigin(to: &prefix, cause: cause, site: site, chain: writesCauseChain)
     if let time { prefix += ",\"time\":" + Self.seconds(time) }
     prefix += ",\"payload\":"
     var line = Data(prefix.utf8)
@@ -114,6 +117,30 @@ package struct LineEncoder<S: State> {
     line.append(encoded)
     line.append(contentsOf: "}\n".utf8)
     return line
+  }
+
+  /// Appends where the updater came from: its `cause`, its `site` and its cause's chain.
+  ///
+  /// The cause is its name, as every version wrote it; then, when known, the `site` of the
+  /// dispatch, the cause's own site (`causeSite`) and the causes above it (`causeParents`,
+  /// nearest first), the last two only with `chain`. Readers that predate them skip the keys.
+  private static func appendOrigin(
+    to prefix: inout String, cause: DispatchCause?, site: DispatchSite?, chain: Bool
+  ) {
+    if let cause {
+      prefix += ",\"cause\":" + JSONText.quoted(cause.name)
+      if chain, let causeSite = cause.site {
+        prefix += ",\"causeSite\":" + JSONText.quoted(causeSite.description)
+      }
+      if chain, cause.parent != nil {
+        let parents = cause.chain.dropFirst().map { parent in
+          "{\"name\":" + JSONText.quoted(parent.name)
+            + (parent.site.map { ",\"site\":" + JSONText.quoted($0.description) } ?? "") + "}"
+        }
+        prefix += ",\"causeParents\":[" + parents.joined(separator: ",") + "]"
+      }
+    }
+    if let site { prefix += ",\"site\":" + JSONText.quoted(site.description) }
   }
 
   /// A number of seconds as JSON, with millisecond precision.

@@ -6,7 +6,9 @@ import StateStore
 /// The envelope and the payload are decoded together: the `type` key picks the registered
 /// updater, which then decodes `payload` from the same container. Unknown keys are ignored.
 package enum LogLine<S: State>: DecodableWithConfiguration {
-  case entry(sequence: Int, type: String, updater: any StateUpdater<S>, cause: String?, time: Date?)
+  case entry(
+    sequence: Int, type: String, updater: any StateUpdater<S>, cause: DispatchCause?,
+    time: Date?, site: DispatchSite?)
   case checkpoint(sequence: Int)
   case unrecorded(sequence: Int, type: String, reason: String)
 
@@ -43,7 +45,9 @@ package enum LogLine<S: State>: DecodableWithConfiguration {
       return
     }
     let name = try container.decode(String.self, forKey: .type)
-    let cause = try container.decodeIfPresent(String.self, forKey: .cause)
+    let cause = try Self.cause(in: container)
+    let site = try container.decodeIfPresent(String.self, forKey: .site).flatMap(
+      DispatchSite.init(logText:))
     let time = try container.decodeIfPresent(Double.self, forKey: .time).map {
       Date(timeIntervalSince1970: $0)
     }
@@ -62,6 +66,39 @@ package enum LogLine<S: State>: DecodableWithConfiguration {
         throw LineFailure.payload(type: name, error: error)
       }
     }
-    self = .entry(sequence: sequence, type: name, updater: updater, cause: cause, time: time)
+    self = .entry(
+      sequence: sequence, type: name, updater: updater, cause: cause, time: time, site: site)
+  }
+
+  /// One cause above an entry's, as `causeParents` lists it.
+  private struct ParentCause: Decodable {
+    let name: String
+    let site: String?
+  }
+
+  /// The entry's cause: its name, and, when the log has them, its site and the causes above
+  /// it, rebuilt into one chain.
+  private static func cause(in container: KeyedDecodingContainer<LogKey>) throws
+    -> DispatchCause?
+  {
+    guard let name = try container.decodeIfPresent(String.self, forKey: .cause) else {
+      return nil
+    }
+    let site = try container.decodeIfPresent(String.self, forKey: .causeSite)
+    let parents = try container.decodeIfPresent([ParentCause].self, forKey: .causeParents) ?? []
+    let parent = parents.reversed().reduce(nil as DispatchCause?) { above, parent in
+      DispatchCause(
+        parent.name, site: parent.site.flatMap(DispatchSite.init(logText:)), parent: above)
+    }
+    return DispatchCause(name, site: site.flatMap(DispatchSite.init(logText:)), parent: parent)
+  }
+}
+
+extension DispatchSite {
+  /// Reads a site as a log writes it, `fileID:line`; `nil` when `text` has no line number.
+  package init?(logText text: String) {
+    guard let colon = text.lastIndex(of: ":"), let line = Int(text[text.index(after: colon)...])
+    else { return nil }
+    self.init(fileID: String(text[..<colon]), line: line)
   }
 }

@@ -52,7 +52,7 @@ struct LogReader<S: State> {
         return .checkpoint(sequence: sequence, line: line, text: text)
       case .unrecorded(let sequence, let type, let reason):
         throw .unrecordedEntry(line: line, sequence: sequence, type: type, reason: reason)
-      case .entry(let sequence, let type, let updater, let cause, let time):
+      case .entry(let sequence, let type, let updater, let cause, let time, let site):
         if let lastSequence, sequence <= lastSequence {
           throw .outOfOrder(line: line, sequence: sequence, previous: lastSequence)
         }
@@ -60,7 +60,7 @@ struct LogReader<S: State> {
         return .entry(
           ActionLogEntry(
             sequence: sequence, line: line, type: type, updater: updater,
-            cause: cause.map(DispatchCause.init), time: time))
+            cause: cause, time: time, site: site))
       }
     }
     return nil

@@ -16,6 +16,9 @@ package struct InspectArguments: Equatable, Sendable {
     case summary
     /// The HTML report, written to a file.
     case html(path: String)
+    /// Where the value at a path came from: the entry that last changed it at or before
+    /// entry `at` (the last entry when `nil`), and the chain of causes behind that entry.
+    case why(of: [PathStep], at: Int?)
   }
 
   /// The log to read.
@@ -88,11 +91,13 @@ package struct InspectArguments: Equatable, Sendable {
       guard query == nil else {
         throw UsageError(
           description: "\(option): ask one question at a time (--at, --diff, --changes-of, "
-            + "--summary, --html)")
+            + "--why, --summary, --html)")
       }
       query = new
     }
     var onlyFiles = false
+    var at: Int?
+    var why: [PathStep]?
     while index < arguments.count {
       let argument = arguments[index]
       if onlyFiles || !argument.hasPrefix("-") || argument == "-" {
@@ -114,7 +119,18 @@ package struct InspectArguments: Equatable, Sendable {
           throw UsageError(description: "--tui and --plain: choose one")
         }
         interface = chosen
-      case "--at": try setQuery(.state(after: try number(argument)), argument)
+      case "--at":
+        guard at == nil else { throw UsageError(description: "--at: give it once") }
+        at = try number(argument)
+      case "--why":
+        let text = try value(argument)
+        guard let path = StatePath.steps(text) else {
+          throw UsageError(
+            description: "--why: '\(TextOutput.safe(text))' is not a path; write "
+              + "/todos/0/title, todos[0].title or todos[id=3].title")
+        }
+        guard why == nil else { throw UsageError(description: "--why: give it once") }
+        why = path
       case "--diff":
         let from = try number(argument)
         try setQuery(.diff(from: from, to: try number(argument)), argument)
@@ -133,6 +149,11 @@ package struct InspectArguments: Equatable, Sendable {
           description: "unknown option '\(TextOutput.safe(argument))'; see --help")
       }
       index += 1
+    }
+    if let why {
+      try setQuery(.why(of: why, at: at), "--why")
+    } else if let at {
+      try setQuery(.state(after: at), "--at")
     }
     guard let file else { throw UsageError(description: "which log? give its path; see --help") }
     if follow, let query, query != .timeline {
@@ -170,6 +191,10 @@ package struct InspectArguments: Equatable, Sendable {
       --changes-of PATH   the entries that changed PATH (/todos/0/title or todos[0].title;
                           todos[id=3].title follows the element whose id is 3 wherever
                           it moves)
+      --why PATH [--at N] where the value at PATH after entry N (the last entry without
+                          --at) came from: the entry that last changed it, the file:line
+                          that dispatched it, and each effect behind it, back to the
+                          user's action (sites are recorded in diff mode)
       --summary           counts by type, scope and cause, the time span, the slowest gaps
       --html FILE         write a self-contained HTML report of the whole session to FILE
 

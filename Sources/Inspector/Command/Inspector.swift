@@ -104,6 +104,9 @@ package enum Inspector {
     case .changes(let path):
       return try PathHistory.write(
         of: path, in: input, json: arguments.json, to: output.write)
+    case .why(let path, let at):
+      return try ChangeOrigin.write(
+        of: path, at: at, in: input, json: arguments.json, to: output.write)
     case .summary:
       let summary = try LogSummary(of: input)
       output.write(arguments.json ? summary.json.text() + "\n" : summary.text)

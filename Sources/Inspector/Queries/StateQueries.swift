@@ -210,7 +210,7 @@ package struct PathHistory: Sendable {
   /// Calls `body` with each change of the value at `path`, in the order of the log.
   ///
   /// - Returns: The damage met, and how many entries came where the state was unknown.
-  private static func visit(
+  static func visit(
     _ path: [PathStep], reading scan: (LogFileReader.Visitor) -> LogDamage?,
     _ body: (Change) -> Void
   ) -> (damage: LogDamage?, entriesWithoutState: Int) {

@@ -14,6 +14,12 @@ package struct InspectedEntry: Sendable, Equatable {
   package var scope: String
   /// What dispatched it, if the log says.
   package var cause: String?
+  /// The `fileID:line` of the `dispatch` that sent it, if the log says.
+  package var site: String?
+  /// The `fileID:line` that dispatched the effect named by ``cause``, if the log says.
+  package var causeSite: String?
+  /// The causes above ``cause``, nearest first: the effects (or action) that dispatched it.
+  package var causeParents: [CauseStep] = []
   /// When it was applied, in seconds since 1970, if the log says.
   package var time: Double?
   /// The updater's encoding; `nil` for an unrecorded entry.
@@ -32,6 +38,17 @@ package struct InspectedEntry: Sendable, Equatable {
     object["type"] = .string(type)
     object["scope"] = .string(scope)
     if let cause { object["cause"] = .string(cause) }
+    if let site { object["site"] = .string(site) }
+    if let causeSite { object["causeSite"] = .string(causeSite) }
+    if !causeParents.isEmpty {
+      object["causeParents"] = .array(
+        causeParents.map { parent in
+          var step = JSONObject()
+          step["name"] = .string(parent.name)
+          if let site = parent.site { step["site"] = .string(site) }
+          return .object(step)
+        })
+    }
     if let time { object["time"] = .number(TimeText.seconds(time)) }
     if let payload { object["payload"] = payload }
     if let diff { object["diff"] = JSONChange.json(diff) }
@@ -39,6 +56,14 @@ package struct InspectedEntry: Sendable, Equatable {
     return .object(object)
   }
 
+}
+
+/// One cause in the chain above an entry's cause: a name and the site it was dispatched from.
+package struct CauseStep: Sendable, Equatable {
+  /// The cause's name: an effect's type, or a labelled action.
+  package var name: String
+  /// The `fileID:line` it was dispatched from, if the log says.
+  package var site: String?
 }
 
 /// A line of an action log after its header.

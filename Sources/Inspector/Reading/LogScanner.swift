@@ -130,6 +130,16 @@ package struct LogScanner {
     }
     entry.scope = try optionalString(object, "scope", line: line) ?? ""
     entry.cause = try optionalString(object, "cause", line: line)
+    entry.site = try optionalString(object, "site", line: line)
+    entry.causeSite = try optionalString(object, "causeSite", line: line)
+    if case .array(let parents)? = object["causeParents"] {
+      entry.causeParents = parents.compactMap { parent in
+        guard case .object(let step) = parent, let name = step["name"]?.stringValue else {
+          return nil
+        }
+        return CauseStep(name: name, site: step["site"]?.stringValue)
+      }
+    }
     if let time = object["time"] {
       guard let seconds = time.doubleValue, seconds.isFinite else {
         throw fail("\"time\" must be a number of seconds")

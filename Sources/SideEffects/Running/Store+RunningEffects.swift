@@ -25,9 +25,9 @@ extension Store {
   /// the main actor is resumed there when the effect ends, without a turn of the main actor.
   @inlinable
   nonisolated(nonsending) func awaitEffect<E: ReturningSideEffect>(
-    _ effect: E, ifNotRun: _NotRunAnswer<E.ReturnValue>
+    _ effect: E, site: DispatchSite? = nil, ifNotRun: _NotRunAnswer<E.ReturnValue>
   ) async throws -> E.ReturnValue where E.StateType == S, E.Dependencies == Dependencies {
-    switch await startAwaitedEffect(effect, ifNotRun: ifNotRun) {
+    switch await startAwaitedEffect(effect, site: site, ifNotRun: ifNotRun) {
     case .notRun(let answer):
       return try answer.get()
     case .running(let run):
@@ -53,7 +53,7 @@ extension Store {
   /// then hops here by itself.
   @inlinable
   func startAwaitedEffect<E: ReturningSideEffect>(
-    _ effect: E, ifNotRun: _NotRunAnswer<E.ReturnValue>
+    _ effect: E, site: DispatchSite?, ifNotRun: _NotRunAnswer<E.ReturnValue>
   ) async -> _AwaitedStart<E.ReturnValue> where E.StateType == S, E.Dependencies == Dependencies {
     let final: E
     // As for a launch, an effect that nothing can drop, replace or delay starts at once.
@@ -68,7 +68,8 @@ extension Store {
       return .notRun(ifNotRun(EffectNotRunError(effect, .replacedByInterceptor(with: other))))
     }
     let awaiter = _EffectRunID._currentTaskRun.map(\._token)
-    guard let run = startEffect(final, reportsErrors: false, awaitedBy: awaiter) else {
+    guard let run = startEffect(final, reportsErrors: false, awaitedBy: awaiter, site: site)
+    else {
       return .notRun(ifNotRun(EffectNotRunError(effect, .alreadyInFlight)))
     }
     return .running(run)
@@ -81,24 +82,26 @@ extension Store {
   /// the application launches it, instead of looking up generic metadata at run time.
   @inlinable
   func launchEffect<E: ReturningSideEffect>(
-    _ effect: E, ifNotRun: @escaping _NotRunAnswer<E.ReturnValue>
+    _ effect: E, site: DispatchSite? = nil, ifNotRun: @escaping _NotRunAnswer<E.ReturnValue>
   ) -> EffectTask<E.ReturnValue> where E.StateType == S, E.Dependencies == Dependencies {
     // Nothing can drop, replace or delay it (see `sendThroughInterceptors`): start it at once,
     // and let its run be its handle.
     if _reachesEndAtOnce, !(effect is any StateUpdater) {
-      return startEffect(effect, reportsErrors: true, awaitedBy: nil)
+      return startEffect(effect, reportsErrors: true, awaitedBy: nil, site: site)
         ?? EffectTask(notRun: ifNotRun(EffectNotRunError(effect, .alreadyInFlight)))
     }
-    return _launchThroughInterceptors(effect, ifNotRun: ifNotRun)
+    return _launchThroughInterceptors(effect, site: site, ifNotRun: ifNotRun)
   }
 
   /// Launches `effect` through the interceptors: queued behind a dispatch in progress, or
   /// watched by interceptors that may drop or replace it.
   @usableFromInline
   func _launchThroughInterceptors<E: ReturningSideEffect>(
-    _ effect: E, ifNotRun: @escaping _NotRunAnswer<E.ReturnValue>
+    _ effect: E, site: DispatchSite?, ifNotRun: @escaping _NotRunAnswer<E.ReturnValue>
   ) -> EffectTask<E.ReturnValue> where E.StateType == S, E.Dependencies == Dependencies {
     let handle = EffectTask<E.ReturnValue>()
+    // Read here, in the launching task: the start comes later, from the interceptors' turn.
+    let parent = DispatchCause.current
     sendThroughInterceptors(effect, expecting: { $0 as? E }) { [weak self] outcome in
       let final: E
       switch outcome {
@@ -115,7 +118,10 @@ extension Store {
         handle.attach(.notRun(ifNotRun(EffectNotRunError(effect, .cancelledBeforeStart))))
         return
       }
-      if self.startEffect(final, reportsErrors: true, awaitedBy: nil, as: handle) == nil {
+      let started = DispatchCause.$current.withValue(parent) {
+        self.startEffect(final, reportsErrors: true, awaitedBy: nil, site: site, as: handle)
+      }
+      if started == nil {
         handle.attach(.notRun(ifNotRun(EffectNotRunError(effect, .alreadyInFlight))))
       }
     }
@@ -138,10 +144,11 @@ extension Store {
   ///   - reportsErrors: Whether a thrown error (other than a cancellation) goes to
   ///     `Store.onUnhandledError`; true when nobody awaits the effect.
   ///   - awaitedBy: The effect run whose own task awaits this one, if any.
+  ///   - site: Where the effect was dispatched from, for its cause.
   ///   - handle: The handle a launch already returned, if any; a fresh one otherwise.
   @discardableResult @inlinable
   func startEffect<E: ReturningSideEffect>(
-    _ effect: E, reportsErrors: Bool, awaitedBy: UInt64?,
+    _ effect: E, reportsErrors: Bool, awaitedBy: UInt64?, site: DispatchSite? = nil,
     as handle: EffectTask<E.ReturnValue>? = nil
   ) -> EffectTask<E.ReturnValue>?
   where E.StateType == S, E.Dependencies == Dependencies {
@@ -159,7 +166,8 @@ extension Store {
     let run = handle ?? EffectTask<E.ReturnValue>()
     let token = registry._begin(
       run, id: id, type: E.self, awaitedBy: awaitedBy, queued: queued)
-    let cause = DispatchCause(Self._causeName(registry._name(of: E.self)))
+    let cause = DispatchCause(
+      Self._causeName(registry._name(of: E.self)), site: site, parent: DispatchCause.current)
     let identity = _EffectRunID(registry: ObjectIdentifier(registry), token: token, run: run)
     let context = SideEffectContext(store: self)
     let task = _EffectRunID._binding(identity, cause: cause) {

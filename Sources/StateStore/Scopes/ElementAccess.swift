@@ -68,14 +68,14 @@ extension _ScopeLink {
       read: { [access] in access.read() },
       peek: { [access] body in Self.withAddress(of: access.read(), body) },
       withSlice: { [access] origin, body in access.withSlice(origin, body) },
-      forward: { [access] updater, admission in
+      forward: { [access] updater, admission, site in
         // With an admission, the root may be inside an updater: checked in the queued turn.
         if admission == nil, let reason = access.dropReason() { return .dropped(reason) }
         return parent._forward(
           ScopedUpdater<Sub, Element>(
             scope: name, updater: updater, elementID: id, identity: identity,
             origin: ScopedUpdater<Sub, Element>._origin(of: updater, else: origin), lens: lens),
-          admission)
+          admission, site)
       },
       dropReason: { [access] in access.dropReason() },
       register: { [access] node in

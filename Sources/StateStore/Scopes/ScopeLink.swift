@@ -83,12 +83,12 @@ extension _ScopeLink {
       rootHandle: _rootHandle, path: _childPath(name), name: name, origin: origin,
       identity: identity,
       read: read, peek: peek, withSlice: withSlice,
-      forward: { updater, admission in
+      forward: { updater, admission, site in
         parent._forward(
           ScopedUpdater<Sub, Child>(
             scope: name, updater: updater, elementID: nil, identity: identity,
             origin: ScopedUpdater<Sub, Child>._origin(of: updater, else: origin),
-            lens: { state, body in body(&state[keyPath: keyPath]) }), admission)
+            lens: { state, body in body(&state[keyPath: keyPath]) }), admission, site)
       },
       dropReason: parent._dropReason, register: parent._register,
       observersChanged: parent._observersChanged, relay: parent._relay,

@@ -129,11 +129,11 @@ extension Store {
   ) -> Subscription {
     guard let root = link.root else { return Subscription {} }
     let identity = link._identity
-    return root.observeUpdatesFromScope { updater, cause, sequence in
+    return root.observeUpdatesFromScope { updater, cause, sequence, site in
       var current: any Dispatchable = updater
       while let scoped = current as? any _ScopedUpdaterPlumbing {
         if scoped.scopeIdentity === identity, let inner = scoped.wrapped as? any StateUpdater<S> {
-          observer(AppliedUpdate(updater: inner, cause: cause, sequence: sequence))
+          observer(AppliedUpdate(updater: inner, cause: cause, sequence: sequence, site: site))
           return
         }
         current = scoped.wrapped

@@ -88,7 +88,9 @@ package protocol _ScopeRoot: AnyObject {
     then perform: @escaping @MainActor (any Dispatchable) -> Bool)
   func reportFromScope(_ error: any Error, _ dispatchable: any Dispatchable)
   func observeUpdatesFromScope(
-    _ observer: @escaping @MainActor (any Dispatchable, DispatchCause?, UInt64) -> Void
+    _ observer:
+      @escaping @MainActor (any Dispatchable, DispatchCause?, UInt64, DispatchSite?)
+      -> Void
   ) -> Subscription
 }
 

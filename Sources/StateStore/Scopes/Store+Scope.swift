@@ -184,8 +184,10 @@ extension Store: _ScopeRoot {
   }
 
   @usableFromInline package func observeUpdatesFromScope(
-    _ observer: @escaping @MainActor (any Dispatchable, DispatchCause?, UInt64) -> Void
+    _ observer:
+      @escaping @MainActor (any Dispatchable, DispatchCause?, UInt64, DispatchSite?)
+      -> Void
   ) -> Subscription {
-    observeUpdates { observer($0.updater, $0.cause, $0.sequence) }
+    observeUpdates { observer($0.updater, $0.cause, $0.sequence, $0.site) }
   }
 }

@@ -6,11 +6,20 @@ public struct AppliedUpdate<S: State>: Sendable {
   public let cause: DispatchCause?
   /// The position of this update among every update this store has applied, from 1.
   public let sequence: UInt64
+  /// The file and line of the `dispatch` call that sent it, if known.
+  ///
+  /// `nil` for an updater that no `dispatch` call of the application's sent, such as one an
+  /// interceptor dispatched through its context or one the navigator mirrors.
+  public let site: DispatchSite?
 
   @usableFromInline
-  init(updater: any StateUpdater<S>, cause: DispatchCause?, sequence: UInt64) {
+  init(
+    updater: any StateUpdater<S>, cause: DispatchCause?, sequence: UInt64,
+    site: DispatchSite? = nil
+  ) {
     self.updater = updater
     self.cause = cause
     self.sequence = sequence
+    self.site = site
   }
 }

@@ -57,10 +57,10 @@ extension _RootEngine {
           { $0.applyInPlace(origin: origin, root: root, body) },
           ifReleased: .dropped(.rootReleased))
       },
-      forward: { updater, admission in
+      forward: { updater, admission, site in
         root.withStore(
           { store, engine in
-            engine._enqueueFromScope(updater, admission: admission, store: store)
+            engine._enqueueFromScope(updater, admission: admission, site: site, store: store)
             return .applied
           }, ifReleased: .dropped(.rootReleased))
       },

@@ -69,10 +69,14 @@ extension _RootEngine {
   /// in its turn, before the interceptors (see `ScopeLink.forward`).
   @usableFromInline
   func _enqueueFromScope(
-    _ updater: any StateUpdater<S>, admission: _ScopeAdmission?, store: Store<S, Dependencies>
+    _ updater: any StateUpdater<S>, admission: _ScopeAdmission?, site: DispatchSite?,
+    store: Store<S, Dependencies>
   ) {
     _enqueue(
-      _QueuedDispatch(updater, cause: observedCause(), admission: admission), store: store)
+      _QueuedDispatch(
+        updater, cause: observedCause(), site: observesUpdaters ? site : nil,
+        admission: admission),
+      store: store)
   }
 
   /// Ends a dispatch applied at once: the store is idle again, and what the dispatch queued
@@ -122,21 +126,24 @@ extension _RootEngine {
         if let apply = next._apply {
           apply(self, store)
         } else {
-          finish(next._dispatchable, cause: next._cause, perform: next._perform, store: store)
+          finish(
+            next._dispatchable, cause: next._cause, site: next._site, perform: next._perform,
+            store: store)
         }
       } else {
         runInterceptor(
-          at: 0, next._dispatchable, cause: next._cause, perform: next._perform, store: store)
+          at: 0, next._dispatchable, cause: next._cause, site: next._site, perform: next._perform,
+          store: store)
       }
     }
   }
 
   private func runInterceptor(
-    at index: Int, _ dispatchable: any Dispatchable, cause: DispatchCause?,
+    at index: Int, _ dispatchable: any Dispatchable, cause: DispatchCause?, site: DispatchSite?,
     perform: (@MainActor (any Dispatchable) -> Bool)?, store: Store<S, Dependencies>
   ) {
     guard index < _interceptors.count else {
-      finish(dispatchable, cause: cause, perform: perform, store: store)
+      finish(dispatchable, cause: cause, site: site, perform: perform, store: store)
       return
     }
     // The interceptor may call `next` later, after the store is gone: it then does nothing.
@@ -144,20 +151,20 @@ extension _RootEngine {
       [weak store] forwarded in
       guard let store, let engine = store._engine else { return }
       engine.runInterceptor(
-        at: index + 1, forwarded, cause: cause, perform: perform, store: store)
+        at: index + 1, forwarded, cause: cause, site: site, perform: perform, store: store)
     }
   }
 
   /// The end of the chain: apply an updater, or hand anything else to whoever runs it.
   private func finish(
-    _ dispatchable: any Dispatchable, cause: DispatchCause?,
+    _ dispatchable: any Dispatchable, cause: DispatchCause?, site: DispatchSite?,
     perform: (@MainActor (any Dispatchable) -> Bool)?, store: Store<S, Dependencies>
   ) {
     // The plain conformance check first: casting to the constrained existential checks the
     // same-type requirement through the runtime's demangler, microseconds that every side
     // effect and navigation request ending here would pay for the answer "no".
     if dispatchable is any StateUpdater, let updater = dispatchable as? any StateUpdater<S> {
-      apply(updater, cause: cause, store: store)
+      apply(updater, cause: cause, site: site, store: store)
     } else if let perform, perform(dispatchable) {
       return
     } else if let executable = dispatchable as? any ExecutableDispatchable {
@@ -187,9 +194,12 @@ extension _RootEngine {
 
   /// Applies `updater` through the one apply path, telling the journal and update observers
   /// about it; `cause` is read only when one of them is told, once.
+  ///
+  /// `site` is the `dispatch` call that sent it, for update observers.
   @inlinable
   func apply<U: StateUpdater>(
-    _ updater: U, cause: @autoclosure () -> DispatchCause?, store: Store<S, Dependencies>
+    _ updater: U, cause: @autoclosure () -> DispatchCause?, site: DispatchSite?,
+    store: Store<S, Dependencies>
   ) where U.StateType == S {
     // A store without observers, or with its journal alone, runs the updater with no closure
     // through `applyChange`, which is too large to be inlined. `Store.dispatch(_:)` switches
@@ -202,7 +212,9 @@ extension _RootEngine {
     case .notify, .recordAndNotify:
       applyChange(
         { updater.updateState(&$0) }, origin: Self._origin(of: updater), forgetsKeptSlices: false,
-        notifyingUpdateObservers: { notifyUpdateObservers(updater, cause: cause(), store: store) },
+        notifyingUpdateObservers: {
+          notifyUpdateObservers(updater, cause: cause(), site: site, store: store)
+        },
         store: store)
     }
   }
@@ -235,11 +247,16 @@ extension _RootEngine {
     }
   }
 
-  /// ``apply(_:cause:store:)``, out of line, with the current cause.
+  /// ``apply(_:cause:site:store:)``, out of line, with the current cause and the site of the
+  /// `dispatch` call, which is built here, only on this path: a store that nothing records
+  /// never makes one.
   @inlinable @inline(never)
-  func _applyOutOfLine<U: StateUpdater>(_ updater: U, store: Store<S, Dependencies>)
-  where U.StateType == S {
-    apply(updater, cause: currentCause(), store: store)
+  func _applyOutOfLine<U: StateUpdater>(
+    _ updater: U, fileID: String, line: Int, store: Store<S, Dependencies>
+  ) where U.StateType == S {
+    apply(
+      updater, cause: currentCause(),
+      site: observesUpdaters ? DispatchSite(fileID: fileID, line: line) : nil, store: store)
   }
 
   /// The one apply path: sweeps cancelled entries, keeps what the observers need from before
@@ -360,11 +377,11 @@ extension _RootEngine {
   /// every update).
   @inlinable
   func notifyUpdateObservers<U: StateUpdater>(
-    _ updater: U, cause: DispatchCause?, store: Store<S, Dependencies>
+    _ updater: U, cause: DispatchCause?, site: DispatchSite?, store: Store<S, Dependencies>
   ) where U.StateType == S {
     if let _journal { _journal(updater, cause) }
     if _updateObservers.isEmpty { return }
-    let update = AppliedUpdate(updater: updater, cause: cause, sequence: _version)
+    let update = AppliedUpdate(updater: updater, cause: cause, sequence: _version, site: site)
     for entry in _updateObservers {
       entry.callback?(update)
     }

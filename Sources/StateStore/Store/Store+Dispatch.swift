@@ -8,14 +8,20 @@ extension Store {
   /// Called while the store is notifying, the updater is queued and applied right after the
   /// current round; otherwise it is applied before this method returns.
   ///
+  /// The call's file and line (`fileID`, `line`) reach update observers and the action log as
+  /// the dispatch's ``DispatchSite``; leave them to their defaults. A store that nothing
+  /// records never builds the site.
+  ///
   /// - Complexity: The updater's own cost, plus O(listeners + view-model types + changed
   ///   elements' subscribers) when anything observes the store.
   @inlinable @inline(__always)
-  public func dispatch<U: StateUpdater>(_ updater: U) where U.StateType == S {
+  public func dispatch<U: StateUpdater>(
+    _ updater: U, fileID: String = #fileID, line: Int = #line
+  ) where U.StateType == S {
     // Always inlined: the fast path is a few instructions, and a call around it costs as much
     // as a whole dispatch to a store that nothing observes (W0 in store-bench).
     guard _engine?._appliesAtOnce == true else {
-      dispatchLater(updater)
+      dispatchLater(updater, fileID: fileID, line: line)
       return
     }
     _engine.unsafelyUnwrapped._isDispatching = true
@@ -32,7 +38,7 @@ extension Store {
       if path == .journalAlone { _engine.unsafelyUnwrapped._journalApplied(updater) }
     } else {
       // The cause is read inside, once, and only when something records it.
-      _engine.unsafelyUnwrapped._applyOutOfLine(updater, store: self)
+      _engine.unsafelyUnwrapped._applyOutOfLine(updater, fileID: fileID, line: line, store: self)
     }
     _engine.unsafelyUnwrapped.endDispatch(store: self)
   }
@@ -45,11 +51,18 @@ extension Store {
   /// compile time (a navigation request, for example, compiles only when the store's
   /// dependencies provide a navigator). The argument label keeps this method from silently
   /// catching calls that no typed overload accepts.
-  public func dispatch(any dispatchable: any Dispatchable) {
+  public func dispatch(
+    any dispatchable: any Dispatchable, fileID: String = #fileID, line: Int = #line
+  ) {
     if let _engine {
-      _engine._enqueue(_QueuedDispatch(dispatchable, cause: _engine.observedCause()), store: self)
+      _engine._enqueue(
+        _QueuedDispatch(
+          dispatchable, cause: _engine.observedCause(),
+          site: _engine.observesUpdaters ? DispatchSite(fileID: fileID, line: line) : nil),
+        store: self)
     } else if let _scopeLink {
-      dispatchThroughScope(any: dispatchable, link: _scopeLink)
+      dispatchThroughScope(
+        any: dispatchable, link: _scopeLink, site: DispatchSite(fileID: fileID, line: line))
     }
   }
 
@@ -87,13 +100,18 @@ extension Store {
   /// (inlining the scope's path into every dispatch made W0 three times slower); still
   /// `@inlinable`, so that it is specialised for the application's types.
   @inlinable @inline(never)
-  func dispatchLater<U: StateUpdater>(_ updater: U) where U.StateType == S {
+  func dispatchLater<U: StateUpdater>(_ updater: U, fileID: String, line: Int)
+  where U.StateType == S {
     // The fields are used, not bound: a binding retains and releases (see `engine`).
     if _scopeLink != nil {
-      dispatchThroughScope(updater, link: _scopeLink.unsafelyUnwrapped)
+      dispatchThroughScope(
+        updater, link: _scopeLink.unsafelyUnwrapped, fileID: fileID, line: line)
     } else if _engine != nil {
+      let records = _engine.unsafelyUnwrapped.observesUpdaters
       _engine.unsafelyUnwrapped._enqueue(
-        _QueuedDispatch(updater: updater, cause: _engine.unsafelyUnwrapped.observedCause()),
+        _QueuedDispatch(
+          updater: updater, cause: _engine.unsafelyUnwrapped.observedCause(),
+          site: records ? DispatchSite(fileID: fileID, line: line) : nil),
         store: self)
     }
   }
@@ -122,7 +140,9 @@ extension Store {
   /// Always inlined into its one caller, `dispatchLater`, itself out of line: one call less
   /// on every scoped dispatch.
   @inlinable @inline(__always)
-  func dispatchThroughScope<U: StateUpdater>(_ updater: U, link: _ScopeLink<S>)
+  func dispatchThroughScope<U: StateUpdater>(
+    _ updater: U, link: _ScopeLink<S>, fileID: String, line: Int
+  )
   where U.StateType == S {
     let outcome: _ScopeDispatchOutcome
     if case .bytes(let range) = link._origin {
@@ -140,7 +160,8 @@ extension Store {
       outcome = link._withSlice(link._origin) { updater.updateState(&$0) }
     }
     if case .applied = outcome { return }
-    _forwardThroughScope(updater, outcome: outcome, link: link)
+    _forwardThroughScope(
+      updater, outcome: outcome, link: link, site: DispatchSite(fileID: fileID, line: line))
   }
 
   /// Queues `updater` on the root when `outcome` says it is busy; reports it when dropped.
@@ -152,13 +173,14 @@ extension Store {
   /// gone, when its turn comes, after the access has ended.
   @usableFromInline
   func _forwardThroughScope(
-    _ updater: any StateUpdater<S>, outcome: _ScopeDispatchOutcome, link: _ScopeLink<S>
+    _ updater: any StateUpdater<S>, outcome: _ScopeDispatchOutcome, link: _ScopeLink<S>,
+    site: DispatchSite?
   ) {
     var outcome = outcome
     if case .busy = outcome {
       let admission =
         link._rootHandle._rootIsApplyingUpdater ? _admission(of: updater, link: link) : nil
-      outcome = link._forward(updater, admission)
+      outcome = link._forward(updater, admission, site)
     }
     if case .dropped(let reason) = outcome { reportDropped(updater, reason: reason, link: link) }
   }
@@ -177,9 +199,11 @@ extension Store {
     }
   }
 
-  func dispatchThroughScope(any dispatchable: any Dispatchable, link: _ScopeLink<S>) {
+  func dispatchThroughScope(
+    any dispatchable: any Dispatchable, link: _ScopeLink<S>, site: DispatchSite?
+  ) {
     if let updater = dispatchable as? any StateUpdater<S> {
-      _forwardThroughScope(updater, outcome: .busy, link: link)
+      _forwardThroughScope(updater, outcome: .busy, link: link, site: site)
     } else {
       interceptThroughScope(dispatchable, link: link) { _ in false }
     }
@@ -207,7 +231,7 @@ extension Store {
       if perform(final) { return true }
       guard let self else { return false }
       if let updater = final as? any StateUpdater<S> {
-        self._forwardThroughScope(updater, outcome: .busy, link: link)
+        self._forwardThroughScope(updater, outcome: .busy, link: link, site: nil)
         return true
       }
       if let executable = final as? any ExecutableDispatchable {

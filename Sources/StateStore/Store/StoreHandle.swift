@@ -32,8 +32,13 @@ public struct StoreHandle<S: State, Dependencies: Sendable>: Sendable {
   public var state: S? { store?.stateIfAvailable }
 
   /// Dispatches `updater`; does nothing once the store is released.
-  public func dispatch<U: StateUpdater>(_ updater: U) where U.StateType == S {
-    store?.dispatch(updater)
+  ///
+  /// `fileID` and `line` name the call, as ``Store/dispatch(_:fileID:line:)`` records them;
+  /// leave them to their defaults.
+  public func dispatch<U: StateUpdater>(
+    _ updater: U, fileID: String = #fileID, line: Int = #line
+  ) where U.StateType == S {
+    store?.dispatch(updater, fileID: fileID, line: line)
   }
 
   /// Calls `body` with the store.

@@ -61,9 +61,11 @@ package final class _ScopeLink<Sub: State> {
   /// (reading the root's state), and the updater is queued as it is. With one (a dispatch made
   /// while the root is inside an updater, whose state must not be read then), nothing is
   /// checked on the way: the root runs the admission when the queued updater's turn comes,
-  /// and drops it there if it answers false.
+  /// and drops it there if it answers false. The site is the `dispatch` call's, for the root's
+  /// update observers.
   @usableFromInline let _forward:
-    @MainActor (any StateUpdater<Sub>, _ admission: _ScopeAdmission?) -> _ScopeDispatchOutcome
+    @MainActor (any StateUpdater<Sub>, _ admission: _ScopeAdmission?, _ site: DispatchSite?)
+      -> _ScopeDispatchOutcome
   /// Why dispatches are dropped now, or `nil` while the scope is live.
   @usableFromInline let _dropReason: @MainActor () -> ScopeDispatchDroppedError.Reason?
   /// Where a scope's node goes once the scope has observers: the root's list, or, for a scope
@@ -157,7 +159,8 @@ package final class _ScopeLink<Sub: State> {
     peek: @escaping @MainActor ((UnsafeRawPointer) -> Void) -> Bool,
     withSlice: @escaping @MainActor (_SliceOrigin, (inout Sub) -> Void) -> _ScopeDispatchOutcome,
     forward:
-      @escaping @MainActor (any StateUpdater<Sub>, _ScopeAdmission?) -> _ScopeDispatchOutcome,
+      @escaping @MainActor (any StateUpdater<Sub>, _ScopeAdmission?, DispatchSite?)
+      -> _ScopeDispatchOutcome,
     dropReason: @escaping @MainActor () -> ScopeDispatchDroppedError.Reason?,
     register: @escaping @MainActor (_ScopeNode) -> Void,
     observersChanged: @escaping @MainActor () -> Void,

@@ -87,6 +87,15 @@ package struct InspectArguments: Equatable, Sendable {
       }
       return number
     }
+    func path(_ option: String) throws -> [PathStep] {
+      let text = try value(option)
+      guard let path = StatePath.steps(text) else {
+        throw UsageError(
+          description: "\(option): '\(TextOutput.safe(text))' is not a path; write "
+            + "/todos/0/title, todos[0].title or todos[id=3].title")
+      }
+      return path
+    }
     func setQuery(_ new: Query, _ option: String) throws {
       guard query == nil else {
         throw UsageError(
@@ -123,25 +132,14 @@ package struct InspectArguments: Equatable, Sendable {
         guard at == nil else { throw UsageError(description: "--at: give it once") }
         at = try number(argument)
       case "--why":
-        let text = try value(argument)
-        guard let path = StatePath.steps(text) else {
-          throw UsageError(
-            description: "--why: '\(TextOutput.safe(text))' is not a path; write "
-              + "/todos/0/title, todos[0].title or todos[id=3].title")
-        }
+        let path = try path(argument)
         guard why == nil else { throw UsageError(description: "--why: give it once") }
         why = path
       case "--diff":
         let from = try number(argument)
         try setQuery(.diff(from: from, to: try number(argument)), argument)
       case "--changes-of":
-        let text = try value(argument)
-        guard let path = StatePath.steps(text) else {
-          throw UsageError(
-            description: "--changes-of: '\(TextOutput.safe(text))' is not a path; write "
-              + "/todos/0/title, todos[0].title or todos[id=3].title")
-        }
-        try setQuery(.changes(of: path), argument)
+        try setQuery(.changes(of: try path(argument)), argument)
       case "--summary": try setQuery(.summary, argument)
       case "--html": try setQuery(.html(path: try value(argument)), argument)
       default:

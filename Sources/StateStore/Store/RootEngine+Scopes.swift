@@ -17,14 +17,17 @@ extension _RootEngine {
   /// update observers, whose tokens hold their entries, so that what they captured goes now.
   @usableFromInline
   func _storeIsGoing() {
-    if let root = _rootReference {
-      root._isAlive = false
-      // Released in the middle of a scope's call that uses the engine without a reference
-      // (an in-place dispatch, and what it runs after): the engine must outlive its store
-      // until that call returns (see `RootHandle.survivingEngine`).
-      if root._isLendingEngine { root._survivingEngine = self }
-    }
+    _rootReference?._isAlive = false
     for entry in _updateObservers { entry._clear() }
+  }
+
+  /// What the store's deinitializer does for its engine, as it ends: releases the state and
+  /// the rest of the application's values (``_releaseContents()``), unless a scope's call is
+  /// using the engine, which then releases them as it returns.
+  @usableFromInline
+  func _storeIsGone() {
+    if _rootReference?._isLendingEngine == true { return }
+    _releaseContents()
   }
 
   /// The link scopes of the root compose, made on first use.
@@ -89,8 +92,8 @@ extension _RootEngine {
   /// nor update observers. Otherwise answers `.busy`, and the scope queues a ``ScopedUpdater``.
   ///
   /// Called by the root link's closures with the root's handle and no reference to the store
-  /// or to this engine of their own (see ``_RootHandle/_survivingEngine``): a root that nothing
-  /// observes is changed with no retain and release at all. What needs the store (notifying
+  /// (see ``_RootHandle/withEngineCore(_:ifReleased:)``): a root that nothing observes is
+  /// changed with no retain and release at all. What needs the store (notifying
   /// observers, draining what `body` queued) takes it from `root` first.
   @inlinable
   func applyInPlace(
@@ -149,34 +152,32 @@ extension _RootHandle {
   /// Whether the root is inside an updater's `inout` access to its state, when nothing may
   /// read that state; false once the root is released.
   ///
-  /// One flag, read through ``_unretainedCore``: the store holds the engine while ``_isAlive`` is
-  /// true, and the read calls nothing.
+  /// One flag of the engine's, which the handle holds, and the read calls nothing.
   @inlinable
   final var _rootIsApplyingUpdater: Bool {
-    _isAlive && _withUnretained(_unretainedCore) { $0._isApplyingUpdater }
+    _isAlive && _core._isApplyingUpdater
   }
 
-  /// Calls `body` with the root's engine, read from ``_unretainedCore``, without retaining the
-  /// store, or answers `released` once the root has begun its deinitializer.
+  /// Calls `body` with the root's engine, or answers `released` once the root has begun its
+  /// deinitializer.
   ///
-  /// Proof that the engine is alive for the whole of `body`, whatever the application's code
-  /// that `body` runs does:
-  /// - on entry ``_isAlive`` is true, so the store has not begun its deinitializer and holds
-  ///   the engine in a constant field: the engine is alive;
-  /// - during `body` the store can lose its last reference only to the application's code, or
-  ///   to the release of a strong reference that `body` took and that code made the last one;
-  ///   then the store's deinitializer, which runs at once on the main actor (or, released on
-  ///   another thread, waits for it, and so for `body` to return), finds ``_isLendingEngine``
-  ///   set, as it is for the whole of `body`, and hands the engine to ``_survivingEngine``:
-  ///   this handle, alive for the call because the caller holds it (a link's constant field,
-  ///   or the link's closure that is running), keeps it alive until the outermost such call
-  ///   returns (a call nested in another, from the application's code, leaves it to the
-  ///   outer one);
+  /// The handle holds the engine (``_core``), so the engine is alive for the call; what this
+  /// method proves is that the state is too, whatever the application's code that `body` runs
+  /// does:
+  /// - on entry ``_isAlive`` is true, so the store has not begun its deinitializer, and the
+  ///   state has not been released;
+  /// - during `body` the store can lose its last reference only to the application's code
+  ///   (the updater, the `deinit` of a value it replaces, a queued updater run after it); the
+  ///   store's deinitializer, which runs at once on the main actor (or, released on another
+  ///   thread, waits for it, and so for `body` to return), then finds ``_isLendingEngine`` set,
+  ///   as it is for the whole of `body`, and leaves the state to this call, which releases it
+  ///   as the outermost such call returns (a call nested in another, from the application's
+  ///   code, leaves it to the outer one), with no access to the state open;
   /// - the engine's code that `body` runs touches the store only through
   ///   `RootReference.store`, which answers `nil` after the deinitializer began, never
   ///   through a reference kept across the application's code.
   /// Tests: `RootReleasedDuringScopedDispatchTests`, with updaters and a replaced value's
-  /// `deinit` that release the root.
+  /// `deinit` that release the root; `ScopeLifetimeTests`, for a scope that outlives its root.
   @inlinable @inline(__always)
   final func withEngineCore<Result>(_ body: (_EngineCore) -> Result, ifReleased released: Result)
     -> Result
@@ -184,9 +185,9 @@ extension _RootHandle {
     guard _isAlive else { return released }
     let wasLending = _isLendingEngine
     _isLendingEngine = true
-    let result = _withUnretained(_unretainedCore, body)
+    let result = body(_core)
     _isLendingEngine = wasLending
-    if !_isAlive && !wasLending { _releaseSurvivingEngine() }
+    if !_isAlive && !wasLending { _core._releaseContents() }
     return result
   }
 
@@ -216,14 +217,6 @@ extension _RootHandle {
         return true
       }, ifReleased: false)
   }
-
-  /// Lets the engine that its store handed over go, once the call it survived for returns.
-  @usableFromInline
-  final func _releaseSurvivingEngine() {
-    let engine = _survivingEngine
-    _survivingEngine = nil
-    withExtendedLifetime(engine) {}
-  }
 }
 
 extension _RootReference {
@@ -252,20 +245,6 @@ extension _RootReference {
     withEngineCore(
       { body(unsafeDowncast($0, to: _RootEngine<S, Dependencies>.self)) }, ifReleased: released)
   }
-}
-
-/// Calls `body` with the object `reference` refers to, without retaining it; the caller proves
-/// that it stays alive for the call.
-///
-/// The one underscored standard-library entry point left in the module: `takeUnretainedValue()`
-/// retains and releases the engine on every scoped dispatch, which costs a dispatch through an
-/// element scope about a third of its time (`Docs/Performance.md`, "Public Swift only: what it
-/// costs"). It goes when a scope's runtime holds what it needs of the root's engine itself.
-@inlinable @inline(__always)
-func _withUnretained<Object: AnyObject, Result>(
-  _ reference: Unmanaged<Object>, _ body: (Object) -> Result
-) -> Result {
-  reference._withUnsafeGuaranteedRef(body)
 }
 
 extension _ScopeMirror {

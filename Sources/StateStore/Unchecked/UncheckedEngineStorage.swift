@@ -129,6 +129,11 @@ class _EngineCore {
     self._hasInterceptors = hasInterceptors
   }
 
+  /// Releases what the engine keeps of the application's, once its store is gone and no call
+  /// uses the engine; overridden by ``_RootEngine``, which knows the state's type.
+  @usableFromInline
+  func _releaseContents() {}
+
 }
 
 /// The root store's runtime: its state, its dispatch flags and queue, its interceptors, its
@@ -165,8 +170,9 @@ final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
     @exclusivity(unchecked)
   #endif
   @usableFromInline var _queueHead = 0
-  /// The steps every dispatchable passes through, in order.
-  @usableFromInline let _interceptors: [StoreInterceptor<S>]
+  /// The steps every dispatchable passes through, in order; emptied when the store goes.
+  // Checked: read only when there are interceptors, never on the fast path.
+  @usableFromInline var _interceptors: [StoreInterceptor<S>]
   /// The observers of applied updaters (an action recorder, a test store).
   // Checked: read only when a change is recorded (`_AfterChange.recordsUpdaters`), where boxing
   // the updater costs more than the check.
@@ -212,8 +218,13 @@ final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
   @usableFromInline var _rootLink: _ScopeLink<S>?
   /// How the root's scopes reach it, made with its first scope.
   ///
-  /// Cleared as the root's deinitializer begins (see ``_RootHandle``).
+  /// Cleared when the store goes (``_releaseContents()``): the handle holds this engine, so
+  /// the two would otherwise keep each other alive.
   @usableFromInline var _rootReference: _RootHandle?
+  /// Whether ``_releaseContents()`` has run: the state is then destroyed, and the engine's
+  /// deinitializer only frees its memory.
+  // Checked: touched only as the store goes and as the engine does.
+  @usableFromInline var _contentsAreReleased = false
 
   @usableFromInline
   init(
@@ -230,12 +241,42 @@ final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
     if journal != nil { _afterChange.path = .journalAlone }
   }
 
-  // Runs where the last reference goes, on the main actor: with the store (whose own
-  // deinitializer is isolated), or after a scope's in-place dispatch that the store's release
-  // interrupted (see `RootHandle.survivingEngine`), never inside an access to the state. The
-  // deinitializers of the state's values run here, as they would for a stored property.
-  isolated deinit {
+  /// Destroys the state and lets go of the queue, the interceptors, the scopes' registrations
+  /// and the root's link, as the store's own destruction would: called by the store's
+  /// deinitializer (``_storeIsGone()``), or, when the store went in the middle of a scope's
+  /// call that uses this engine, by that call as it returns
+  /// (``_RootHandle/withEngineCore(_:ifReleased:)``), never inside an access to the state.
+  ///
+  /// On the main actor, so the deinitializers of the state's values run there, as they would
+  /// for a stored property. What is released is taken out of its field first and released
+  /// after every write, so a deinitializer that reaches a scope finds the root released
+  /// (``_RootHandle/_isAlive`` is already false) and the engine's fields whole.
+  @usableFromInline
+  override func _releaseContents() {
+    guard !_contentsAreReleased else { return }
+    _contentsAreReleased = true
+    let queue = _queue
+    _queue = []
+    _queueHead = 0
+    _hasQueued = false
+    let interceptors = _interceptors
+    _interceptors = []
+    let nodes = (_scopeNodes, _unmirroredScopeNodes)
+    _scopeNodes = []
+    _unmirroredScopeNodes = []
+    let link = _rootLink
+    _rootLink = nil
+    let reference = _rootReference
+    _rootReference = nil
     _state.deinitialize(count: 1)
+    withExtendedLifetime((queue, interceptors, nodes, link, reference)) {}
+  }
+
+  // Runs where the last reference goes, on the main actor: with the store (whose own
+  // deinitializer is isolated), or with the last of its scopes' handles, after the store
+  // released the contents.
+  isolated deinit {
+    if !_contentsAreReleased { _state.deinitialize(count: 1) }
     _state.deallocate()
   }
 }

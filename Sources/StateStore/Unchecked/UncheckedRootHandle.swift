@@ -1,7 +1,7 @@
 import Synchronization
 
-// How a scope reaches its root's engine without keeping the root alive: the handle's storage,
-// its lifetime proofs, and the one borrow of the engine. The fields that skip the run-time
+// How a scope reaches its root's engine without keeping the root alive: the handle's storage
+// and its lifetime proofs. The fields that skip the run-time
 // exclusivity check in a release build are checked in the checked build
 // (`STATESTORE_CHECKED_EXCLUSIVITY`), which `.ci/run` runs the whole suite in.
 
@@ -41,25 +41,19 @@ class _RootHandle {
   @usableFromInline final var _isAlive = true
   // Unchecked lifetime: see the type's comment.
   @usableFromInline final unowned(unsafe) let _unownedScopeRoot: any _ScopeRoot
-  /// The root's engine, not retained: the store owns it (a constant field), so it lives at
-  /// least as long as the store; read only through ``withEngineCore(_:ifReleased:)``.
-  @usableFromInline final let _unretainedCore: Unmanaged<_EngineCore>
-  /// The root's engine, kept alive by its store's deinitializer when the store goes in the
-  /// middle of a call that uses the engine through ``_unretainedCore`` (``_isLendingEngine``),
-  /// until that call has returned.
+  /// The root's engine, held strongly: its dispatch flags and the address of its state, which
+  /// a scope's change reaches with no reference counted (a constant of the handle, which the
+  /// caller holds, is read without a retain).
   ///
-  /// ``withEngineCore(_:ifReleased:)`` runs a scope's change on the engine read from
-  /// ``_unretainedCore``, a reference that does not keep it alive. The change runs the
-  /// application's code (the updater, the `deinit` of a value it replaces, a queued updater
-  /// run after it), which may release the root's last reference: the store's deinitializer
-  /// then finds the engine lent and hands it here, so the engine, its state and its flags
-  /// outlive the store until the outermost such call returns and lets it go. Only then, with
-  /// no access open, is the state destroyed (and the deinitializers of its values run).
-  /// Nothing else sets it, so it holds the engine for the length of one call.
-  // Checked: touched only when a root is released during a scope's change.
-  @usableFromInline final var _survivingEngine: AnyObject?
+  /// Holding the engine is not holding the root: the engine holds no reference to its store,
+  /// and the store's deinitializer releases what the engine keeps of the application's (the
+  /// state, the queue, the interceptors, the root's link) through
+  /// ``_EngineCore/_releaseContents()`` as it goes, so a scope that outlives its root keeps
+  /// only the engine's empty shell alive. Read only through ``withEngineCore(_:ifReleased:)``.
+  @usableFromInline final let _core: _EngineCore
   /// Whether a call of ``withEngineCore(_:ifReleased:)`` is running: the store's
-  /// deinitializer then hands its engine to ``_survivingEngine``.
+  /// deinitializer then leaves the engine's contents to that call, which releases them when it
+  /// returns.
   // Unchecked: a flag, read by copy and written by assignment on the main actor.
   #if !STATESTORE_CHECKED_EXCLUSIVITY
     @exclusivity(unchecked)
@@ -69,7 +63,7 @@ class _RootHandle {
   @usableFromInline
   init(_ root: any _ScopeRoot, engine: _EngineCore) {
     _unownedScopeRoot = root
-    _unretainedCore = .passUnretained(engine)
+    _core = engine
   }
 
   /// Runs what the root queued during a scope's in-place dispatch, with the store held, if it

@@ -193,6 +193,7 @@ public final class Store<S: State, Dependencies: Sendable> {
     _engine?._storeIsGoing()
     // Their tokens hold the entries: release the listeners, and what they captured, now.
     for entry in _listeners { entry._clear() }
+    _engine?._storeIsGone()
   }
 
 }

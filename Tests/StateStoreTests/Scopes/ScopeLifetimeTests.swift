@@ -41,6 +41,37 @@ struct ScopeLifetimeTests {
     _ = profile
   }
 
+  @Test(
+    "a scope that outlives its root keeps none of the root's values: its interceptors and what its other scopes captured go with the root"
+  )
+  func scopeKeepsNoneOfTheRootsValues() {
+    weak var weakCaptured: Tracked?
+    weak var weakSibling: Store<ProfileState, Void>?
+    var errors: [String] = []
+    let profile: Store<ProfileState, Void>
+    do {
+      let captured = Tracked()
+      weakCaptured = captured
+      let interceptor = StoreInterceptor<ShellState> { dispatchable, _, next in
+        _ = captured
+        next(dispatchable)
+      }
+      let app = Store<ShellState, Void>(interceptors: [interceptor])
+      profile = app.scope(state: \.profile)
+      let sibling = app.scope(state: \.other)
+      weakSibling = sibling
+      _ = sibling.addListener { _, _ in _ = captured }
+      profile.onUnhandledError = { error, _ in errors.append("\(error)") }
+      profile.dispatch(RenameProfile(name: "Ada"))
+      #expect(app.state.profile.name == "Ada")
+    }
+    #expect(weakCaptured == nil)
+    #expect(weakSibling == nil)
+    profile.dispatch(RenameProfile(name: "late"))
+    #expect(errors.count == 1)
+    #expect(profile.stateIfAvailable == nil)
+  }
+
   @Test("a subscription keeps its scope working while nobody holds the scope")
   func tokenKeepsScope() {
     let app = Store<ShellState, Void>()

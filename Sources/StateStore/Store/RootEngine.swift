@@ -122,7 +122,7 @@ extension _RootEngine {
       guard let next = taken else { continue }
       // A scope's dispatch made inside an updater, checked now that no access is open.
       if let admission = next._admission, !admission() { continue }
-      if _interceptors.isEmpty {
+      if !_hasInterceptors {
         if let apply = next._apply {
           apply(self, store)
         } else {

@@ -59,4 +59,43 @@ struct SharedLogTests {
         #"{"seq":4,"type":"AddTodo","payload":{"title":"d"}}"#,
       ])
   }
+
+  @Test(
+    "Buffered recorders of one file in one process take turns: neither waits for the other's lock, and every entry is written once, in order"
+  )
+  func bufferedRecordersInOneProcess() throws {
+    let directory = try TemporaryDirectory()
+    let url = directory.file("shared.jsonl")
+    let first = Store<TodoState, Void>()
+    let firstRecorder = try ActionRecorder(
+      store: first, registry: .todos(), destination: .file(url), options: .buffered)
+    first.dispatch(AddTodo(title: "a"))
+    // Opened while the first keeps the lock for its buffered line.
+    let second = Store<TodoState, Void>()
+    let secondRecorder = try ActionRecorder(
+      store: second, registry: .todos(), destination: .file(url), options: .buffered)
+    second.dispatch(AddTodo(title: "b"))
+    first.dispatch(AddTodo(title: "c"))
+    second.dispatch(AddTodo(title: "d"))
+    // Reached through a link, the file is the same file.
+    let link = directory.file("link.jsonl")
+    try FileManager.default.createSymbolicLink(at: link, withDestinationURL: url)
+    let third = Store<TodoState, Void>()
+    let thirdRecorder = try ActionRecorder(
+      store: third, registry: .todos(), destination: .file(link), options: .buffered)
+    third.dispatch(AddTodo(title: "e"))
+    first.dispatch(AddTodo(title: "f"))
+    try firstRecorder.stop()
+    try thirdRecorder.stop()
+    try secondRecorder.stop()
+    #expect(
+      lines(of: try Data(contentsOf: url)).dropFirst() == [
+        #"{"seq":1,"type":"AddTodo","payload":{"title":"a"}}"#,
+        #"{"seq":2,"type":"AddTodo","payload":{"title":"b"}}"#,
+        #"{"seq":3,"type":"AddTodo","payload":{"title":"c"}}"#,
+        #"{"seq":4,"type":"AddTodo","payload":{"title":"d"}}"#,
+        #"{"seq":5,"type":"AddTodo","payload":{"title":"e"}}"#,
+        #"{"seq":6,"type":"AddTodo","payload":{"title":"f"}}"#,
+      ])
+  }
 }

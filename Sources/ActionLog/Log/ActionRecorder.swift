@@ -48,7 +48,8 @@ public final class ActionRecorder {
     /// line at once with its own write call.
     ///
     /// Writing a file, the recorder holds the file's lock while lines are pending, so that
-    /// their numbering stays right: other recorders of the file wait for the flush.
+    /// their numbering stays right: recorders of the file in other processes wait for the
+    /// flush, and one in this process has the pending lines written first.
     public var bufferCapacity: Int
     /// Whether each entry carries the time it was applied (`"time"`, seconds since 1970).
     public var recordsTime: Bool
@@ -164,6 +165,7 @@ public final class ActionRecorder {
         pendingCheckpoint = checkpoint
       }
     }
+    sink.reportFailure = { [weak self] error in self?.report(error, nil) }
     subscription = store.observeUpdates { [weak self, weak store] update in
       guard let self else { return }
       let appendedByOthers: Int?

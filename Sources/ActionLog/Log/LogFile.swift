@@ -20,6 +20,8 @@ final class LogFile {
   /// The file's path, for error messages.
   let path: String
   private let descriptor: Int32
+  /// The file, for the writers of this process that may hold its lock (``LogFileHolders``).
+  let key: LogFileHolders.Key?
   /// The file's size when this writer last released the lock: where others' lines would start.
   private var end = 0
   private(set) var isLocked = false
@@ -39,6 +41,7 @@ final class LogFile {
   private init(path: String, descriptor: Int32) {
     self.path = path
     self.descriptor = descriptor
+    self.key = LogFileHolders.Key(descriptor: descriptor)
   }
 
   deinit { close() }
@@ -59,11 +62,13 @@ final class LogFile {
   /// that only lacks its newline (a hand-edited file) gets one.
   ///
   /// - Complexity: O(size of the file), read once.
+  @MainActor
   static func openForAppending(_ url: URL, stateType: Any.Type) throws(ActionLogError) -> Opened {
     let path = url.path
     let descriptor = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else { throw failure(path, "cannot open it", errno) }
     let file = LogFile(path: path, descriptor: descriptor)
+    if let key = file.key { LogFileHolders.makeWay(for: key) }
     try file.takeLock()
     let bytes = try file.read(from: 0)
     guard !bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) else {

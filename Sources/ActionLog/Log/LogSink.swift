@@ -7,7 +7,9 @@ import Foundation
 /// leaves at most one torn line at the end of the file, never a line cut in the middle of the
 /// log. A log file is appended to between ``beginAppend()`` and ``endAppend()``, under its
 /// lock; buffered lines keep the lock until they are flushed, so that their numbering stays
-/// right.
+/// right. A writer of this process that keeps a file's lock so is asked to write its lines
+/// before another of this process takes the lock (``LogFileHolders``).
+@MainActor
 final class LogSink {
   enum Destination {
     case file(LogFile)
@@ -22,6 +24,9 @@ final class LogSink {
   private var buffer = Data()
   /// Everything written, when the destination is memory.
   private(set) var memory = Data()
+  /// Hears a failure to write the buffered lines when another writer of this process asked
+  /// for the file's lock.
+  var reportFailure: (ActionLogError) -> Void = { _ in }
 
   init(_ destination: Destination, name: String, bufferCapacity: Int) {
     self.destination = destination
@@ -33,14 +38,30 @@ final class LogSink {
   /// checkpoint number) other writers appended since this sink last wrote, `nil` if none did.
   func beginAppend() throws(ActionLogError) -> Int? {
     guard case .file(let file) = destination else { return nil }
+    if !file.isLocked, let key = file.key { LogFileHolders.makeWay(for: key) }
     return try file.lock()
   }
 
   /// Ends what ``beginAppend()`` started: releases a log file's lock unless buffered lines
   /// wait.
   func endAppend() {
-    guard case .file(let file) = destination, buffer.isEmpty else { return }
-    file.unlock()
+    guard case .file(let file) = destination else { return }
+    if buffer.isEmpty {
+      if file.isLocked, let key = file.key { LogFileHolders.release(key) }
+      file.unlock()
+    } else if let key = file.key {
+      LogFileHolders.hold(key) { [weak self] in self?.letGo() }
+    }
+  }
+
+  /// Writes the buffered lines and releases the file's lock, for another writer of this
+  /// process.
+  private func letGo() {
+    do throws(ActionLogError) {
+      try flush()
+    } catch {
+      reportFailure(error)
+    }
   }
 
   func write(_ line: Data) throws(ActionLogError) {

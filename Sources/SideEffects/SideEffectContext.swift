@@ -93,6 +93,45 @@ public struct SideEffectContext<S: State, D: Sendable>: Sendable {
   public func cancelEffects(identifiedBy id: some Hashable & Sendable) async {
     await _store.cancelEffects(identifiedBy: id)
   }
+
+  /// Calls `dependency` and returns its value, recorded in the action log that follows this
+  /// effect; in a replay of that log, returns the recorded value without calling `dependency`.
+  ///
+  /// One line wraps a call to the world, so that a recorded session replays with no network
+  /// and no clock:
+  ///
+  /// ```swift
+  /// let results = try await context.recorded { try await context.dependencies.api.search(query) }
+  /// ```
+  ///
+  /// The values of one effect are recorded, and replayed, in the order the effect asks for
+  /// them; `label` (the value's type name by default) names each one in the log and must match
+  /// in a replay. A dependency that throws is recorded too, by its error's description, and
+  /// a replay throws `RecordedDependencyError` with it. With no log attached (an
+  /// `ActionRecorder` with `recordsEffects`, or recorded effects given to a replay), this is
+  /// `try await dependency()` and costs one task-local read more.
+  ///
+  /// - Throws: What `dependency` throws; in a replay, the recorded failure, or an error naming
+  ///   the effect and its entry when the log has no value for this call.
+  nonisolated(nonsending) public func recorded<Value: Codable & Sendable>(
+    _ label: String? = nil, _ dependency: () async throws -> Value
+  ) async throws -> Value {
+    guard let number = LoggedEffect.number else { return try await dependency() }
+    let label = label ?? String(describing: Value.self)
+    if let replayed = try await _store.replayedEffectValue(
+      Value.self, label: label, ofEffect: number)
+    {
+      return replayed
+    }
+    do {
+      let value = try await dependency()
+      await _store.recordEffectValue(value, label: label, ofEffect: number)
+      return value
+    } catch {
+      await _store.recordEffectFailure(error, label: label, ofEffect: number)
+      throw error
+    }
+  }
 }
 
 // The context's calls reach the store through `async` methods on the main actor, which hop
@@ -106,6 +145,27 @@ extension Store {
   where U.StateType == S {
     guard !Task.isCancelled else { return }
     dispatch(updater, fileID: fileID, line: line)
+  }
+
+  /// The value recorded for a dependency call of the logged effect `number`, when the attached
+  /// log replays values; `nil` when the dependency is to be called.
+  func replayedEffectValue<Value: Decodable & Sendable>(
+    _ type: Value.Type, label: String, ofEffect number: Int
+  ) async throws -> Value? {
+    guard let log = effectLog, log.replaysValues else { return nil }
+    return try log.recordedValue(type, label: label, ofEffect: number)
+  }
+
+  /// Records `value`, which the logged effect `number` got from a dependency.
+  func recordEffectValue<Value: Encodable & Sendable>(
+    _ value: Value, label: String, ofEffect number: Int
+  ) async {
+    effectLog?.recordValue(value, label: label, ofEffect: number)
+  }
+
+  /// Records that a dependency of the logged effect `number` threw `error`.
+  func recordEffectFailure(_ error: any Error, label: String, ofEffect number: Int) async {
+    effectLog?.recordFailure(String(describing: error), label: label, ofEffect: number)
   }
 
   /// The state, as an effect reads it.

@@ -159,6 +159,26 @@ public struct ActionReplayer<S: State>: Sendable {
     return entries
   }
 
+  /// Reads the side effects a log recorded (see ``ActionRecorder/Options/recordsEffects``):
+  /// each one's start, the values it got from its dependencies and its end, in the order they
+  /// started.
+  ///
+  /// Give them to ``RecordedEffects`` to replay the session's effects with the values they
+  /// recorded. A log without effect lines has none.
+  ///
+  /// - Throws: ``ActionLogError`` for a bad header or a damaged line, naming its line.
+  /// - Complexity: O(size of the log).
+  public func effects(_ data: Data) throws(ActionLogError) -> [RecordedEffect] {
+    try EffectLines.read(data)
+  }
+
+  /// Reads the side effects the log at `url` recorded; see ``effects(_:)``.
+  ///
+  /// - Complexity: O(size of the file).
+  public func effects(contentsOf url: URL) throws(ActionLogError) -> [RecordedEffect] {
+    try EffectLines.read(Self.read(url))
+  }
+
   /// Replays the log, calling `visit` with each entry and the state just after it.
   func run(
     _ data: Data, initialState: S, visit: (ActionLogEntry<S>, S) -> Void

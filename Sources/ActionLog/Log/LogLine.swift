@@ -11,6 +11,8 @@ package enum LogLine<S: State>: DecodableWithConfiguration {
     time: Date?, site: DispatchSite?)
   case checkpoint(sequence: Int)
   case unrecorded(sequence: Int, type: String, reason: String)
+  /// An effect line: a side effect's start, value or end, which a replay of updaters skips.
+  case effect
 
   package init(from decoder: any Decoder, configuration registry: ActionLogRegistry<S>) throws {
     let container: KeyedDecodingContainer<LogKey>
@@ -26,6 +28,10 @@ package enum LogLine<S: State>: DecodableWithConfiguration {
           "checkpoint \(sequence) is outside \(LogSequence.describe(LogSequence.checkpoints))")
       }
       self = .checkpoint(sequence: sequence)
+      return
+    }
+    if !container.contains(.seq), container.contains(.effect) {
+      self = .effect
       return
     }
     guard container.contains(.seq) else {

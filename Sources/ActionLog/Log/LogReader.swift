@@ -50,6 +50,8 @@ struct LogReader<S: State> {
       switch decoded {
       case .checkpoint(let sequence):
         return .checkpoint(sequence: sequence, line: line, text: text)
+      case .effect:
+        continue
       case .unrecorded(let sequence, let type, let reason):
         throw .unrecordedEntry(line: line, sequence: sequence, type: type, reason: reason)
       case .entry(let sequence, let type, let updater, let cause, let time, let site):

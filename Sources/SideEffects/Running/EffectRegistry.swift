@@ -12,6 +12,21 @@ protocol _EffectRun: AnyObject, Sendable {
   func cancelRun()
   /// The hash of the run's own task, once the task has started; 0 before.
   var ownTaskHash: Int { get }
+  /// Whether the run's task has been cancelled, by anyone.
+  var isTaskCancelled: Bool { get }
+  /// Whether the run's handle was cancelled (`EffectTask.cancel()`).
+  var isHandleCancelled: Bool { get }
+}
+
+/// Why the registry cancelled a run, kept only for a run an ``EffectLog`` follows.
+@usableFromInline
+enum _CancelReason {
+  /// A newer effect of this type, with the run's identifier and ``CancellationPolicy/cancelInFlight``.
+  case newer(any ReturningSideEffect.Type)
+  /// `cancelEffects(identifiedBy:)`.
+  case identifier
+  /// `cancelAllEffects()`.
+  case all
 }
 
 /// What the registry knows of one run: which it is, what it waits for, and its place among the
@@ -31,6 +46,10 @@ struct _EffectRunEntry {
   /// The queued run's suspension until its turn.
   var turn: CheckedContinuation<Void, any Error>?
   var isRunning = false
+  /// The run's number in the store's ``EffectLog``; 0 when no log follows it.
+  var logNumber = 0
+  /// Why the registry cancelled the run, for a run a log follows.
+  var cancelReason: _CancelReason?
   var older: (any _EffectRun)?
   var newer: (any _EffectRun)?
 }
@@ -60,6 +79,8 @@ final class _EffectRegistry {
   /// The names of the effect types started so far: a type's name is demangled at run time,
   /// which costs more than the rest of an effect's start.
   private var typeNames: [ObjectIdentifier: String] = [:]
+  /// The log that follows some of the runs, once one has (see ``logStart(of:type:id:cause:log:)``).
+  private weak var log: (any EffectLog)?
 
   /// The registry of `store`, created on first use.
   @inlinable
@@ -149,13 +170,14 @@ final class _EffectRegistry {
     notifyChange()
   }
 
-  /// Records a finished effect, gives the next queued run of its lane its turn, and tells the
-  /// observers.
+  /// Records a finished effect (that threw `failure`, if any), gives the next queued run of its
+  /// lane its turn, and tells the observers and the log that follows it.
   @usableFromInline
-  func _end(_ run: any _EffectRun) {
+  func _end(_ run: any _EffectRun, failure: (any Error)? = nil) {
     // Read once: each read through the run's accessor copies the whole entry.
     let entry = run.entry
     guard entry.isRunning else { return }
+    if entry.logNumber != 0 { logEnd(of: run, entry: entry, failure: failure) }
     if let older = entry.older { older.entry.newer = entry.newer } else { oldest = entry.newer }
     if let newer = entry.newer { newer.entry.older = entry.older } else { newest = entry.older }
     run.entry = _EffectRunEntry()
@@ -182,15 +204,66 @@ final class _EffectRegistry {
   ///
   /// - Complexity: O(effects holding `id`).
   @usableFromInline
-  func _cancel(identifiedBy id: AnyHashable) {
-    for run in lanes[id] ?? [] { run.cancelRun() }
+  func _cancel(identifiedBy id: AnyHashable, reason: _CancelReason = .identifier) {
+    for run in lanes[id] ?? [] { cancel(run, reason: reason) }
   }
 
   /// Cancels every running effect.
   ///
   /// - Complexity: O(running effects).
   func cancelAll() {
-    for run in runs { run.cancelRun() }
+    for run in runs { cancel(run, reason: .all) }
+  }
+
+  /// Cancels `run`, keeping why for its log.
+  private func cancel(_ run: any _EffectRun, reason: _CancelReason) {
+    if log != nil, run.entry.logNumber != 0, run.entry.cancelReason == nil {
+      run.entry.cancelReason = reason
+    }
+    run.cancelRun()
+  }
+
+  // MARK: - The log
+
+  /// Tells `log` that `run`, of `type`, started, and returns the log's number for it; 0 when
+  /// the log ignores it.
+  func logStart(
+    of run: any _EffectRun, type: any ReturningSideEffect.Type, id: AnyHashable?,
+    cause: DispatchCause, log: any EffectLog
+  ) -> Int {
+    self.log = log
+    let start = EffectLogStart(
+      type: _name(of: type), id: id.map { String(describing: $0.base) }, cause: cause,
+      parent: LoggedEffect.number)
+    guard let number = log.effectStarted(start) else { return 0 }
+    run.entry.logNumber = number
+    return number
+  }
+
+  /// Tells the log how `run` ended.
+  private func logEnd(of run: any _EffectRun, entry: _EffectRunEntry, failure: (any Error)?) {
+    guard let log else { return }
+    let outcome: EffectLogOutcome
+    if let reason = entry.cancelReason {
+      outcome = .cancelled(by: describe(reason))
+    } else if run.isTaskCancelled || failure is CancellationError {
+      outcome = .cancelled(
+        by: run.isHandleCancelled ? "its EffectTask's cancel()" : "the cancellation of its awaiter")
+    } else if let failure {
+      outcome = .failed(String(describing: failure))
+    } else {
+      outcome = .finished
+    }
+    log.effectEnded(entry.logNumber, outcome: outcome)
+  }
+
+  /// What cancelled a run, as its log says it.
+  private func describe(_ reason: _CancelReason) -> String {
+    switch reason {
+    case .newer(let type): "a newer \(_name(of: type)) (cancelInFlight)"
+    case .identifier: "cancelEffects(identifiedBy:)"
+    case .all: "cancelAllEffects()"
+    }
   }
 
   /// The running effects, oldest first.
@@ -278,12 +351,15 @@ package struct _EffectRunID: Sendable, Hashable {
   /// The run, which knows its own task: a child task (`async let`) inherits the identity but
   /// is another task, and does not block the run by awaiting.
   let run: any _EffectRun
+  /// The run's number in its store's ``EffectLog``; 0 when no log follows it.
+  @usableFromInline let _logNumber: Int
 
   @usableFromInline
-  init(registry: ObjectIdentifier, token: UInt64, run: any _EffectRun) {
+  init(registry: ObjectIdentifier, token: UInt64, run: any _EffectRun, logNumber: Int = 0) {
     self.registry = registry
     self._token = token
     self.run = run
+    self._logNumber = logNumber
   }
 
   /// The run the current task executes, if it is an effect's.
@@ -293,8 +369,15 @@ package struct _EffectRunID: Sendable, Hashable {
   /// that `body` creates starts with both.
   @usableFromInline
   static func _binding<R>(_ identity: _EffectRunID, cause: DispatchCause, _ body: () -> R) -> R {
-    $current.withValue(identity) {
-      DispatchCause.$current.withValue(cause, operation: body)
+    guard identity._logNumber != 0 else {
+      return $current.withValue(identity) {
+        DispatchCause.$current.withValue(cause, operation: body)
+      }
+    }
+    return $current.withValue(identity) {
+      DispatchCause.$current.withValue(cause) {
+        LoggedEffect.$number.withValue(identity._logNumber, operation: body)
+      }
     }
   }
 

@@ -157,7 +157,7 @@ extension Store {
     var waitsForTurn = false
     if let id, registry._isHeld(id) {
       switch effect.cancellationPolicy {
-      case .cancelInFlight: registry._cancel(identifiedBy: id)
+      case .cancelInFlight: registry._cancel(identifiedBy: id, reason: .newer(E.self))
       case .keepInFlight: return nil
       case .enqueue: waitsForTurn = true
       }
@@ -168,7 +168,9 @@ extension Store {
       run, id: id, type: E.self, awaitedBy: awaitedBy, queued: queued)
     let cause = DispatchCause(
       Self._causeName(registry._name(of: E.self)), site: site, parent: DispatchCause.current)
-    let identity = _EffectRunID(registry: ObjectIdentifier(registry), token: token, run: run)
+    let logNumber = _logEffectStart(run, of: E.self, id: id, cause: cause, in: registry)
+    let identity = _EffectRunID(
+      registry: ObjectIdentifier(registry), token: token, run: run, logNumber: logNumber)
     let context = SideEffectContext(store: self)
     let task = _EffectRunID._binding(identity, cause: cause) {
       Task { @concurrent in
@@ -192,6 +194,17 @@ extension Store {
     return run
   }
 
+  /// Tells the store's effect log, if one is attached, that `run` started, and returns the
+  /// log's number for it; 0 when nothing logs it, after one dictionary slot read.
+  @usableFromInline
+  func _logEffectStart(
+    _ run: any _EffectRun, of type: any ReturningSideEffect.Type, id: AnyHashable?,
+    cause: DispatchCause, in registry: _EffectRegistry
+  ) -> Int {
+    guard let log = effectLog else { return 0 }
+    return registry.logStart(of: run, type: type, id: id, cause: cause, log: log)
+  }
+
   /// Takes a run that returned `value` out of the registry and hands the value to its task.
   ///
   /// `async` although it never suspends: its caller, off the main actor, then hops onto the
@@ -211,7 +224,7 @@ extension Store {
     _ run: any _EffectRun, in registry: _EffectRegistry, failure error: any Error,
     reportingErrorsOf effect: (any ReturningSideEffect)?
   ) async -> any Error {
-    registry._end(run)
+    registry._end(run, failure: error)
     if let effect, !(error is CancellationError) {
       onUnhandledError(error, effect)
     }

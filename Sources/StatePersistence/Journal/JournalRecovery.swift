@@ -190,7 +190,7 @@ struct JournalRecovery<S: State & Codable> {
         throw damaged(number, LineFailure.error(for: error, line: number).reason)
       }
       switch line {
-      case .checkpoint:
+      case .checkpoint, .effect:
         continue
       case .unrecorded(let sequence, let type, let reason):
         throw damaged(number, "entry \(sequence) (\(type)) was not recorded: \(reason)")

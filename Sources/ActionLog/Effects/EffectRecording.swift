@@ -1,0 +1,77 @@
+import Foundation
+import StateStore
+
+/// What an ``ActionRecorder`` with ``ActionRecorder/Options/recordsEffects`` attaches to its
+/// store: it writes each effect's start, values and end as effect lines.
+@MainActor
+final class EffectRecording: EffectLog {
+  /// Writes one effect line, made from the `seq` of the last entry; the recorder's.
+  private let write: @MainActor ((Int) -> Data) -> Void
+  /// Reports an error of the recording; the recorder's.
+  private let report: @MainActor (ActionLogError) -> Void
+  /// The time on the effect clock since recording started.
+  private let elapsed: @Sendable () -> Duration
+  private var nextNumber = 0
+  /// When each running effect started, by its number.
+  private var starts: [Int: Duration] = [:]
+  private let encoder: JSONEncoder
+
+  init(
+    clock: any Clock<Duration>, write: @escaping @MainActor ((Int) -> Data) -> Void,
+    report: @escaping @MainActor (ActionLogError) -> Void
+  ) {
+    self.elapsed = Self.stopwatch(clock)
+    self.write = write
+    self.report = report
+    let encoder = JSONEncoder()
+    // As for payloads: the same value is the same bytes.
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    self.encoder = encoder
+  }
+
+  /// The time elapsed on `clock` since this call, at each call of the result.
+  private static func stopwatch<C: Clock<Duration>>(_ clock: C) -> @Sendable () -> Duration {
+    let origin = clock.now
+    return { origin.duration(to: clock.now) }
+  }
+
+  func effectStarted(_ start: EffectLogStart) -> Int? {
+    nextNumber += 1
+    let number = nextNumber
+    starts[number] = elapsed()
+    write { Data(EffectLine.startText(start, number: number, after: $0).utf8) }
+    return number
+  }
+
+  func effectEnded(_ number: Int, outcome: EffectLogOutcome) {
+    let duration = starts.removeValue(forKey: number).map { elapsed() - $0 }
+    write { _ in Data(EffectLine.endText(outcome, effect: number, duration: duration).utf8) }
+  }
+
+  var replaysValues: Bool { false }
+
+  func recordValue<Value: Encodable>(_ value: Value, label: String, ofEffect number: Int) {
+    do {
+      let json = try encoder.encode(value)
+      write { _ in EffectLine.valueText(json, label: label, effect: number) }
+    } catch {
+      let reason = String(describing: error)
+      report(.encodingFailed(type: String(reflecting: Value.self), reason: reason))
+      recordFailure("not recorded: \(reason)", label: label, ofEffect: number)
+    }
+  }
+
+  func recordFailure(_ description: String, label: String, ofEffect number: Int) {
+    write { _ in
+      Data(EffectLine.failureText(description, label: label, effect: number).utf8)
+    }
+  }
+
+  func recordedValue<Value: Decodable>(
+    _ type: Value.Type, label: String, ofEffect number: Int
+  ) throws -> Value {
+    // Never asked: a recorder does not replay values.
+    throw EffectReplayError(
+      effect: "effect \(number)", entry: 0, label: label, problem: .valueNotRecorded)
+  }
+}

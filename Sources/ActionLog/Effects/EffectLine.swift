@@ -61,7 +61,7 @@ package enum EffectLine: Sendable, Equatable {
   }
 
   /// `duration` in seconds, to the microsecond.
-  static func seconds(_ duration: Duration) -> String {
+  package static func seconds(_ duration: Duration) -> String {
     let (seconds, attoseconds) = duration.components
     let micros = Double(seconds) * 1e6 + Double(attoseconds / 1_000_000_000_000)
     return String(format: "%.6f", micros / 1e6)
@@ -81,6 +81,16 @@ package enum EffectLine: Sendable, Equatable {
     } catch {
       throw .malformedLine(line: line, reason: "effect line: \(error)")
     }
+    return try parse(value, line: line, after: after)
+  }
+
+  /// Reads an effect line already parsed as JSON, `value`, line `line` of its log, after entry
+  /// `after`.
+  ///
+  /// - Throws: ``ActionLogError/malformedLine(line:reason:)`` naming what is wrong.
+  package static func parse(_ value: JSONValue, line: Int, after: Int)
+    throws(ActionLogError) -> EffectLine
+  {
     func fail(_ reason: String) -> ActionLogError {
       .malformedLine(line: line, reason: "effect line: \(reason)")
     }

@@ -72,6 +72,8 @@ package enum LogRecord: Sendable, Equatable {
   case entry(InspectedEntry)
   /// A checkpoint: the whole state after entry `sequence` (0 before any).
   case checkpoint(sequence: Int, line: Int, state: JSONValue)
+  /// An effect line: a side effect's start, a value it got, or its end.
+  case effect(EffectLine, line: Int)
 }
 
 /// Where and why a log stops being readable.

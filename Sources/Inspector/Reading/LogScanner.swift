@@ -109,6 +109,14 @@ package struct LogScanner {
       }
       return .checkpoint(sequence: sequence, line: line, state: state)
     }
+    if object["seq"] == nil, object["effect"] != nil {
+      do {
+        return .effect(
+          try EffectLine.parse(.object(object), line: line, after: lastSequence ?? 0), line: line)
+      } catch {
+        throw fail(Self.withoutPrefix(error.description, line: line))
+      }
+    }
     guard let number = object["seq"] else {
       throw fail("neither an entry (\"seq\", \"type\", \"payload\") nor a checkpoint")
     }

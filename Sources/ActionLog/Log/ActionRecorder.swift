@@ -76,7 +76,7 @@ public final class ActionRecorder {
     /// failed with its error, or cancelled and by what) with its duration.
     ///
     /// On in diff mode unless set. Effect lines need a log of version 2 (see
-    /// <doc:RecordingAndReplaying#Effects>): a new log is written in it, and a recorder that
+    /// <doc:RecordingAndReplaying#Side-effects-in-the-log>): a new log is written in it, and a recorder that
     /// appends to a version-1 log, which 0.1.0 still reads, records no effects there. Read them
     /// back with ``ActionReplayer/effects(_:)``, and feed them to a replay with
     /// ``RecordedEffects``. Recording an effect costs two lines and, per recorded value, an

@@ -18,7 +18,7 @@ protocol _EffectRun: AnyObject, Sendable {
   var isHandleCancelled: Bool { get }
 }
 
-/// Why the registry cancelled a run, kept only for a run an ``EffectLog`` follows.
+/// Why the registry cancelled a run, kept only for a run an `EffectLog` follows.
 @usableFromInline
 enum _CancelReason {
   /// A newer effect of this type, with the run's identifier and ``CancellationPolicy/cancelInFlight``.
@@ -46,7 +46,7 @@ struct _EffectRunEntry {
   /// The queued run's suspension until its turn.
   var turn: CheckedContinuation<Void, any Error>?
   var isRunning = false
-  /// The run's number in the store's ``EffectLog``; 0 when no log follows it.
+  /// The run's number in the store's `EffectLog`; 0 when no log follows it.
   var logNumber = 0
   /// Why the registry cancelled the run, for a run a log follows.
   var cancelReason: _CancelReason?
@@ -351,7 +351,7 @@ package struct _EffectRunID: Sendable, Hashable {
   /// The run, which knows its own task: a child task (`async let`) inherits the identity but
   /// is another task, and does not block the run by awaiting.
   let run: any _EffectRun
-  /// The run's number in its store's ``EffectLog``; 0 when no log follows it.
+  /// The run's number in its store's `EffectLog`; 0 when no log follows it.
   @usableFromInline let _logNumber: Int
 
   @usableFromInline

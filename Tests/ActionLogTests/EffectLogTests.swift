@@ -83,6 +83,16 @@ struct EffectLogTests {
     #expect(effect.values == [.init(label: "Array<String>", json: .array([.string("milk found")]))])
     #expect(effect.end == .finished)
     #expect(effect.duration == .seconds(2))
+
+    let text = String(decoding: recorder.recordedData, as: UTF8.self)
+    #expect(
+      text.contains(
+        #"{"seq":2,"type":"AddTodo","cause":"user: search › SearchTodos","effect":1,"payload":"#))
+    let directory = try TemporaryDirectory()
+    let url = directory.file("effects.jsonl")
+    try recorder.recordedData.write(to: url)
+    let entries = try ActionReplayer(registry: .todos()).entries(contentsOf: url)
+    #expect(entries.map(\.effect) == [nil, 1], "the effect's updater names it, the user's none")
   }
 
   @Test("a log with effect lines replays its updaters as before: the effect lines are skipped")

@@ -12,7 +12,7 @@ let effectsLog = """
   {"effect":2,"start":"Search","after":2,"id":"search","site":"Shop/SearchField.swift:31","cause":"user: type"}
   {"effect":1,"end":"cancelled","by":"a newer Search (cancelInFlight)","duration":0.120000}
   {"effect":2,"value":"Array<String>","data":["milk"]}
-  {"seq":3,"type":"SetResults","cause":"user: type › Search","payload":{"results":["milk"]},"diff":[{"op":"add","path":"/results/0","value":"milk"}]}
+  {"seq":3,"type":"SetResults","cause":"user: type › Search","effect":2,"payload":{"results":["milk"]},"diff":[{"op":"add","path":"/results/0","value":"milk"}]}
   {"effect":2,"end":"finished","duration":0.250000}
 
   """
@@ -99,6 +99,7 @@ struct EffectTimelineTests {
         #"<tr class="effect" data-effect="1"><td colspan="6">↳ effect 1 Search: cancelled by a newer Search (cancelInFlight) in 0.12 s · id search · cause user: type · at Shop/SearchField.swift:31</td></tr>"#
       ))
     #expect(shown.contains(#"· Array&lt;String&gt; = ["milk"]</td></tr>"#))
+    #expect(shown.contains("dispatched by effect 2"), "entry 3's detail names its effect")
     let firstEffect = try #require(shown.range(of: #"data-effect="1""#)).lowerBound
     let secondEntry = try #require(shown.range(of: #"data-seq="2""#)).lowerBound
     #expect(firstEffect < secondEntry, "effect 1 under entry 1")

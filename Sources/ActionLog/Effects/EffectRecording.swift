@@ -14,6 +14,8 @@ final class EffectRecording: EffectLog {
   private var nextNumber = 0
   /// When each running effect started, by its number.
   private var starts: [Int: Duration] = [:]
+  /// The cause each running effect gives its updaters, by its number.
+  private var causes: [Int: String] = [:]
   private let encoder: JSONEncoder
 
   init(
@@ -39,13 +41,28 @@ final class EffectRecording: EffectLog {
     nextNumber += 1
     let number = nextNumber
     starts[number] = elapsed()
+    causes[number] = start.cause.name
     write { Data(EffectLine.startText(start, number: number, after: $0).utf8) }
     return number
   }
 
   func effectEnded(_ number: Int, outcome: EffectLogOutcome) {
     let duration = starts.removeValue(forKey: number).map { elapsed() - $0 }
+    causes[number] = nil
     write { _ in Data(EffectLine.endText(outcome, effect: number, duration: duration).utf8) }
+  }
+
+  /// The number of the running effect that dispatched an updater applied now with `cause`:
+  /// the effect of the current task, if it gives its updaters that cause; `nil` when unknown.
+  ///
+  /// An updater applied at once is applied in the dispatching task. One applied later (held
+  /// by an interceptor) may be applied in another task, whose effect gives its updaters
+  /// another cause, or none: it then names no effect rather than the wrong one.
+  func effect(dispatching cause: DispatchCause?) -> Int? {
+    guard let number = LoggedEffect.number, let cause, causes[number] == cause.name else {
+      return nil
+    }
+    return number
   }
 
   var replaysValues: Bool { false }

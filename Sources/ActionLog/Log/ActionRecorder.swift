@@ -222,7 +222,8 @@ public final class ActionRecorder {
       var (line, failure) = encoder.entry(
         update.updater, sequence: self.lastSequence, cause: update.cause, time: time,
         site: options.recordsSites ? update.site : nil, writesCauseChain: options.recordsSites,
-        spareCapacity: diffs == nil ? 0 : DiffRecording<S>.usualDiffLength)
+        spareCapacity: diffs == nil ? 0 : DiffRecording<S>.usualDiffLength,
+        effect: self.effectRecording?.effect(dispatching: update.cause))
       let diffed = store.flatMap { diffs?.appendDiff(to: &line, after: $0.state) }
       if let checkpoint = pendingCheckpoint ?? base {
         pendingCheckpoint = nil

@@ -54,7 +54,7 @@ struct LogReader<S: State> {
         continue
       case .unrecorded(let sequence, let type, let reason):
         throw .unrecordedEntry(line: line, sequence: sequence, type: type, reason: reason)
-      case .entry(let sequence, let type, let updater, let cause, let time, let site):
+      case .entry(let sequence, let type, let updater, let cause, let time, let site, let effect):
         if let lastSequence, sequence <= lastSequence {
           throw .outOfOrder(line: line, sequence: sequence, previous: lastSequence)
         }
@@ -62,7 +62,7 @@ struct LogReader<S: State> {
         return .entry(
           ActionLogEntry(
             sequence: sequence, line: line, type: type, updater: updater,
-            cause: cause, time: time, site: site))
+            cause: cause, time: time, site: site, effect: effect))
       }
     }
     return nil

@@ -140,6 +140,12 @@ package struct LogScanner {
     entry.cause = try optionalString(object, "cause", line: line)
     entry.site = try optionalString(object, "site", line: line)
     entry.causeSite = try optionalString(object, "causeSite", line: line)
+    if let effect = object["effect"] {
+      guard let number = effect.intValue, number >= 1 else {
+        throw fail("\"effect\" must be an effect's number, from 1")
+      }
+      entry.effect = number
+    }
     if case .array(let parents)? = object["causeParents"] {
       entry.causeParents = parents.compactMap { parent in
         guard case .object(let step) = parent, let name = step["name"]?.stringValue else {

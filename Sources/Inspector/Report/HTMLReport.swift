@@ -233,6 +233,7 @@ package struct HTMLReport: Sendable {
       $("detail-title").textContent = "Entry " + r.seq + ": " + (r.scope ? r.scope + " " : "") + r.type;
       const meta = ["line " + r.line];
       if (r.cause !== undefined) meta.push("cause: " + r.cause);
+      if (r.effect !== undefined) meta.push("dispatched by effect " + r.effect);
       if (r.at !== undefined) meta.push("time: " + r.at);
       if (r.unrecorded !== undefined) meta.push("unrecorded: " + r.unrecorded);
       $("detail-meta").textContent = meta.join(" \\u00b7 ");

@@ -194,7 +194,7 @@ struct JournalRecovery<S: State & Codable> {
         continue
       case .unrecorded(let sequence, let type, let reason):
         throw damaged(number, "entry \(sequence) (\(type)) was not recorded: \(reason)")
-      case .entry(let sequence, let type, let updater, let fullCause, let time, _):
+      case .entry(let sequence, let type, let updater, let fullCause, let time, _, _):
         let cause = fullCause?.name
         if sequence <= recovered.lastSequence {
           guard sequence <= recovered.snapshotSequence else {

@@ -15,7 +15,7 @@ struct SearchDependencies: Sendable {
 struct Offline: Error {}
 
 /// A search that waits two seconds on the clock, then adds what its dependency found.
-struct SearchTodos: SideEffect {
+struct SearchTodos: SideEffect, Codable {
   var query: String
   var cancellationID: CancellationID? { "search" }
 
@@ -27,7 +27,7 @@ struct SearchTodos: SideEffect {
 }
 
 /// A search that asks its dependency at once, twice, with labels.
-struct LookUp: SideEffect {
+struct LookUp: SideEffect, Codable {
   var query: String
 
   func sideEffect(_ context: SideEffectContext<TodoState, SearchDependencies>) async throws {
@@ -35,6 +35,16 @@ struct LookUp: SideEffect {
     await context.dispatch(AddTodo(title: first.joined(separator: "+")))
     let count = try await context.recorded("count") { first.count }
     await context.dispatch(AddLabel(label: "\(count)"))
+  }
+}
+
+/// An effect that a replay starts in place of ``LookUp``.
+struct LookUpOnce: SideEffect, Codable {
+  var query: String
+
+  func sideEffect(_ context: SideEffectContext<TodoState, SearchDependencies>) async throws {
+    let first = try await context.recorded("first") { try await context.dependencies.search(query) }
+    await context.dispatch(AddTodo(title: first.joined(separator: "+")))
   }
 }
 
@@ -329,6 +339,61 @@ struct EffectLogTests {
         == "LookUp, effect 2, started after entry 5: 2 recorded value(s) from \"first\" on were "
         + "never asked for; the replay did not reach the effect, or it stopped earlier than when "
         + "recorded")
+  }
+
+  // MARK: - Replaying a session with its effects running
+
+  @Test("a session replays on a live store, its effects started again with their recorded values")
+  func replayRunningEffects() async throws {
+    let registry = ActionLogRegistry<TodoState>.todos().registerEffect(LookUp.self)
+    let live = makeStore()
+    let recorder = try ActionRecorder(
+      store: live, registry: registry, destination: .memory,
+      options: ActionRecorder.Options(recordsEffects: true))
+    live.dispatch(SetFilter(filter: .open))
+    try await live.dispatch(LookUp(query: "milk"))
+    live.dispatch(ToggleTodo(id: 1))
+    try await live.dispatch(LookUp(query: "tea"))
+    let log = recorder.recordedData
+    #expect(String(decoding: log, as: UTF8.self).contains(#""payload":{"query":"milk"}"#))
+
+    let offline = makeStore(search: { _ in
+      Issue.record("the replay called the network")
+      return []
+    })
+    let state = try await ActionReplayer(registry: registry).replayRunningEffects(log, on: offline)
+    #expect(state == live.state)
+    #expect(state.todos.map(\.title) == ["milk found", "tea found"])
+    #expect(offline.effectLog == nil, "the feed is taken off the store after the replay")
+  }
+
+  @Test("an effect that cannot start again, or goes another way, is an error, never a hang")
+  func replayRunningEffectsFails() async throws {
+    let live = makeStore()
+    let recorder = try ActionRecorder(
+      store: live, registry: ActionLogRegistry<TodoState>.todos().registerEffect(LookUp.self),
+      destination: .memory,
+      options: ActionRecorder.Options(recordsEffects: true))
+    live.dispatch(SetFilter(filter: .open))
+    try await live.dispatch(LookUp(query: "milk"))
+    let log = recorder.recordedData
+
+    await #expect {
+      _ = try await ActionReplayer(registry: .todos()).replayRunningEffects(log, on: makeStore())
+    } throws: { error in
+      guard let error = error as? EffectReplayError else { return false }
+      return error.problem
+        == .cannotStart(reason: "its type is not registered (registerEffect(_:name:))")
+        && error.entry == 1 && error.effect == "LookUp, effect 1"
+    }
+    // Another effect under the recorded name: it asks for values the log does not have.
+    let impostor = ActionLogRegistry<TodoState>.todos().registerEffect(
+      LookUpOnce.self, name: "LookUp")
+    await #expect {
+      _ = try await ActionReplayer(registry: impostor).replayRunningEffects(log, on: makeStore())
+    } throws: { error in
+      (error as? EffectReplayError)?.problem == .valueNotRecorded
+    }
   }
 
   @Test("without a log, recorded calls the dependency and nothing records")

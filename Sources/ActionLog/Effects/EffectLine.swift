@@ -23,8 +23,20 @@ package enum EffectLine: Sendable, Equatable {
 
   // MARK: - Writing
 
-  /// The start line of `start`, numbered `number`, after entry `after`.
-  static func startText(_ start: EffectLogStart, number: Int, after: Int) -> String {
+  /// The start line of `start`, numbered `number`, after entry `after`, with the effect's
+  /// encoding when its type is registered.
+  static func startLine(_ start: EffectLogStart, number: Int, after: Int, payload: Data?) -> Data {
+    var line = Data(startText(start, number: number, after: after).dropLast(2).utf8)
+    if let payload {
+      line.append(contentsOf: ",\"payload\":".utf8)
+      line.append(payload)
+    }
+    line.append(contentsOf: "}\n".utf8)
+    return line
+  }
+
+  /// The start line of `start` without its payload.
+  private static func startText(_ start: EffectLogStart, number: Int, after: Int) -> String {
     var text = "{\"effect\":\(number),\"start\":\(JSONText.quoted(start.type)),\"after\":\(after)"
     if let id = start.id { text += ",\"id\":" + JSONText.quoted(id) }
     if let site = start.cause.site { text += ",\"site\":" + JSONText.quoted(site.description) }
@@ -119,7 +131,7 @@ package enum EffectLine: Sendable, Equatable {
           number: number, type: type, cancellationID: try string("id"),
           afterEntry: try integer("after") ?? after,
           site: try string("site").flatMap(DispatchSite.init(logText:)), cause: try string("cause"),
-          parent: try integer("parent"), line: line))
+          parent: try integer("parent"), payload: value["payload"], line: line))
     }
     if let label = try string("value") {
       if let failure = try string("error") {

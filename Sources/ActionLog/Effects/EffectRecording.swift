@@ -17,11 +17,15 @@ final class EffectRecording: EffectLog {
   /// The cause each running effect gives its updaters, by its number.
   private var causes: [Int: String] = [:]
   private let encoder: JSONEncoder
+  /// The encoder of a registered effect type; `nil` for another.
+  private let effectCodec: (any Dispatchable) -> EffectCodec?
 
   init(
-    clock: any Clock<Duration>, write: @escaping @MainActor ((Int) -> Data) -> Void,
+    clock: any Clock<Duration>, effectCodec: @escaping (any Dispatchable) -> EffectCodec?,
+    write: @escaping @MainActor ((Int) -> Data) -> Void,
     report: @escaping @MainActor (ActionLogError) -> Void
   ) {
+    self.effectCodec = effectCodec
     self.elapsed = Self.stopwatch(clock)
     self.write = write
     self.report = report
@@ -42,7 +46,15 @@ final class EffectRecording: EffectLog {
     let number = nextNumber
     starts[number] = elapsed()
     causes[number] = start.cause.name
-    write { Data(EffectLine.startText(start, number: number, after: $0).utf8) }
+    var payload: Data?
+    if let codec = effectCodec(start.effect) {
+      do {
+        payload = try codec.encode(start.effect, encoder)
+      } catch {
+        report(.encodingFailed(type: codec.name, reason: String(describing: error)))
+      }
+    }
+    write { EffectLine.startLine(start, number: number, after: $0, payload: payload) }
     return number
   }
 

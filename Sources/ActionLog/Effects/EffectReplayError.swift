@@ -17,6 +17,12 @@ public struct EffectReplayError: Error, Sendable, Hashable, CustomStringConverti
     /// The replay ended with this many of the effect's recorded values never asked for: the
     /// effect did not run, or stopped earlier than it did when recorded.
     case valuesNotReplayed(count: Int)
+    /// A replay that runs the effects could not start this effect again: its type is not
+    /// registered with `registerEffect(_:name:)`, or its recorded encoding does not decode.
+    case cannotStart(reason: String)
+    /// The replay's effects all ended with this many of the updaters they dispatched when
+    /// recorded still missing: they went another way.
+    case updatersMissing(count: Int)
   }
 
   /// The effect: its type and, when the log has it, its number there (`Search, effect 2`).
@@ -50,6 +56,12 @@ public struct EffectReplayError: Error, Sendable, Hashable, CustomStringConverti
         + "asks its dependencies in another order than when it was recorded"
     case .undecodable(let reason):
       return "\(place): the recorded value \"\(label)\" does not decode: \(reason)"
+    case .cannotStart(let reason):
+      return "\(place): cannot be started again: \(reason)"
+    case .updatersMissing(let count):
+      return
+        "\(place): the replay's effects ended with \(count) of the updaters they dispatched "
+        + "when recorded never dispatched; they went another way"
     case .valuesNotReplayed(let count):
       return
         "\(place): \(count) recorded value(s) from \"\(label)\" on were never asked for; the "

@@ -22,6 +22,9 @@ public struct RecordedEffect: Sendable, Equatable {
   public var cause: String?
   /// The number of the effect that dispatched this one from its own task, if any.
   public var parent: Int?
+  /// The effect's encoding, when its type is registered (`registerEffect(_:name:)`): what a
+  /// replay starts again.
+  public var payload: JSONValue?
   /// The values it got from its dependencies, in the order it asked for them.
   public var values: [Value]
   /// How it ended; `nil` when the log stops before its end (it was still running).
@@ -84,9 +87,11 @@ public struct RecordedEffect: Sendable, Equatable {
   /// ```
   public init(
     number: Int = 0, type: String, cancellationID: String? = nil, afterEntry: Int = 0,
-    site: DispatchSite? = nil, cause: String? = nil, parent: Int? = nil, values: [Value] = [],
-    end: End? = nil, duration: Duration? = nil, line: Int = 0
+    site: DispatchSite? = nil, cause: String? = nil, parent: Int? = nil,
+    payload: JSONValue? = nil, values: [Value] = [], end: End? = nil, duration: Duration? = nil,
+    line: Int = 0
   ) {
+    self.payload = payload
     self.number = number
     self.type = type
     self.cancellationID = cancellationID

@@ -32,6 +32,10 @@ public final class RecordedEffects: EffectLog {
   private var given: [Int: Int] = [:]
   private var nextNumber = 0
   private let decoder = JSONDecoder()
+  /// How many live effects have started and not ended.
+  private(set) var runningCount = 0
+  /// Called on each start and end of a live effect.
+  var onChange: (@MainActor () -> Void)?
 
   /// Feeds `effects` to a replay, in the order they started.
   ///
@@ -83,6 +87,8 @@ public final class RecordedEffects: EffectLog {
 
   package func effectStarted(_ start: EffectLogStart) -> Int? {
     nextNumber += 1
+    runningCount += 1
+    defer { onChange?() }
     types[nextNumber] = start.type
     if var queue = waiting[start.type], queue.next < queue.positions.count {
       taken[nextNumber] = queue.positions[queue.next]
@@ -94,7 +100,10 @@ public final class RecordedEffects: EffectLog {
     return nextNumber
   }
 
-  package func effectEnded(_ number: Int, outcome: EffectLogOutcome) {}
+  package func effectEnded(_ number: Int, outcome: EffectLogOutcome) {
+    runningCount -= 1
+    onChange?()
+  }
 
   package var replaysValues: Bool { true }
 

@@ -250,6 +250,7 @@ public final class ActionRecorder {
     if options.recordsEffects, version >= ActionLogFormat.version {
       let recording = EffectRecording(
         clock: options.effectClock,
+        effectCodec: { registry.effectCodec(for: type(of: $0)) },
         write: { [weak self] line in self?.writeEffectLine(line) },
         report: { [weak self] error in self?.report(error, nil) })
       effectRecording = recording

@@ -138,6 +138,8 @@ public struct ActionReplayer<S: State>: Sendable {
           let (path, reason) = LineFailure.describe(error)
           throw ActionLogError.undecodableCheckpoint(line: line, path: path, reason: reason)
         }
+      case .effect:
+        continue
       }
     }
     throw ActionLogError.noInitialCheckpoint(line: 1)
@@ -200,6 +202,8 @@ public struct ActionReplayer<S: State>: Sendable {
         guard options.checkpoints == .verify else { continue }
         try verifier.verify(
           state, sequence: sequence, line: line, text: text, after: lastEntry)
+      case .effect:
+        continue
       }
     }
     return ReplaySummary(

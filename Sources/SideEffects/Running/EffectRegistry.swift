@@ -79,7 +79,7 @@ final class _EffectRegistry {
   /// The names of the effect types started so far: a type's name is demangled at run time,
   /// which costs more than the rest of an effect's start.
   private var typeNames: [ObjectIdentifier: String] = [:]
-  /// The log that follows some of the runs, once one has (see ``logStart(of:type:id:cause:log:)``).
+  /// The log that follows some of the runs, once one has (see ``logStart(of:type:effect:id:cause:log:)``).
   private weak var log: (any EffectLog)?
 
   /// The registry of `store`, created on first use.
@@ -228,13 +228,13 @@ final class _EffectRegistry {
   /// Tells `log` that `run`, of `type`, started, and returns the log's number for it; 0 when
   /// the log ignores it.
   func logStart(
-    of run: any _EffectRun, type: any ReturningSideEffect.Type, id: AnyHashable?,
-    cause: DispatchCause, log: any EffectLog
+    of run: any _EffectRun, type: any ReturningSideEffect.Type, effect: any Dispatchable,
+    id: AnyHashable?, cause: DispatchCause, log: any EffectLog
   ) -> Int {
     self.log = log
     let start = EffectLogStart(
       type: _name(of: type), id: id.map { String(describing: $0.base) }, cause: cause,
-      parent: LoggedEffect.number)
+      parent: LoggedEffect.number, effect: effect)
     guard let number = log.effectStarted(start) else { return 0 }
     run.entry.logNumber = number
     return number

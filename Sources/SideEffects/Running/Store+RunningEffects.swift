@@ -168,7 +168,8 @@ extension Store {
       run, id: id, type: E.self, awaitedBy: awaitedBy, queued: queued)
     let cause = DispatchCause(
       Self._causeName(registry._name(of: E.self)), site: site, parent: DispatchCause.current)
-    let logNumber = _logEffectStart(run, of: E.self, id: id, cause: cause, in: registry)
+    let logNumber = _logEffectStart(
+      run, of: E.self, effect: { effect }, id: id, cause: cause, in: registry)
     let identity = _EffectRunID(
       registry: ObjectIdentifier(registry), token: token, run: run, logNumber: logNumber)
     let context = SideEffectContext(store: self)
@@ -196,13 +197,18 @@ extension Store {
 
   /// Tells the store's effect log, if one is attached, that `run` started, and returns the
   /// log's number for it; 0 when nothing logs it, after one dictionary slot read.
+  ///
+  /// `effect` gives the effect only when a log is attached: the closure does not escape, so
+  /// passing it costs no allocation, where boxing the effect itself might.
   @usableFromInline
   func _logEffectStart(
-    _ run: any _EffectRun, of type: any ReturningSideEffect.Type, id: AnyHashable?,
-    cause: DispatchCause, in registry: _EffectRegistry
+    _ run: any _EffectRun, of type: any ReturningSideEffect.Type,
+    effect: () -> any Dispatchable, id: AnyHashable?, cause: DispatchCause,
+    in registry: _EffectRegistry
   ) -> Int {
     guard let log = effectLog else { return 0 }
-    return registry.logStart(of: run, type: type, id: id, cause: cause, log: log)
+    return registry.logStart(
+      of: run, type: type, effect: effect(), id: id, cause: cause, log: log)
   }
 
   /// Takes a run that returned `value` out of the registry and hands the value to its task.

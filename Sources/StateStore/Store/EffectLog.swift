@@ -38,8 +38,13 @@ package struct EffectLogStart: Sendable {
   package var cause: DispatchCause
   /// The log's number for the effect whose task started this one, if any.
   package var parent: Int?
+  /// The effect itself, which a log may encode so that a replay can start it again.
+  package var effect: any Dispatchable
 
-  package init(type: String, id: String?, cause: DispatchCause, parent: Int?) {
+  package init(
+    type: String, id: String?, cause: DispatchCause, parent: Int?, effect: any Dispatchable
+  ) {
+    self.effect = effect
     self.type = type
     self.id = id
     self.cause = cause

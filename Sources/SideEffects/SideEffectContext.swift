@@ -132,6 +132,19 @@ public struct SideEffectContext<S: State, D: Sendable>: Sendable {
       throw error
     }
   }
+
+  /// `dependency`, wrapped so that each call records its value as ``recorded(_:_:)`` does:
+  /// the one-line way to record every call of a function the effect makes.
+  ///
+  /// ```swift
+  /// let search = context.recorded(context.dependencies.api.search)
+  /// let milk = try await search("milk")  // recorded, or replayed
+  /// ```
+  public func recorded<Input: Sendable, Value: Codable & Sendable>(
+    _ label: String? = nil, _ dependency: @escaping @Sendable (Input) async throws -> Value
+  ) -> @Sendable (Input) async throws -> Value {
+    { input in try await self.recorded(label) { try await dependency(input) } }
+  }
 }
 
 // The context's calls reach the store through `async` methods on the main actor, which hop

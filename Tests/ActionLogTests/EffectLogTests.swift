@@ -48,6 +48,23 @@ struct LookUpOnce: SideEffect, Codable {
   }
 }
 
+/// A state whose todos a scope holds.
+struct ScopedSearchState: State, Codable {
+  var todos = TodoState()
+}
+
+/// Searches twice through one wrapped function.
+struct SearchTwice: SideEffect {
+  var query: String
+
+  func sideEffect(_ context: SideEffectContext<TodoState, SearchDependencies>) async throws {
+    let search = context.recorded("search", context.dependencies.search)
+    for title in try await search(query) + (try await search(query + " again")) {
+      await context.dispatch(AddTodo(title: title))
+    }
+  }
+}
+
 @Suite("Effects in the action log")
 @MainActor
 struct EffectLogTests {
@@ -394,6 +411,28 @@ struct EffectLogTests {
     } throws: { error in
       (error as? EffectReplayError)?.problem == .valueNotRecorded
     }
+  }
+
+  @Test("a wrapped function records each call, and an effect of a scope reaches its root's log")
+  func wrappedFunctionInScope() async throws {
+    let store = Store<ScopedSearchState, SearchDependencies>(
+      initialState: ScopedSearchState(),
+      dependencies: SearchDependencies(clock: TestClock(), search: { ["\($0) found"] }))
+    let registry = ActionLogRegistry<ScopedSearchState>()
+    registry.scope("todos", state: \.todos).register(AddTodo.self)
+    let recorder = try ActionRecorder(
+      store: store, registry: registry, destination: .memory,
+      options: ActionRecorder.Options(recordsEffects: true))
+    let scope = store.scope(state: \.todos, dependencies: \.self)
+    try await scope.dispatch(SearchTwice(query: "jam"))
+    let effects = try ActionReplayer(registry: registry).effects(recorder.recordedData)
+    #expect(store.state.todos.todos.count == 2)
+    #expect(effects.map(\.type) == ["SearchTwice"])
+    #expect(
+      effects.first?.values == [
+        .init(label: "search", json: .array([.string("jam found")])),
+        .init(label: "search", json: .array([.string("jam again found")])),
+      ])
   }
 
   @Test("without a log, recorded calls the dependency and nothing records")

@@ -199,6 +199,29 @@ struct EffectLogTests {
     #expect(try ActionReplayer(registry: .todos()).effects(diffed.recordedData).count == 1)
   }
 
+  @Test("a recorder appending to a version-1 log records no effects there, so 0.1.0 still reads it")
+  func versionOneLogGetsNoEffects() async throws {
+    let directory = try TemporaryDirectory()
+    let url = directory.file("old.jsonl")
+    let first = makeStore()
+    var recorder: ActionRecorder? = try ActionRecorder(
+      store: first, registry: .todos(), destination: .file(url))
+    first.dispatch(SetFilter(filter: .open))
+    try recorder?.stop()
+    recorder = nil
+
+    let second = makeStore()
+    let appending = try ActionRecorder(
+      store: second, registry: .todos(), destination: .file(url),
+      options: ActionRecorder.Options(recordsEffects: true))
+    try await second.dispatch(LookUp(query: "x"))
+    try appending.stop()
+    let text = try String(contentsOf: url, encoding: .utf8)
+    #expect(text.hasPrefix(#"{"format":"statestore-action-log","version":1"#))
+    #expect(!text.contains(#"{"effect""#))
+    #expect(text.split(separator: "\n").count == 4, "the header and three entries")
+  }
+
   @Test("a stopped recorder records no more effects, and the store's effects run as before")
   func stopDetaches() async throws {
     let store = makeStore()

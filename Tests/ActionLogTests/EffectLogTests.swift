@@ -199,6 +199,25 @@ struct EffectLogTests {
     #expect(try ActionReplayer(registry: .todos()).effects(diffed.recordedData).count == 1)
   }
 
+  @Test("a recorder appending to a log numbers its effects after those already there")
+  func numberingContinues() async throws {
+    let directory = try TemporaryDirectory()
+    let url = directory.file("runs.jsonl")
+    for query in ["a", "b"] {
+      let store = makeStore()
+      let recorder = try ActionRecorder(
+        store: store, registry: .todos(), destination: .file(url),
+        options: ActionRecorder.Options(recordsEffects: true))
+      try await store.dispatch(LookUp(query: query))
+      try recorder.stop()
+    }
+    let effects = try ActionReplayer(registry: .todos()).effects(contentsOf: url)
+    #expect(effects.map(\.number) == [1, 2])
+    #expect(effects.map(\.afterEntry) == [0, 2])
+    let entries = try ActionReplayer(registry: .todos()).entries(contentsOf: url)
+    #expect(entries.map(\.effect) == [1, 1, 2, 2])
+  }
+
   @Test("a recorder appending to a version-1 log records no effects there, so 0.1.0 still reads it")
   func versionOneLogGetsNoEffects() async throws {
     let directory = try TemporaryDirectory()

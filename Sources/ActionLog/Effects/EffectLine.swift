@@ -166,8 +166,8 @@ package enum EffectLine: Sendable, Equatable {
 
   /// Gathers effect lines into effects, in the order they started.
   ///
-  /// A start with the number of an earlier effect begins a new effect: a log that several runs
-  /// of a program appended to numbers each run's effects from 1.
+  /// A start with the number of an earlier effect begins a new effect: two recorders that
+  /// append to one file at once may both number effects after those they found there.
   ///
   /// - Throws: ``ActionLogError/malformedLine(line:reason:)`` for a value or an end of an
   ///   effect that did not start before it.

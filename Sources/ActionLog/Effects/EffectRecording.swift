@@ -20,12 +20,16 @@ final class EffectRecording: EffectLog {
   /// The encoder of a registered effect type; `nil` for another.
   private let effectCodec: (any Dispatchable) -> EffectCodec?
 
+  /// - Parameter lastEffect: The largest effect number already in the log: the first effect
+  ///   is numbered after it.
   init(
-    clock: any Clock<Duration>, effectCodec: @escaping (any Dispatchable) -> EffectCodec?,
+    clock: any Clock<Duration>, numberingAfter lastEffect: Int,
+    effectCodec: @escaping (any Dispatchable) -> EffectCodec?,
     write: @escaping @MainActor ((Int) -> Data) -> Void,
     report: @escaping @MainActor (ActionLogError) -> Void
   ) {
     self.effectCodec = effectCodec
+    self.nextNumber = lastEffect
     self.elapsed = Self.stopwatch(clock)
     self.write = write
     self.report = report

@@ -7,7 +7,8 @@ import StateStore
 /// ``RecordedEffects``. An effect is recorded when the recorder's options ask for it
 /// (``ActionRecorder/Options/recordsEffects``, on in diff mode).
 public struct RecordedEffect: Sendable, Equatable {
-  /// The effect's number in its log, from 1, in the order the effects started.
+  /// The effect's number in its log, from 1, in the order the effects started; a recorder
+  /// appending to a log numbers its effects after those already there.
   public var number: Int
   /// The effect's type name, such as `Search`.
   public var type: String

@@ -147,6 +147,7 @@ public final class ActionRecorder {
     var needsHeader = true
     // A log with diffs is of the newest version, unless it goes on an older log: its diffs are
     // then written for that version's readers.
+    var lastEffect = 0
     var version =
       options.recordsDiffs || options.recordsEffects
       ? ActionLogFormat.version : ActionLogFormat.versionWithoutDiffs
@@ -166,6 +167,7 @@ public final class ActionRecorder {
       startSequence = opened.lastSequence
       needsHeader = opened.needsHeader
       if let existing = opened.version { version = min(version, existing) }
+      lastEffect = opened.lastEffect
     }
     defer { sink.endAppend() }
     lastSequence = startSequence
@@ -249,7 +251,7 @@ public final class ActionRecorder {
     // A version-1 log stays readable by 0.1.0, which knows no effect lines.
     if options.recordsEffects, version >= ActionLogFormat.version {
       let recording = EffectRecording(
-        clock: options.effectClock,
+        clock: options.effectClock, numberingAfter: lastEffect,
         effectCodec: { registry.effectCodec(for: type(of: $0)) },
         write: { [weak self] line in self?.writeEffectLine(line) },
         report: { [weak self] error in self?.report(error, nil) })

@@ -331,6 +331,27 @@ struct EffectLogTests {
     }
   }
 
+  @Test("a value written as JSON text, as a generated test writes it, replays like a recorded one")
+  func valuesFromText() async throws {
+    let store = makeStore(search: { _ in
+      Issue.record("the replay called the network")
+      return []
+    })
+    let effects = RecordedEffects([
+      RecordedEffect(
+        type: "LookUp",
+        values: [
+          try .init(label: "first", jsonText: #"["from text"]"#),
+          try .init(label: "count", jsonText: "1"),
+        ])
+    ])
+    effects.replay(into: store)
+    try await store.dispatch(LookUp(query: "x"))
+    #expect(store.state.todos.map(\.title) == ["from text"])
+    #expect(effects.unreplayedValues.isEmpty)
+    #expect(throws: ActionLogError.self) { try RecordedEffect.Value(label: "x", jsonText: "[1,") }
+  }
+
   @Test("a value never recorded is an error naming the effect and the entry")
   func valueNotRecorded() async throws {
     let store = makeStore(search: { _ in

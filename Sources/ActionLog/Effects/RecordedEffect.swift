@@ -51,6 +51,22 @@ public struct RecordedEffect: Sendable, Equatable {
       self.failure = nil
     }
 
+    /// A value the dependency returned, as JSON text: what a generated test writes.
+    ///
+    /// ```swift
+    /// try RecordedEffect.Value(label: "Array<String>", jsonText: #"["milk"]"#)
+    /// ```
+    ///
+    /// - Throws: ``ActionLogError/malformedLine(line:reason:)`` (line 0) when `jsonText` is not
+    ///   JSON.
+    public init(label: String, jsonText: String) throws(ActionLogError) {
+      do {
+        self.init(label: label, json: try JSONParser.parse(Array(jsonText.utf8)))
+      } catch {
+        throw .malformedLine(line: 0, reason: "the value \"\(label)\" is not JSON: \(error)")
+      }
+    }
+
     /// A call of the dependency that threw an error described as `failure`.
     public init(label: String, failure: String) {
       self.label = label

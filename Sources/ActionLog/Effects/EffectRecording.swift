@@ -20,8 +20,8 @@ final class EffectRecording: EffectLog {
   /// The encoder of a registered effect type; `nil` for another.
   private let effectCodec: (any Dispatchable) -> EffectCodec?
 
-  /// - Parameter lastEffect: The largest effect number already in the log: the first effect
-  ///   is numbered after it.
+  /// Writes the effects of a log whose largest effect number so far is `lastEffect`: the
+  /// first effect is numbered after it.
   init(
     clock: any Clock<Duration>, numberingAfter lastEffect: Int,
     effectCodec: @escaping (any Dispatchable) -> EffectCodec?,

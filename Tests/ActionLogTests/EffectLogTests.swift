@@ -38,6 +38,17 @@ struct LookUp: SideEffect, Codable {
   }
 }
 
+/// A search that does not start while another search runs.
+struct KeptOutSearch: SideEffect {
+  var query: String
+  var cancellationID: CancellationID? { "search" }
+  var cancellationPolicy: CancellationPolicy { .keepInFlight }
+
+  func sideEffect(_ context: SideEffectContext<TodoState, SearchDependencies>) async throws {
+    Issue.record("a kept-out search ran")
+  }
+}
+
 /// An effect that a replay starts in place of ``LookUp``.
 struct LookUpOnce: SideEffect, Codable {
   var query: String
@@ -181,6 +192,22 @@ struct EffectLogTests {
         .cancelled(by: "its EffectTask's cancel()"),
       ])
     #expect(effects.allSatisfy { $0.values.isEmpty && $0.duration == .zero })
+  }
+
+  @Test("an effect kept out by the one in flight is recorded as cancelled by it, at once")
+  func keptOut() async throws {
+    let clock = TestClock()
+    let store = makeStore(clock: clock)
+    let recorder = try recorder(store, clock: clock)
+    let running = store.launch(SearchTodos(query: "a"))
+    await clock.waitForSleepers(1)
+    try await store.dispatch(KeptOutSearch(query: "b"))
+    running.cancel()
+    await running.finish()
+    let effects = try ActionReplayer(registry: .todos()).effects(recorder.recordedData)
+    #expect(effects.map(\.type) == ["SearchTodos", "KeptOutSearch"])
+    #expect(effects.last?.end == .cancelled(by: "SearchTodos in flight (keepInFlight)"))
+    #expect(effects.last?.duration == .zero)
   }
 
   @Test("effects follow diff mode, and a plain log has none")

@@ -82,8 +82,8 @@ public struct RecordedEffect: Sendable, Equatable {
     /// It threw an error, described.
     case failed(String)
     /// It was cancelled; the text says by what: `a newer Search (cancelInFlight)`,
-    /// `cancelEffects(identifiedBy:)`, `cancelAllEffects()`, `its EffectTask's cancel()`, or
-    /// `the cancellation of its awaiter`.
+    /// `Search in flight (keepInFlight)` (it never ran), `cancelEffects(identifiedBy:)`,
+    /// `cancelAllEffects()`, `its EffectTask's cancel()`, or `the cancellation of its awaiter`.
     case cancelled(by: String)
 
     /// `finished`, `failed: <error>` or `cancelled by <what>`.

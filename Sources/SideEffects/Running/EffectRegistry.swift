@@ -240,6 +240,27 @@ final class _EffectRegistry {
     return number
   }
 
+  /// Tells `log` that an effect of `type` with identifier `id` started and was cancelled at
+  /// once, kept out by the effect in flight with that identifier.
+  func logKeptOut(
+    type: any ReturningSideEffect.Type, effect: any Dispatchable, id: AnyHashable,
+    cause: DispatchCause, log: any EffectLog
+  ) {
+    let start = EffectLogStart(
+      type: _name(of: type), id: String(describing: id.base), cause: cause,
+      parent: LoggedEffect.number, effect: effect)
+    guard let number = log.effectStarted(start) else { return }
+    let holder = lanes[id]?.first.map { _name(ofRun: $0) } ?? "another effect"
+    log.effectEnded(number, outcome: .cancelled(by: "\(holder) in flight (keepInFlight)"))
+  }
+
+  /// The type name of the effect `run` runs.
+  private func _name(ofRun run: any _EffectRun) -> String {
+    let type = run.entry.type
+    if let effectType = type as? any ReturningSideEffect.Type { return _name(of: effectType) }
+    return String(describing: type)
+  }
+
   /// Tells the log how `run` ended.
   private func logEnd(of run: any _EffectRun, entry: _EffectRunEntry, failure: (any Error)?) {
     guard let log else { return }

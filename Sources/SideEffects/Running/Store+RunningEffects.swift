@@ -158,7 +158,9 @@ extension Store {
     if let id, registry._isHeld(id) {
       switch effect.cancellationPolicy {
       case .cancelInFlight: registry._cancel(identifiedBy: id, reason: .newer(E.self))
-      case .keepInFlight: return nil
+      case .keepInFlight:
+        _logEffectKeptOut(of: E.self, effect: { effect }, id: id, site: site, in: registry)
+        return nil
       case .enqueue: waitsForTurn = true
       }
     }
@@ -209,6 +211,20 @@ extension Store {
     guard let log = effectLog else { return 0 }
     return registry.logStart(
       of: run, type: type, effect: effect(), id: id, cause: cause, log: log)
+  }
+
+  /// Tells the store's effect log, if one is attached, that an effect of `type` did not start
+  /// because another with its identifier `id` runs (``CancellationPolicy/keepInFlight``): a
+  /// start and at once an end, cancelled by the effect in flight.
+  @usableFromInline
+  func _logEffectKeptOut(
+    of type: any ReturningSideEffect.Type, effect: () -> any Dispatchable, id: AnyHashable,
+    site: DispatchSite?, in registry: _EffectRegistry
+  ) {
+    guard let log = effectLog else { return }
+    let cause = DispatchCause(
+      Self._causeName(registry._name(of: type)), site: site, parent: DispatchCause.current)
+    registry.logKeptOut(type: type, effect: effect(), id: id, cause: cause, log: log)
   }
 
   /// Takes a run that returned `value` out of the registry and hands the value to its task.

@@ -116,19 +116,20 @@ public struct SideEffectContext<S: State, D: Sendable>: Sendable {
   nonisolated(nonsending) public func recorded<Value: Codable & Sendable>(
     _ label: String? = nil, _ dependency: () async throws -> Value
   ) async throws -> Value {
-    guard let number = LoggedEffect.number else { return try await dependency() }
+    guard let logged = LoggedEffect.current else { return try await dependency() }
     let label = label ?? String(describing: Value.self)
-    if let replayed = try await _store.replayedEffectValue(
-      Value.self, label: label, ofEffect: number)
+    if let replayed = try await logged.log.replayedValue(
+      Value.self, label: label, ofEffect: logged.number)
     {
       return replayed
     }
     do {
       let value = try await dependency()
-      await _store.recordEffectValue(value, label: label, ofEffect: number)
+      await logged.log.recordValue(value, label: label, ofEffect: logged.number)
       return value
     } catch {
-      await _store.recordEffectFailure(error, label: label, ofEffect: number)
+      let failure = String(describing: error)
+      await logged.log.recordFailure(failure, label: label, ofEffect: logged.number)
       throw error
     }
   }
@@ -158,27 +159,6 @@ extension Store {
   where U.StateType == S {
     guard !Task.isCancelled else { return }
     dispatch(updater, fileID: fileID, line: line)
-  }
-
-  /// The value recorded for a dependency call of the logged effect `number`, when the attached
-  /// log replays values; `nil` when the dependency is to be called.
-  func replayedEffectValue<Value: Decodable & Sendable>(
-    _ type: Value.Type, label: String, ofEffect number: Int
-  ) async throws -> Value? {
-    guard let log = effectLog, log.replaysValues else { return nil }
-    return try log.recordedValue(type, label: label, ofEffect: number)
-  }
-
-  /// Records `value`, which the logged effect `number` got from a dependency.
-  func recordEffectValue<Value: Encodable & Sendable>(
-    _ value: Value, label: String, ofEffect number: Int
-  ) async {
-    effectLog?.recordValue(value, label: label, ofEffect: number)
-  }
-
-  /// Records that a dependency of the logged effect `number` threw `error`.
-  func recordEffectFailure(_ error: any Error, label: String, ofEffect number: Int) async {
-    effectLog?.recordFailure(String(describing: error), label: label, ofEffect: number)
   }
 
   /// The state, as an effect reads it.

@@ -268,6 +268,29 @@ struct EffectLogTests {
     #expect(text.split(separator: "\n").count == 4, "the header and three entries")
   }
 
+  @Test(
+    "an effect outliving its recorder's stop writes nothing, and a new recorder numbers its own")
+  func effectOutlivesRecorder() async throws {
+    let clock = TestClock()
+    let store = makeStore(clock: clock)
+    let first = try recorder(store, clock: clock)
+    first.onError = { error in Issue.record("the stopped recorder wrote: \(error)") }
+    let search = store.launch(SearchTodos(query: "a"))
+    await clock.waitForSleepers(1)
+    try first.stop()
+    let second = try recorder(store, clock: clock)
+    try await store.dispatch(LookUp(query: "b"))
+    await clock.advance(by: .seconds(2))
+    await search.finish()
+
+    let firstEffects = try ActionReplayer(registry: .todos()).effects(first.recordedData)
+    #expect(firstEffects.map(\.type) == ["SearchTodos"])
+    #expect(firstEffects.first?.end == nil, "still running when its recorder stopped")
+    let secondEffects = try ActionReplayer(registry: .todos()).effects(second.recordedData)
+    #expect(secondEffects.map(\.type) == ["LookUp"])
+    #expect(secondEffects.first?.values.map(\.label) == ["first", "count"])
+  }
+
   @Test("a stopped recorder records no more effects, and the store's effects run as before")
   func stopDetaches() async throws {
     let store = makeStore()

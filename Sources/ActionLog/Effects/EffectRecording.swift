@@ -75,10 +75,10 @@ final class EffectRecording: EffectLog {
   /// by an interceptor) may be applied in another task, whose effect gives its updaters
   /// another cause, or none: it then names no effect rather than the wrong one.
   func effect(dispatching cause: DispatchCause?) -> Int? {
-    guard let number = LoggedEffect.number, let cause, causes[number] == cause.name else {
-      return nil
-    }
-    return number
+    guard let current = LoggedEffect.current, current.log === self, let cause,
+      causes[current.number] == cause.name
+    else { return nil }
+    return current.number
   }
 
   var replaysValues: Bool { false }

@@ -298,6 +298,8 @@ public final class ActionRecorder {
 
   /// Writes an effect line, which `make` makes from the `seq` of the last entry in the log.
   private func writeEffectLine(_ make: (Int) -> Data) {
+    // Stopped: the effects it followed end, or record values, with nowhere to write.
+    guard subscription != nil else { return }
     do throws(ActionLogError) {
       if let others = try sink.beginAppend() {
         othersAppended = others

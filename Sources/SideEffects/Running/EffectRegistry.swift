@@ -46,10 +46,6 @@ struct _EffectRunEntry {
   /// The queued run's suspension until its turn.
   var turn: CheckedContinuation<Void, any Error>?
   var isRunning = false
-  /// The run's number in the store's `EffectLog`; 0 when no log follows it.
-  var logNumber = 0
-  /// Why the registry cancelled the run, for a run a log follows.
-  var cancelReason: _CancelReason?
   var older: (any _EffectRun)?
   var newer: (any _EffectRun)?
 }
@@ -79,8 +75,11 @@ final class _EffectRegistry {
   /// The names of the effect types started so far: a type's name is demangled at run time,
   /// which costs more than the rest of an effect's start.
   private var typeNames: [ObjectIdentifier: String] = [:]
-  /// The log that follows some of the runs, once one has (see ``logStart(of:type:effect:id:cause:log:)``).
-  private weak var log: (any EffectLog)?
+  /// The runs an `EffectLog` follows, by token, with their number there
+  /// (see ``logStart(of:type:effect:id:cause:log:)``); empty while nothing logs effects.
+  private var loggedRuns: [UInt64: LoggedEffect] = [:]
+  /// Why the registry cancelled a logged run, by token.
+  private var cancelReasons: [UInt64: _CancelReason] = [:]
 
   /// The registry of `store`, created on first use.
   @inlinable
@@ -177,7 +176,7 @@ final class _EffectRegistry {
     // Read once: each read through the run's accessor copies the whole entry.
     let entry = run.entry
     guard entry.isRunning else { return }
-    if entry.logNumber != 0 { logEnd(of: run, entry: entry, failure: failure) }
+    if !loggedRuns.isEmpty { logEnd(of: run, token: entry.token, failure: failure) }
     if let older = entry.older { older.entry.newer = entry.newer } else { oldest = entry.newer }
     if let newer = entry.newer { newer.entry.older = entry.older } else { newest = entry.older }
     run.entry = _EffectRunEntry()
@@ -217,27 +216,34 @@ final class _EffectRegistry {
 
   /// Cancels `run`, keeping why for its log.
   private func cancel(_ run: any _EffectRun, reason: _CancelReason) {
-    if log != nil, run.entry.logNumber != 0, run.entry.cancelReason == nil {
-      run.entry.cancelReason = reason
+    if !loggedRuns.isEmpty {
+      let token = run.entry.token
+      if loggedRuns[token] != nil, cancelReasons[token] == nil { cancelReasons[token] = reason }
     }
     run.cancelRun()
   }
 
   // MARK: - The log
 
-  /// Tells `log` that `run`, of `type`, started, and returns the log's number for it; 0 when
-  /// the log ignores it.
+  /// Tells `log` that `run`, of `type`, started, and returns the run as the log follows it;
+  /// `nil` when the log ignores it.
   func logStart(
     of run: any _EffectRun, type: any ReturningSideEffect.Type, effect: any Dispatchable,
     id: AnyHashable?, cause: DispatchCause, log: any EffectLog
-  ) -> Int {
-    self.log = log
+  ) -> LoggedEffect? {
     let start = EffectLogStart(
       type: _name(of: type), id: id.map { String(describing: $0.base) }, cause: cause,
-      parent: LoggedEffect.number, effect: effect)
-    guard let number = log.effectStarted(start) else { return 0 }
-    run.entry.logNumber = number
-    return number
+      parent: Self.parent(in: log), effect: effect)
+    guard let number = log.effectStarted(start) else { return nil }
+    let logged = LoggedEffect(number: number, log: log)
+    loggedRuns[run.entry.token] = logged
+    return logged
+  }
+
+  /// The number in `log` of the effect the current task runs, if `log` follows it.
+  private static func parent(in log: any EffectLog) -> Int? {
+    guard let current = LoggedEffect.current, current.log === log else { return nil }
+    return current.number
   }
 
   /// Tells `log` that an effect of `type` with identifier `id` started and was cancelled at
@@ -248,7 +254,7 @@ final class _EffectRegistry {
   ) {
     let start = EffectLogStart(
       type: _name(of: type), id: String(describing: id.base), cause: cause,
-      parent: LoggedEffect.number, effect: effect)
+      parent: Self.parent(in: log), effect: effect)
     guard let number = log.effectStarted(start) else { return }
     let holder = lanes[id]?.first.map { _name(ofRun: $0) } ?? "another effect"
     log.effectEnded(number, outcome: .cancelled(by: "\(holder) in flight (keepInFlight)"))
@@ -261,11 +267,11 @@ final class _EffectRegistry {
     return String(describing: type)
   }
 
-  /// Tells the log how `run` ended.
-  private func logEnd(of run: any _EffectRun, entry: _EffectRunEntry, failure: (any Error)?) {
-    guard let log else { return }
+  /// Tells the log that follows `run`, if one does, how it ended.
+  private func logEnd(of run: any _EffectRun, token: UInt64, failure: (any Error)?) {
+    guard let logged = loggedRuns.removeValue(forKey: token) else { return }
     let outcome: EffectLogOutcome
-    if let reason = entry.cancelReason {
+    if let reason = cancelReasons.removeValue(forKey: token) {
       outcome = .cancelled(by: describe(reason))
     } else if run.isTaskCancelled || failure is CancellationError {
       outcome = .cancelled(
@@ -275,7 +281,7 @@ final class _EffectRegistry {
     } else {
       outcome = .finished
     }
-    log.effectEnded(entry.logNumber, outcome: outcome)
+    logged.log.effectEnded(logged.number, outcome: outcome)
   }
 
   /// What cancelled a run, as its log says it.
@@ -372,15 +378,17 @@ package struct _EffectRunID: Sendable, Hashable {
   /// The run, which knows its own task: a child task (`async let`) inherits the identity but
   /// is another task, and does not block the run by awaiting.
   let run: any _EffectRun
-  /// The run's number in its store's `EffectLog`; 0 when no log follows it.
-  @usableFromInline let _logNumber: Int
+  /// The run as its store's `EffectLog` follows it; `nil` when none does.
+  @usableFromInline let _logged: LoggedEffect?
 
   @usableFromInline
-  init(registry: ObjectIdentifier, token: UInt64, run: any _EffectRun, logNumber: Int = 0) {
+  init(
+    registry: ObjectIdentifier, token: UInt64, run: any _EffectRun, logged: LoggedEffect? = nil
+  ) {
     self.registry = registry
     self._token = token
     self.run = run
-    self._logNumber = logNumber
+    self._logged = logged
   }
 
   /// The run the current task executes, if it is an effect's.
@@ -390,14 +398,14 @@ package struct _EffectRunID: Sendable, Hashable {
   /// that `body` creates starts with both.
   @usableFromInline
   static func _binding<R>(_ identity: _EffectRunID, cause: DispatchCause, _ body: () -> R) -> R {
-    guard identity._logNumber != 0 else {
+    guard let logged = identity._logged else {
       return $current.withValue(identity) {
         DispatchCause.$current.withValue(cause, operation: body)
       }
     }
     return $current.withValue(identity) {
       DispatchCause.$current.withValue(cause) {
-        LoggedEffect.$number.withValue(identity._logNumber, operation: body)
+        LoggedEffect.$current.withValue(logged, operation: body)
       }
     }
   }

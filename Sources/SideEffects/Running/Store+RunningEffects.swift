@@ -170,10 +170,10 @@ extension Store {
       run, id: id, type: E.self, awaitedBy: awaitedBy, queued: queued)
     let cause = DispatchCause(
       Self._causeName(registry._name(of: E.self)), site: site, parent: DispatchCause.current)
-    let logNumber = _logEffectStart(
+    let logged = _logEffectStart(
       run, of: E.self, effect: { effect }, id: id, cause: cause, in: registry)
     let identity = _EffectRunID(
-      registry: ObjectIdentifier(registry), token: token, run: run, logNumber: logNumber)
+      registry: ObjectIdentifier(registry), token: token, run: run, logged: logged)
     let context = SideEffectContext(store: self)
     let task = _EffectRunID._binding(identity, cause: cause) {
       Task { @concurrent in
@@ -197,8 +197,8 @@ extension Store {
     return run
   }
 
-  /// Tells the store's effect log, if one is attached, that `run` started, and returns the
-  /// log's number for it; 0 when nothing logs it, after one dictionary slot read.
+  /// Tells the store's effect log, if one is attached, that `run` started, and returns the run
+  /// as the log follows it; `nil` when nothing logs it, after one dictionary slot read.
   ///
   /// `effect` gives the effect only when a log is attached: the closure does not escape, so
   /// passing it costs no allocation, where boxing the effect itself might.
@@ -207,8 +207,8 @@ extension Store {
     _ run: any _EffectRun, of type: any ReturningSideEffect.Type,
     effect: () -> any Dispatchable, id: AnyHashable?, cause: DispatchCause,
     in registry: _EffectRegistry
-  ) -> Int {
-    guard let log = effectLog else { return 0 }
+  ) -> LoggedEffect? {
+    guard let log = effectLog else { return nil }
     return registry.logStart(
       of: run, type: type, effect: effect(), id: id, cause: cause, log: log)
   }

@@ -7,7 +7,7 @@
 /// attached, an effect costs nothing more than it did: the store checks one dictionary slot
 /// when the effect starts, and an effect that records a value reads one task-local.
 @MainActor
-package protocol EffectLog: AnyObject {
+package protocol EffectLog: AnyObject, Sendable {
   /// An effect started; returns the number the log gives it (from 1), or `nil` to ignore it.
   func effectStarted(_ start: EffectLogStart) -> Int?
   /// The effect numbered `number` ended with `outcome`.
@@ -62,11 +62,36 @@ package enum EffectLogOutcome: Sendable, Hashable {
   case cancelled(by: String)
 }
 
-/// The log's number for the effect the current task runs, bound only while an ``EffectLog``
-/// follows it: a recorder writes it on the updaters the effect dispatches.
-package enum LoggedEffect {
-  /// The current effect's number in the attached log; `nil` outside a logged effect.
-  @TaskLocal package static var number: Int?
+extension EffectLog {
+  /// The value recorded for a dependency call of the effect numbered `number`, when this log
+  /// replays values; `nil` when the dependency is to be called and its value recorded.
+  package func replayedValue<Value: Decodable>(
+    _ type: Value.Type, label: String, ofEffect number: Int
+  ) throws -> Value? {
+    guard replaysValues else { return nil }
+    return try recordedValue(type, label: label, ofEffect: number)
+  }
+}
+
+/// An effect that an ``EffectLog`` follows: its number there, and the log, bound to the
+/// effect's task (``current``) only while a log follows it.
+///
+/// The effect's recorded values go to the log that numbered it, even if another is attached
+/// since; a recorder names the effect on the updaters it dispatches.
+@usableFromInline
+package struct LoggedEffect: Sendable {
+  /// The effect's number in ``log``.
+  package let number: Int
+  /// The log that follows the effect.
+  package let log: any EffectLog
+
+  package init(number: Int, log: any EffectLog) {
+    self.number = number
+    self.log = log
+  }
+
+  /// The logged effect the current task runs; `nil` outside a logged effect.
+  @TaskLocal package static var current: LoggedEffect?
 }
 
 /// The weak reference to a root store's ``EffectLog``, kept in its extension storage.

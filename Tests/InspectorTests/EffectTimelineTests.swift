@@ -37,6 +37,14 @@ struct EffectTimelineTests {
     #expect(lines[8] == "  ↳ effect 2 finished in 0.250000 s")
   }
 
+  @Test("The terminal interface counts only the entries, and an entry names the effect behind it")
+  func browser() {
+    var ui = BrowserHarness(log: effectsLog)
+    #expect(ui.state.visible.count == 3)
+    ui.press(.down, .down, .enter)
+    #expect(ui.lines()[1].hasPrefix("seq 3 · SetResults · cause user: type › Search · effect 2 · "))
+  }
+
   @Test("--json gives each effect line as an object with its event")
   func json() throws {
     let harness = try InspectorHarness()

@@ -162,4 +162,14 @@ extension EffectTask: _EffectRun {
   var ownTaskHash: Int {
     ownTask.load(ordering: .acquiring)
   }
+
+  @usableFromInline
+  var isTaskCancelled: Bool {
+    runningTask?.isCancelled ?? false
+  }
+
+  @usableFromInline
+  var isHandleCancelled: Bool {
+    isCancelled
+  }
 }

@@ -93,6 +93,59 @@ public struct SideEffectContext<S: State, D: Sendable>: Sendable {
   public func cancelEffects(identifiedBy id: some Hashable & Sendable) async {
     await _store.cancelEffects(identifiedBy: id)
   }
+
+  /// Calls `dependency` and returns its value, recorded in the action log that follows this
+  /// effect; in a replay of that log, returns the recorded value without calling `dependency`.
+  ///
+  /// One line wraps a call to the world, so that a recorded session replays with no network
+  /// and no clock:
+  ///
+  /// ```swift
+  /// let results = try await context.recorded { try await context.dependencies.api.search(query) }
+  /// ```
+  ///
+  /// The values of one effect are recorded, and replayed, in the order the effect asks for
+  /// them; `label` (the value's type name by default) names each one in the log and must match
+  /// in a replay. A dependency that throws is recorded too, by its error's description, and
+  /// a replay throws `RecordedDependencyError` with it. With no log attached (an
+  /// `ActionRecorder` with `recordsEffects`, or recorded effects given to a replay), this is
+  /// `try await dependency()` and costs one task-local read more.
+  ///
+  /// - Throws: What `dependency` throws; in a replay, the recorded failure, or an error naming
+  ///   the effect and its entry when the log has no value for this call.
+  nonisolated(nonsending) public func recorded<Value: Codable & Sendable>(
+    _ label: String? = nil, _ dependency: () async throws -> Value
+  ) async throws -> Value {
+    guard let logged = LoggedEffect.current else { return try await dependency() }
+    let label = label ?? String(describing: Value.self)
+    if let replayed = try await logged.log.replayedValue(
+      Value.self, label: label, ofEffect: logged.number)
+    {
+      return replayed
+    }
+    do {
+      let value = try await dependency()
+      await logged.log.recordValue(value, label: label, ofEffect: logged.number)
+      return value
+    } catch {
+      let failure = String(describing: error)
+      await logged.log.recordFailure(failure, label: label, ofEffect: logged.number)
+      throw error
+    }
+  }
+
+  /// `dependency`, wrapped so that each call records its value as ``recorded(_:_:)`` does:
+  /// the one-line way to record every call of a function the effect makes.
+  ///
+  /// ```swift
+  /// let search = context.recorded(context.dependencies.api.search)
+  /// let milk = try await search("milk")  // recorded, or replayed
+  /// ```
+  public func recorded<Input: Sendable, Value: Codable & Sendable>(
+    _ label: String? = nil, _ dependency: @escaping @Sendable (Input) async throws -> Value
+  ) -> @Sendable (Input) async throws -> Value {
+    { input in try await self.recorded(label) { try await dependency(input) } }
+  }
 }
 
 // The context's calls reach the store through `async` methods on the main actor, which hop

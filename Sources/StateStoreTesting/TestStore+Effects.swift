@@ -106,6 +106,38 @@ extension TestStore {
       }
     }
     updateLedger()
+    reportUnreplayedValues(at: sourceLocation)
+  }
+
+  /// Feeds the effects this store runs the values a recorded session gave them: each
+  /// `context.recorded { … }` of an effect returns what the log recorded for it, with no
+  /// network and no clock, so that `receive` sees what the effect dispatched then.
+  ///
+  /// ```swift
+  /// let store = TestStore(initialState: AppState(), dependencies: .offline)
+  /// store.replayEffects(try RecordedEffects(log: recordedData))
+  /// await store.send(Search(query: "milk"))
+  /// await store.receive(SetResults.self) { $0.results = ["milk"] }  // the recorded results
+  /// await store.finish()
+  /// ```
+  ///
+  /// An effect that asks for a value the session did not record throws
+  /// `EffectReplayError`, which fails the test at the store's creation (or reaches whoever
+  /// awaits the effect), naming the effect and the entry it started after. In exhaustive mode,
+  /// ``finish(sourceLocation:)`` fails when recorded values were never asked for.
+  public func replayEffects(_ effects: RecordedEffects) {
+    replayedEffects = effects
+    reportedUnreplayedValues = false
+    effects.replay(into: store)
+  }
+
+  /// Fails the test once for each recorded effect whose values the replay left unasked for.
+  private func reportUnreplayedValues(at location: SourceLocation) {
+    guard exhaustivity == .on, !reportedUnreplayedValues, let replayedEffects else { return }
+    reportedUnreplayedValues = true
+    for error in replayedEffects.unreplayedValues {
+      Issue.record("\(error)", sourceLocation: location)
+    }
   }
 
   private func receive(

@@ -113,6 +113,10 @@ public final class TestStore<S: State, Dependencies: Sendable> {
   let clockLink = ClockLink()
   /// The effect runs the test's own task awaits now (see ``checkAwaitedEffects()``).
   let awaitedRuns = AwaitedRuns()
+  /// The recorded effects fed to this store's effects (``replayEffects(_:)``), kept alive here.
+  var replayedEffects: RecordedEffects?
+  /// Whether the values the replay left unasked for have been reported.
+  var reportedUnreplayedValues = false
   /// Whether the test's current await of an effect has been reported as one that cannot end.
   var reportedAwaitStall = false
   let creation: SourceLocation

@@ -1,3 +1,5 @@
+import ActionLog
+import Foundation
 import SideEffects
 import StateStore
 
@@ -15,9 +17,13 @@ struct IncrementEffect: SideEffect {
 /// one effect after the other.
 @MainActor
 final class AwaitedEffectRunner: Runner {
-  let name = "store"
+  let name: String
   let store = Store<AppState, Void>(dependencies: ())
   var errors = 0
+
+  init(name: String = "store") {
+    self.name = name
+  }
 
   func perform(_ operations: Int) async {
     let store = store
@@ -137,4 +143,71 @@ func counterFailures(_ counter: Int, operations: Int, errors: Int) -> [String] {
     failures.append("\(errors) effects failed")
   }
   return failures
+}
+
+/// E3's side effect: gets one value through `context.recorded`, then dispatches one
+/// `Increment`.
+struct RecordedIncrementEffect: SideEffect {
+  func sideEffect(_ context: SideEffectContext<AppState, Void>) async throws {
+    let step = try await context.recorded("step") { 1 }
+    if step == 1 { await context.dispatch(Increment()) }
+  }
+}
+
+/// E3 through the store: E1 with an action recorder that records effects, buffered to a file:
+/// each effect's start, its one recorded value and its end, and its updater.
+@MainActor
+final class RecordedEffectRunner: Runner {
+  let name = "store"
+  let store = Store<AppState, Void>(dependencies: ())
+  let file = TemporaryFile("e3")
+  var recorder: ActionRecorder?
+  var errors = 0
+  var failures: [String] = []
+
+  init() {
+    try? FileManager.default.removeItem(at: file.url)
+    do {
+      recorder = try ActionRecorder(
+        store: store, registry: ActionLogRegistry<AppState>().register(Increment.self),
+        destination: .file(file.url),
+        options: ActionRecorder.Options(bufferCapacity: 64 * 1024, recordsEffects: true))
+    } catch {
+      failures.append("recording failed: \(error)")
+    }
+  }
+
+  func perform(_ operations: Int) async {
+    let store = store
+    errors += await Task.detached {
+      var errors = 0
+      for _ in 0..<operations {
+        do {
+          try await store.dispatch(RecordedIncrementEffect())
+        } catch {
+          errors += 1
+        }
+      }
+      return errors
+    }.value
+  }
+
+  func verify(operations: Int) -> [String] {
+    var failures = self.failures
+    failures += counterFailures(store.state.counter, operations: operations, errors: errors)
+    do {
+      try recorder?.flush()
+      let log = try Data(contentsOf: file.url)
+      let effects = try ActionReplayer(registry: ActionLogRegistry<AppState>()).effects(log)
+      if effects.count != operations {
+        failures.append("expected \(operations) effects in the log, found \(effects.count)")
+      }
+      if let wrong = effects.first(where: { $0.end != .finished || $0.values.count != 1 }) {
+        failures.append("effect \(wrong.number) recorded as \(wrong)")
+      }
+    } catch {
+      failures.append("reading the log failed: \(error)")
+    }
+    return failures
+  }
 }

@@ -26,7 +26,7 @@ struct Options: Equatable {
       --json           one JSON object per workload instead of the table
       --repetitions N  measured repetitions after the warm-up (at least 5; default 9, quick 5)
       --only LIST      run only these workloads (W0, W1, W2, W3, L1, S1, S2, S3, S4, S5, V1,
-                       O1, E1, E2, SUB, G1 (both G1-10k and G1-100k), V2, R1, R2,
+                       O1, E1, E2, E3, SUB, G1 (both G1-10k and G1-100k), V2, R1, R2,
                        R3, I1, I2, I3, P1, P2, P3, P4)
       --help           this text
 

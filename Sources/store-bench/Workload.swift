@@ -227,7 +227,8 @@ struct Workload {
       ratioFloor: 1, measuresMemory: false),
   ]
 
-  /// E1 and E2: side effects, awaited one at a time and launched by the ten thousand.
+  /// E1 and E2: side effects, awaited one at a time and launched by the ten thousand; E3: E1
+  /// recorded in an action log.
   static let effectWorkloads: [Workload] = [
     Workload(
       name: "E1",
@@ -243,6 +244,14 @@ struct Workload {
       makeRunners: { [LaunchedEffectsRunner(), LaunchedTasksFloor()] }, ratioFloor: 1,
       measuresMemory: true,
       memoryProbes: (store: .launchedEffects, floor: .launchedTasks), maximumOperations: 1),
+    Workload(
+      name: "E3",
+      summary: "E1 with the effect recorded in an action log: its start, one value through "
+        + "context.recorded, its end (buffered file); the ratio is to E1's store",
+      targetRatio: 3,
+      makeRunners: {
+        [RecordedEffectRunner(), AwaitedEffectRunner(name: "E1 store")]
+      }, ratioFloor: 1, measuresMemory: false),
   ]
 
   /// SUB: what subscribing and cancelling costs, per subscriber.

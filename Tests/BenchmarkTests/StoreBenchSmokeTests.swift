@@ -40,7 +40,8 @@ struct StoreBenchSmokeTests {
     let rows = try decoder.decode([Row].self, from: Data(run.output.utf8))
     #expect(
       rows.map(\.workload) == [
-        "W0", "W1", "W2", "W3", "L1", "S1", "S2", "S3", "S4", "S5", "V1", "O1", "E1", "E2", "SUB",
+        "W0", "W1", "W2", "W3", "L1", "S1", "S2", "S3", "S4", "S5", "V1", "O1", "E1", "E2", "E3",
+        "SUB",
         "G1-10k", "G1-100k", "V2", "R1", "R3", "R2", "I1", "I2", "I3", "P1", "P2", "P3", "P4",
       ])
     for row in rows {

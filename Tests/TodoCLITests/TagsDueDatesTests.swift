@@ -265,7 +265,11 @@ struct TagsDueDatesTests {
     let entries = lines.filter { $0.hasPrefix(#"{"seq":"#) }
     #expect(entries.count == 8, "one line per change, none for the no-op")
     #expect(entries.allSatisfy { $0.contains(#""diff":["#) }, "recorded in diff mode")
-    #expect(lines.count == 1 + 8 + 8, "a header, and a checkpoint before each run's change")
+    let effectLines = lines.filter { $0.hasPrefix(#"{"effect":"#) }
+    #expect(effectLines.count == 2 * 9, "each command's effect: its start and its end")
+    #expect(
+      lines.count - effectLines.count == 1 + 8 + 8,
+      "a header, and a checkpoint before each run's change")
     #expect(lines.contains { $0.contains(#""due":"2026-03-17""#) }, "the log holds the date")
     let listed = try cli.at("list", "--json")
     let replayed = try cli.run(

@@ -2,7 +2,9 @@
 ///
 /// A log is UTF-8 JSON Lines. The first line is the header; every other line is an entry
 /// (`{"seq":1,"type":"AddTodo","payload":{…}}`), a checkpoint (`{"checkpoint":1,"state":{…}}`) or
-/// a marker for an updater that could not be recorded (`{"seq":2,"unrecorded":"Name"}`).
+/// a marker for an updater that could not be recorded (`{"seq":2,"unrecorded":"Name"}`), or,
+/// in a log of version 2, an effect line (`{"effect":1,"start":"Search",…}`: a side effect's
+/// start, a value it got from a dependency, or its end).
 public enum ActionLogFormat {
   /// The value of the header's `format` key.
   public static let name = "statestore-action-log"
@@ -25,4 +27,5 @@ enum LogKey: String, CodingKey {
   case site, causeSite, causeParents
   case checkpoint
   case unrecorded, reason
+  case effect
 }

@@ -18,13 +18,17 @@ public struct ActionLogEntry<S: State>: Sendable {
   /// The file and line of the `dispatch` that sent the updater, if the log says (logs
   /// recorded before sites were written do not).
   public let site: DispatchSite?
+  /// The number of the side effect that dispatched the updater, as ``RecordedEffect/number``
+  /// gives it, when the log recorded effects and knows it.
+  public let effect: Int?
 
   /// Creates an entry.
   public init(
     sequence: Int, line: Int, type: String, updater: any StateUpdater<S>,
-    cause: DispatchCause? = nil, time: Date? = nil, site: DispatchSite? = nil
+    cause: DispatchCause? = nil, time: Date? = nil, site: DispatchSite? = nil, effect: Int? = nil
   ) {
     self.site = site
+    self.effect = effect
     self.sequence = sequence
     self.line = line
     self.type = type

@@ -25,6 +25,8 @@ public final class ActionLogRegistry<S: State>: Sendable {
     var byType: [ObjectIdentifier: UpdaterCodec<S>] = [:]
     var conflicts: [ActionLogError] = []
     var scopes: [String: ScopeCodec<S>] = [:]
+    var effectsByName: [String: EffectCodec] = [:]
+    var effectsByType: [ObjectIdentifier: EffectCodec] = [:]
   }
 
   /// Creates an empty registry.
@@ -47,6 +49,35 @@ public final class ActionLogRegistry<S: State>: Sendable {
       tables.byType[codec.typeID] = codec
     }
     return self
+  }
+
+  /// Registers a side effect type under `name`, by default the type's name, so that a log that
+  /// records effects holds each one's encoding (`payload` on its start line), and
+  /// ``ActionReplayer/replayRunningEffects(_:on:)`` can start it again.
+  ///
+  /// ```swift
+  /// registry.registerEffect(SearchTodos.self)
+  /// ```
+  ///
+  /// - Returns: The registry, so registrations can be chained.
+  @discardableResult
+  public func registerEffect<E: ExecutableDispatchable & Codable>(
+    _ type: E.Type, name: String? = nil
+  ) -> Self {
+    let codec = EffectCodec(type, name: name ?? String(describing: type))
+    tables.withLock { tables in
+      tables.effectsByName[codec.name] = codec
+      tables.effectsByType[codec.typeID] = codec
+    }
+    return self
+  }
+
+  func effectCodec(named name: String) -> EffectCodec? {
+    tables.withLock { $0.effectsByName[name] }
+  }
+
+  func effectCodec(for type: Any.Type) -> EffectCodec? {
+    tables.withLock { $0.effectsByType[ObjectIdentifier(type)] }
   }
 
   /// The registered names, sorted.

@@ -71,18 +71,37 @@ public final class ActionRecorder {
     /// On in diff mode unless set: the mode a session is recorded in to be inspected. Off,
     /// a log stays the same bytes when the code that dispatches moves.
     public var recordsSites: Bool
+    /// Whether the log records the store's side effects: each effect's start (its type,
+    /// identifier, the line that dispatched it and its cause), the values it got from its
+    /// dependencies through `SideEffectContext.recorded(_:_:)`, and its end (finished,
+    /// failed with its error, or cancelled and by what) with its duration.
+    ///
+    /// On in diff mode unless set. Effect lines need a log of version 2 (see
+    /// <doc:RecordingAndReplaying#Side-effects-in-the-log>): a new log is written in it, and a recorder that
+    /// appends to a version-1 log, which 0.1.0 still reads, records no effects there. Read them
+    /// back with ``ActionReplayer/effects(_:)``, and feed them to a replay with
+    /// ``RecordedEffects``. Recording an effect costs two lines and, per recorded value, an
+    /// encoding of the value; a store whose effects nothing records pays nothing.
+    public var recordsEffects: Bool
+    /// The clock that times effects: each effect's end line carries how long it ran by it.
+    ///
+    /// A test passes a `TestClock` so that durations are exact.
+    public var effectClock: any Clock<Duration>
     /// The clock for `"time"` and the header's creation time.
     public var clock: @Sendable () -> Date
 
     /// Creates options; the defaults write every line at once, without checkpoints or times.
     ///
-    /// `recordsSites` left `nil` follows `recordsDiffs`.
+    /// `recordsSites` and `recordsEffects` left `nil` follow `recordsDiffs`.
     public init(
       checkpointInterval: Int? = nil, bufferCapacity: Int = 0, recordsTime: Bool = false,
-      recordsDiffs: Bool = false, recordsSites: Bool? = nil,
+      recordsDiffs: Bool = false, recordsSites: Bool? = nil, recordsEffects: Bool? = nil,
+      effectClock: any Clock<Duration> = ContinuousClock(),
       clock: @escaping @Sendable () -> Date = { Date() }
     ) {
       self.recordsSites = recordsSites ?? recordsDiffs
+      self.recordsEffects = recordsEffects ?? recordsDiffs
+      self.effectClock = effectClock
       self.checkpointInterval = checkpointInterval.map { max(1, $0) }
       self.bufferCapacity = max(0, bufferCapacity)
       self.recordsTime = recordsTime
@@ -98,6 +117,12 @@ public final class ActionRecorder {
   private var subscription: Subscription?
   private var entriesSinceCheckpoint = 0
   private let reportError: @MainActor (ActionLogError, (any Dispatchable)?) -> Void
+  /// What writes the store's effects, when the options ask for them.
+  private var effectRecording: EffectRecording?
+  /// Takes `effectRecording` off the store.
+  private var detachEffects: (@MainActor () -> Void)?
+  /// The last `seq` other writers appended, seen by an effect line and not yet by an entry.
+  private var othersAppended: Int?
 
   /// The sequence number of the last entry written, 0 if none.
   public private(set) var lastSequence: Int
@@ -123,8 +148,10 @@ public final class ActionRecorder {
     var needsHeader = true
     // A log with diffs is of the newest version, unless it goes on an older log: its diffs are
     // then written for that version's readers.
+    var lastEffect = 0
     var version =
-      options.recordsDiffs ? ActionLogFormat.version : ActionLogFormat.versionWithoutDiffs
+      options.recordsDiffs || options.recordsEffects
+      ? ActionLogFormat.version : ActionLogFormat.versionWithoutDiffs
     switch destination {
     case .memory:
       sink = LogSink(.memory, name: "memory", bufferCapacity: 0)
@@ -141,6 +168,7 @@ public final class ActionRecorder {
       startSequence = opened.lastSequence
       needsHeader = opened.needsHeader
       if let existing = opened.version { version = min(version, existing) }
+      lastEffect = opened.lastEffect
     }
     defer { sink.endAppend() }
     lastSequence = startSequence
@@ -170,7 +198,8 @@ public final class ActionRecorder {
       guard let self else { return }
       let appendedByOthers: Int?
       do throws(ActionLogError) {
-        appendedByOthers = try self.sink.beginAppend()
+        appendedByOthers = try self.sink.beginAppend() ?? self.othersAppended
+        self.othersAppended = nil
       } catch {
         self.report(error, update.updater)
         return
@@ -197,7 +226,8 @@ public final class ActionRecorder {
       var (line, failure) = encoder.entry(
         update.updater, sequence: self.lastSequence, cause: update.cause, time: time,
         site: options.recordsSites ? update.site : nil, writesCauseChain: options.recordsSites,
-        spareCapacity: diffs == nil ? 0 : DiffRecording<S>.usualDiffLength)
+        spareCapacity: diffs == nil ? 0 : DiffRecording<S>.usualDiffLength,
+        effect: self.effectRecording?.effect(dispatching: update.cause))
       let diffed = store.flatMap { diffs?.appendDiff(to: &line, after: $0.state) }
       if let checkpoint = pendingCheckpoint ?? base {
         pendingCheckpoint = nil
@@ -220,9 +250,23 @@ public final class ActionRecorder {
       }
       self.write(line, for: update.updater)
     }
+    // A version-1 log stays readable by 0.1.0, which knows no effect lines.
+    if options.recordsEffects, version >= ActionLogFormat.version {
+      let recording = EffectRecording(
+        clock: options.effectClock, numberingAfter: lastEffect,
+        effectCodec: { registry.effectCodec(for: type(of: $0)) },
+        write: { [weak self] line in self?.writeEffectLine(line) },
+        report: { [weak self] error in self?.report(error, nil) })
+      effectRecording = recording
+      store.attachEffectLog(recording)
+      detachEffects = { [weak store] in
+        if let store, store.effectLog === recording { store.attachEffectLog(nil) }
+      }
+    }
   }
 
   isolated deinit {
+    detachEffects?()
     subscription?.cancel()
     do { try sink.close() } catch { report(error, nil) }
   }
@@ -249,7 +293,26 @@ public final class ActionRecorder {
     guard let subscription else { return }
     subscription.cancel()
     self.subscription = nil
+    detachEffects?()
+    detachEffects = nil
     try sink.close()
+  }
+
+  /// Writes an effect line, which `make` makes from the `seq` of the last entry in the log.
+  private func writeEffectLine(_ make: (Int) -> Data) {
+    // Stopped: the effects it followed end, or record values, with nowhere to write.
+    guard subscription != nil else { return }
+    do throws(ActionLogError) {
+      if let others = try sink.beginAppend() {
+        othersAppended = others
+        lastSequence = others
+      }
+    } catch {
+      report(error, nil)
+      return
+    }
+    defer { sink.endAppend() }
+    write(make(lastSequence), for: nil)
   }
 
   private func write(_ line: Data, for updater: (any Dispatchable)?) {

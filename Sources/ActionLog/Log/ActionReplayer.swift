@@ -138,6 +138,8 @@ public struct ActionReplayer<S: State>: Sendable {
           let (path, reason) = LineFailure.describe(error)
           throw ActionLogError.undecodableCheckpoint(line: line, path: path, reason: reason)
         }
+      case .effect:
+        continue
       }
     }
     throw ActionLogError.noInitialCheckpoint(line: 1)
@@ -157,6 +159,26 @@ public struct ActionReplayer<S: State>: Sendable {
       if case .entry(let entry) = event { entries.append(entry) }
     }
     return entries
+  }
+
+  /// Reads the side effects a log recorded (see ``ActionRecorder/Options/recordsEffects``):
+  /// each one's start, the values it got from its dependencies and its end, in the order they
+  /// started.
+  ///
+  /// Give them to ``RecordedEffects`` to replay the session's effects with the values they
+  /// recorded. A log without effect lines has none.
+  ///
+  /// - Throws: ``ActionLogError`` for a bad header or a damaged line, naming its line.
+  /// - Complexity: O(size of the log).
+  public func effects(_ data: Data) throws(ActionLogError) -> [RecordedEffect] {
+    try EffectLines.read(data)
+  }
+
+  /// Reads the side effects the log at `url` recorded; see ``effects(_:)``.
+  ///
+  /// - Complexity: O(size of the file).
+  public func effects(contentsOf url: URL) throws(ActionLogError) -> [RecordedEffect] {
+    try EffectLines.read(Self.read(url))
   }
 
   /// Replays the log, calling `visit` with each entry and the state just after it.
@@ -180,6 +202,8 @@ public struct ActionReplayer<S: State>: Sendable {
         guard options.checkpoints == .verify else { continue }
         try verifier.verify(
           state, sequence: sequence, line: line, text: text, after: lastEntry)
+      case .effect:
+        continue
       }
     }
     return ReplaySummary(

@@ -25,7 +25,8 @@ package struct LineEncoder<S: State> {
   /// adds to the line (a diff), so that adding them does not copy it.
   package mutating func entry(
     _ updater: any StateUpdater<S>, sequence: Int, cause: DispatchCause?, time: Date?,
-    site: DispatchSite? = nil, writesCauseChain: Bool = true, spareCapacity: Int = 0
+    site: DispatchSite? = nil, writesCauseChain: Bool = true, spareCapacity: Int = 0,
+    effect: Int? = nil
   ) -> (line: Data, failure: ActionLogError?) {
     let type = Swift.type(of: updater)
     let typeID = ObjectIdentifier(type)
@@ -38,7 +39,7 @@ package struct LineEncoder<S: State> {
     if codec == nil, let scoped = updater as? any ScopedUpdaterProtocol {
       return scopedEntry(
         scoped, prefix: prefix, cause: cause, time: time, site: site,
-        writesCauseChain: writesCauseChain)
+        writesCauseChain: writesCauseChain, effect: effect)
     }
     guard let codec else {
       let name = String(reflecting: type)
@@ -56,6 +57,7 @@ package struct LineEncoder<S: State> {
     }
     prefix += "\"type\":" + codec.quotedName
     Self.appendOrigin(to: &prefix, cause: cause, site: site, chain: writesCauseChain)
+    if let effect { prefix += ",\"effect\":\(effect)" }
     if let time { prefix += ",\"time\":" + Self.seconds(time) }
     prefix += ",\"payload\":"
     var line = Data(capacity: prefix.utf8.count + payload.count + 2 + spareCapacity)
@@ -69,7 +71,7 @@ package struct LineEncoder<S: State> {
   /// feature's registered name and payload.
   private func scopedEntry(
     _ scoped: any ScopedUpdaterProtocol, prefix: String, cause: DispatchCause?, time: Date?,
-    site: DispatchSite?, writesCauseChain: Bool
+    site: DispatchSite?, writesCauseChain: Bool, effect: Int?
   ) -> (line: Data, failure: ActionLogError?) {
     var prefix = prefix
     let entry: ScopedEntry
@@ -92,6 +94,7 @@ package struct LineEncoder<S: State> {
     prefix += "\"scope\":" + JSONText.quoted(entry.path.joined(separator: "/"))
     prefix += ",\"type\":" + entry.quotedName
     Self.appendOrigin(to: &prefix, cause: cause, site: site, chain: writesCauseChain)
+    if let effect { prefix += ",\"effect\":\(effect)" }
     if let time { prefix += ",\"time\":" + Self.seconds(time) }
     prefix += ",\"payload\":"
     var line = Data(prefix.utf8)

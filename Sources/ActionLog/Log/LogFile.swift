@@ -36,6 +36,8 @@ final class LogFile {
     let needsHeader: Bool
     /// The format version its header names; `nil` when it needs a header.
     var version: Int?
+    /// The largest effect number in the file, 0 if none: a recorder numbers its effects after it.
+    var lastEffect = 0
   }
 
   private init(path: String, descriptor: Int32) {
@@ -80,7 +82,7 @@ final class LogFile {
     let needsHeader = tail.truncateAt == 0
     return Opened(
       file: file, lastSequence: tail.lastSequence ?? 0, needsHeader: needsHeader,
-      version: needsHeader ? nil : tail.version)
+      version: needsHeader ? nil : tail.version, lastEffect: tail.lastEffect)
   }
 
   /// Takes the lock, if this writer does not hold it, and returns the last `seq` (or
@@ -199,6 +201,8 @@ final class LogFile {
     /// The format version the header names.
     var version: Int?
     var needsNewline = false
+    /// The largest effect number of the effect lines read.
+    var lastEffect = 0
   }
 
   private static func examine(_ bytes: [UInt8], stateType: Any.Type) throws(ActionLogError) -> Tail
@@ -226,7 +230,26 @@ final class LogFile {
       throw .stateTypeMismatch(logged: logged, store: storeState)
     }
     tail.lastSequence = try lastSequence(bytes, lines.dropFirst(), firstLine: 2)
+    tail.lastEffect = lastEffect(bytes, lines.dropFirst())
     return tail
+  }
+
+  /// The largest number of the effect lines among `lines`, as a recorder writes them
+  /// (`{"effect":N,`), 0 if none.
+  ///
+  /// - Complexity: O(lines), reading the first bytes of each.
+  private static func lastEffect(_ bytes: [UInt8], _ lines: ArraySlice<Range<Int>>) -> Int {
+    let prefix = Array(#"{"effect":"#.utf8)
+    var largest = 0
+    for line in lines where bytes[line].starts(with: prefix) {
+      var number = 0
+      for byte in bytes[(line.lowerBound + prefix.count)..<line.upperBound] {
+        guard byte >= 0x30, byte <= 0x39, number < Int.max / 10 - 9 else { break }
+        number = number * 10 + Int(byte - 0x30)
+      }
+      largest = max(largest, number)
+    }
+    return largest
   }
 
   /// Examines lines other writers appended after this writer's last one: no header, and any

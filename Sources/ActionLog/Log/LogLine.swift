@@ -8,9 +8,11 @@ import StateStore
 package enum LogLine<S: State>: DecodableWithConfiguration {
   case entry(
     sequence: Int, type: String, updater: any StateUpdater<S>, cause: DispatchCause?,
-    time: Date?, site: DispatchSite?)
+    time: Date?, site: DispatchSite?, effect: Int?)
   case checkpoint(sequence: Int)
   case unrecorded(sequence: Int, type: String, reason: String)
+  /// An effect line: a side effect's start, value or end, which a replay of updaters skips.
+  case effect
 
   package init(from decoder: any Decoder, configuration registry: ActionLogRegistry<S>) throws {
     let container: KeyedDecodingContainer<LogKey>
@@ -26,6 +28,10 @@ package enum LogLine<S: State>: DecodableWithConfiguration {
           "checkpoint \(sequence) is outside \(LogSequence.describe(LogSequence.checkpoints))")
       }
       self = .checkpoint(sequence: sequence)
+      return
+    }
+    if !container.contains(.seq), container.contains(.effect) {
+      self = .effect
       return
     }
     guard container.contains(.seq) else {
@@ -66,8 +72,10 @@ package enum LogLine<S: State>: DecodableWithConfiguration {
         throw LineFailure.payload(type: name, error: error)
       }
     }
+    let effect = try container.decodeIfPresent(Int.self, forKey: .effect)
     self = .entry(
-      sequence: sequence, type: name, updater: updater, cause: cause, time: time, site: site)
+      sequence: sequence, type: name, updater: updater, cause: cause, time: time, site: site,
+      effect: effect)
   }
 
   /// One cause above an entry's, as `causeParents` lists it.

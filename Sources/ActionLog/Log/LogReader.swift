@@ -7,6 +7,8 @@ struct LogReader<S: State> {
     case entry(ActionLogEntry<S>)
     /// A checkpoint line; its state is decoded only if someone verifies it.
     case checkpoint(sequence: Int, line: Int, text: Data)
+    /// An effect line, read only when the reader ``readsEffects``.
+    case effect(EffectLine, line: Int)
   }
 
   private let bytes: [UInt8]
@@ -16,6 +18,8 @@ struct LogReader<S: State> {
   private let tornStart: Int?
   private let registry: ActionLogRegistry<S>
   private let acceptsTornLastLine: Bool
+  /// Whether effect lines are read as events; they are skipped otherwise.
+  private let readsEffects: Bool
   private let decoder = JSONDecoder()
   /// The index in `lines` of the next line to read.
   private var nextIndex: Int
@@ -27,8 +31,10 @@ struct LogReader<S: State> {
 
   /// - Complexity: O(size of the log), to find its lines.
   init(
-    data: Data, registry: ActionLogRegistry<S>, acceptsTornLastLine: Bool
+    data: Data, registry: ActionLogRegistry<S>, acceptsTornLastLine: Bool,
+    readsEffects: Bool = false
   ) throws(ActionLogError) {
+    self.readsEffects = readsEffects
     try registry.validate()
     self.bytes = [UInt8](data)
     (self.lines, self.tornStart) = JSONLines.readable(bytes)
@@ -50,9 +56,13 @@ struct LogReader<S: State> {
       switch decoded {
       case .checkpoint(let sequence):
         return .checkpoint(sequence: sequence, line: line, text: text)
+      case .effect:
+        guard readsEffects else { continue }
+        return .effect(
+          try EffectLine.parse(text, line: line, after: lastSequence ?? 0), line: line)
       case .unrecorded(let sequence, let type, let reason):
         throw .unrecordedEntry(line: line, sequence: sequence, type: type, reason: reason)
-      case .entry(let sequence, let type, let updater, let cause, let time, let site):
+      case .entry(let sequence, let type, let updater, let cause, let time, let site, let effect):
         if let lastSequence, sequence <= lastSequence {
           throw .outOfOrder(line: line, sequence: sequence, previous: lastSequence)
         }
@@ -60,7 +70,7 @@ struct LogReader<S: State> {
         return .entry(
           ActionLogEntry(
             sequence: sequence, line: line, type: type, updater: updater,
-            cause: cause, time: time, site: site))
+            cause: cause, time: time, site: site, effect: effect))
       }
     }
     return nil

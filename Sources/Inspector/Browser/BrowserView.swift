@@ -273,12 +273,14 @@ package enum BrowserView {
     session.entry(index).map { String($0.sequence) } ?? "?"
   }
 
-  /// `seq 3 · AddItem · scope account · cause user: tap · 2026-…Z · line 5`.
+  /// `seq 3 · AddItem · scope account · cause user: tap · effect 2 · 2026-…Z · line 5`, the
+  /// effect being the side effect that dispatched it, when the log says.
   private static func title(of detail: BrowserState.Detail, _ session: SessionIndex) -> String {
     guard let entry = session.entry(detail.entry) else { return "" }
     var parts = ["seq \(entry.sequence)", TextOutput.safe(entry.type)]
     if !entry.scope.isEmpty { parts.append("scope " + TextOutput.safe(entry.scope)) }
     if let cause = entry.cause { parts.append("cause " + TextOutput.safe(cause)) }
+    if let effect = entry.effect { parts.append("effect \(effect)") }
     if let time = entry.time, abs(time) < 1e15 { parts.append(TimeText.date(time)) }
     parts.append("line \(entry.line)")
     return parts.joined(separator: " · ")

@@ -121,7 +121,7 @@ extension SessionIndex {
     if !hasHeader, scanner.hasReadHeader { formatVersion = scanner.version }
     hasHeader = hasHeader || scanner.hasReadHeader
     switch record {
-    case nil:
+    case nil, .effect?:
       otherLines.append(line)
     case .checkpoint(let sequence, _, let state)?:
       otherLines.append(line)

@@ -149,6 +149,8 @@ package enum Inspector {
         ).text() + "\n"
       }
       return "checkpoint after entry \(sequence) (line \(line))\n"
+    case .effect(let effect, let line):
+      return (json ? EffectText.json(effect, line: line).text() : EffectText.line(effect)) + "\n"
     }
   }
 }

@@ -24,6 +24,8 @@ package struct LogSummary: Sendable {
   package private(set) var entriesWithDiff = 0
   /// How many checkpoints.
   package private(set) var checkpoints = 0
+  /// How many side effects started.
+  package private(set) var effects = 0
   /// The first and last `seq`.
   package private(set) var sequences: ClosedRange<Int>?
   /// Entries by type.
@@ -67,8 +69,16 @@ package struct LogSummary: Sendable {
   private init() {}
 
   private mutating func add(_ record: LogRecord) {
-    guard case .entry(let entry) = record else {
+    let entry: InspectedEntry
+    switch record {
+    case .entry(let read): entry = read
+    case .checkpoint:
       checkpoints += 1
+      return
+    case .effect(.start, _):
+      effects += 1
+      return
+    case .effect:
       return
     }
     entries += 1
@@ -108,6 +118,7 @@ package struct LogSummary: Sendable {
     object["unrecorded"] = .number(String(unrecorded))
     object["entriesWithDiff"] = .number(String(entriesWithDiff))
     object["checkpoints"] = .number(String(checkpoints))
+    if effects > 0 { object["effects"] = .number(String(effects)) }
     object["firstSeq"] = sequences.map { .number(String($0.lowerBound)) } ?? .null
     object["lastSeq"] = sequences.map { .number(String($0.upperBound)) } ?? .null
     object["types"] = counts(types)
@@ -143,7 +154,9 @@ package struct LogSummary: Sendable {
     var text = "entries: \(entries)"
     if let sequences { text += " (seq \(sequences.lowerBound)…\(sequences.upperBound))" }
     text += ", unrecorded: \(unrecorded), with diffs: \(entriesWithDiff)"
-    text += ", checkpoints: \(checkpoints)\n"
+    text += ", checkpoints: \(checkpoints)"
+    if effects > 0 { text += ", effects: \(effects)" }
+    text += "\n"
     func table(_ title: String, _ counts: [String: Int], empty: String) {
       guard !counts.isEmpty else { return }
       text += title + ":\n"

@@ -73,6 +73,8 @@ package struct StateLookup: Sendable {
           if entry.sequence > last || (entry.sequence == last && state != nil) { return false }
         case .checkpoint(let sequence, _, _):
           if sequence >= last { return false }
+        case .effect:
+          break
         }
         return more
       }
@@ -98,6 +100,8 @@ package struct StateLookup: Sendable {
       case .checkpoint(let sequence, _, let state):
         if checkpoints.count < 10 { checkpoints.append(sequence) }
         if wanted.contains(sequence) { found[sequence] = .some(state) }
+      case .effect:
+        break
       }
       return true
     }

@@ -28,6 +28,8 @@ package struct InspectedEntry: Sendable, Equatable {
   package var diff: [JSONChange]?
   /// Why the recorder could not record the updater, for an unrecorded marker.
   package var unrecordedReason: String?
+  /// The number of the side effect that dispatched it, when the log says.
+  package var effect: Int?
 
   /// The entry as a JSON object: `seq`, `line`, `type`, `scope`, then `cause`, `time`,
   /// `payload`, `diff` and `unrecorded` where the log has them.
@@ -40,6 +42,7 @@ package struct InspectedEntry: Sendable, Equatable {
     if let cause { object["cause"] = .string(cause) }
     if let site { object["site"] = .string(site) }
     if let causeSite { object["causeSite"] = .string(causeSite) }
+    if let effect { object["effect"] = .number(String(effect)) }
     if !causeParents.isEmpty {
       object["causeParents"] = .array(
         causeParents.map { parent in
@@ -72,6 +75,8 @@ package enum LogRecord: Sendable, Equatable {
   case entry(InspectedEntry)
   /// A checkpoint: the whole state after entry `sequence` (0 before any).
   case checkpoint(sequence: Int, line: Int, state: JSONValue)
+  /// An effect line: a side effect's start, a value it got, or its end.
+  case effect(EffectLine, line: Int)
 }
 
 /// Where and why a log stops being readable.

@@ -109,6 +109,14 @@ package struct LogScanner {
       }
       return .checkpoint(sequence: sequence, line: line, state: state)
     }
+    if object["seq"] == nil, object["effect"] != nil {
+      do {
+        return .effect(
+          try EffectLine.parse(.object(object), line: line, after: lastSequence ?? 0), line: line)
+      } catch {
+        throw fail(Self.withoutPrefix(error.description, line: line))
+      }
+    }
     guard let number = object["seq"] else {
       throw fail("neither an entry (\"seq\", \"type\", \"payload\") nor a checkpoint")
     }
@@ -132,6 +140,12 @@ package struct LogScanner {
     entry.cause = try optionalString(object, "cause", line: line)
     entry.site = try optionalString(object, "site", line: line)
     entry.causeSite = try optionalString(object, "causeSite", line: line)
+    if let effect = object["effect"] {
+      guard let number = effect.intValue, number >= 1 else {
+        throw fail("\"effect\" must be an effect's number, from 1")
+      }
+      entry.effect = number
+    }
     if case .array(let parents)? = object["causeParents"] {
       entry.causeParents = parents.compactMap { parent in
         guard case .object(let step) = parent, let name = step["name"]?.stringValue else {

@@ -26,6 +26,8 @@ package struct StateTracker: Sendable {
     switch record {
     case .checkpoint(_, _, let checkpointState):
       state = checkpointState
+    case .effect:
+      return
     case .entry(let entry):
       guard let diff = entry.diff, var current = state else {
         state = nil

@@ -11,6 +11,9 @@ import Foundation
 /// The page reads its fragment on load, so a link (or a test) can open it at an entry:
 /// `#click=N` clicks entry N's row, `type=`, `scope=`, `cause=` and `text=` fill the filters;
 /// several are joined by `&`.
+///
+/// Side effects show as rows under the entry they started after: the type, how the effect
+/// ended and in how long, its identifier, cause and site, and the values it recorded.
 package struct HTMLReport: Sendable {
   /// The page.
   package let page: String
@@ -35,8 +38,13 @@ package struct HTMLReport: Sendable {
 
   private init(title: String, reading scan: (LogFileReader.Visitor) -> LogDamage?) {
     var records: [JSONValue] = []
+    var effects: [JSONValue] = []
+    /// Each effect's place in `effects`, by its number; a later start of a number replaces it.
+    var effectPositions: [Int: Int] = [:]
     let damage = scan { record, _ in
       switch record {
+      case .effect(let effect, let line):
+        Self.merge(effect, line: line, into: &effects, positions: &effectPositions)
       case .entry(let entry):
         var json = entry.json
         // The page shows the time as every other view does, not as the browser would round it.
@@ -53,7 +61,7 @@ package struct HTMLReport: Sendable {
       return true
     }
     let embedded = JSONObject([
-      ("title", .string(title)), ("records", .array(records)),
+      ("title", .string(title)), ("records", .array(records)), ("effects", .array(effects)),
       ("damage", damage.map { .string($0.description) } ?? .null),
     ])
     self.damage = damage
@@ -62,6 +70,32 @@ package struct HTMLReport: Sendable {
     page += JSONValue.object(embedded).text(forHTML: true)
     page += "</script>\n<script>\n" + Self.script + "</script>\n</body>\n</html>\n"
     self.page = page
+  }
+
+  /// Adds an effect line to the effects shown: a start makes an effect, a value goes in its
+  /// `values`, an end sets `end`, `duration` and the end's `error` or `by`.
+  private static func merge(
+    _ effect: EffectLine, line: Int, into effects: inout [JSONValue], positions: inout [Int: Int]
+  ) {
+    var json = EffectText.json(effect, line: line)
+    json["event"] = nil
+    if case .start = effect {
+      json["values"] = .array([])
+      positions[effect.effect] = effects.count
+      effects.append(json)
+      return
+    }
+    // The reader has checked that the effect started: the scanner stops at a line that is not.
+    guard let position = positions[effect.effect] else { return }
+    json["effect"] = nil
+    json["line"] = nil
+    if case .value = effect {
+      guard case .array(var values)? = effects[position]["values"] else { return }
+      values.append(json)
+      effects[position]["values"] = .array(values)
+    } else if case .object(let end) = json {
+      for member in end.members { effects[position][member.key] = member.value }
+    }
   }
 
   private static let head = """
@@ -83,6 +117,7 @@ package struct HTMLReport: Sendable {
     tr.entry:hover { background: #f4f4ff; }
     tr.selected { background: #dde4ff; }
     tr.checkpoint td { color: #777; font-style: italic; }
+    tr.effect td { color: #346; padding-left: 2em; white-space: normal; }
     tr.hidden { display: none; }
     #detail { overflow: auto; padding: 0 1em; }
     pre { background: #f6f6f6; padding: .5em; overflow: auto; }
@@ -198,6 +233,7 @@ package struct HTMLReport: Sendable {
       $("detail-title").textContent = "Entry " + r.seq + ": " + (r.scope ? r.scope + " " : "") + r.type;
       const meta = ["line " + r.line];
       if (r.cause !== undefined) meta.push("cause: " + r.cause);
+      if (r.effect !== undefined) meta.push("dispatched by effect " + r.effect);
       if (r.at !== undefined) meta.push("time: " + r.at);
       if (r.unrecorded !== undefined) meta.push("unrecorded: " + r.unrecorded);
       $("detail-meta").textContent = meta.join(" \\u00b7 ");
@@ -220,6 +256,11 @@ package struct HTMLReport: Sendable {
       const cause = $("filter-cause").value.toLowerCase(), needle = $("filter-text").value.toLowerCase();
       let shown = 0;
       for (const row of $("rows").children) {
+        if (row.classList.contains("effect")) {
+          const line = row.textContent.toLowerCase();
+          row.classList.toggle("hidden", !!(type || scope) || !line.includes(cause) || !line.includes(needle));
+          continue;
+        }
         const r = records[Number(row.dataset.index)];
         let visible = true;
         if ("checkpoint" in r) visible = !type && !scope && !cause && !needle;
@@ -236,7 +277,28 @@ package struct HTMLReport: Sendable {
     }
     $("title").textContent = log.title;
     const entries = records.filter((r) => !("checkpoint" in r));
-    $("counts").textContent = entries.length + " entries, " + (records.length - entries.length) + " checkpoints";
+    const effects = log.effects;
+    $("counts").textContent = entries.length + " entries, " + (records.length - entries.length) + " checkpoints" + (effects.length ? ", " + effects.length + " effects" : "");
+    // An effect's row: under the entry it started after.
+    function effectRow(e) {
+      const row = document.createElement("tr");
+      row.className = "effect";
+      row.dataset.effect = String(e.effect);
+      let line = "\\u21b3 effect " + e.effect + " " + e.type + ": " + (e.end === undefined ? "still running when the log ends" : e.end);
+      if (e.end === "failed") line += " (" + e.error + ")";
+      if (e.end === "cancelled") line += " by " + e.by;
+      if (e.duration !== undefined) line += " in " + e.duration + " s";
+      if (e.id !== undefined) line += " \\u00b7 id " + e.id;
+      if (e.cause !== undefined) line += " \\u00b7 cause " + e.cause;
+      if (e.site !== undefined) line += " \\u00b7 at " + e.site;
+      for (const v of e.values) line += " \\u00b7 " + v.label + (v.error !== undefined ? " threw " + v.error : " = " + JSON.stringify(v.data));
+      const cell = text("td", line);
+      cell.colSpan = 6;
+      row.append(cell);
+      return row;
+    }
+    const seqs = new Set(entries.map((r) => r.seq));
+    for (const e of effects) if (!seqs.has(e.after)) $("rows").append(effectRow(e));
     if (log.damage) $("damage").textContent = "Damaged log: " + log.damage + ". Shown up to the damage.";
     records.forEach((r, index) => {
       const row = document.createElement("tr");
@@ -255,6 +317,7 @@ package struct HTMLReport: Sendable {
         row.addEventListener("click", () => select(index, row));
       }
       $("rows").append(row);
+      if (!("checkpoint" in r)) for (const e of effects) if (e.after === r.seq) $("rows").append(effectRow(e));
     });
     fillSelect("filter-type", entries.map((r) => r.type));
     fillSelect("filter-scope", entries.map((r) => r.scope));

@@ -12,6 +12,21 @@ protocol _EffectRun: AnyObject, Sendable {
   func cancelRun()
   /// The hash of the run's own task, once the task has started; 0 before.
   var ownTaskHash: Int { get }
+  /// Whether the run's task has been cancelled, by anyone.
+  var isTaskCancelled: Bool { get }
+  /// Whether the run's handle was cancelled (`EffectTask.cancel()`).
+  var isHandleCancelled: Bool { get }
+}
+
+/// Why the registry cancelled a run, kept only for a run an `EffectLog` follows.
+@usableFromInline
+enum _CancelReason {
+  /// A newer effect of this type, with the run's identifier and ``CancellationPolicy/cancelInFlight``.
+  case newer(any ReturningSideEffect.Type)
+  /// `cancelEffects(identifiedBy:)`.
+  case identifier
+  /// `cancelAllEffects()`.
+  case all
 }
 
 /// What the registry knows of one run: which it is, what it waits for, and its place among the
@@ -60,6 +75,11 @@ final class _EffectRegistry {
   /// The names of the effect types started so far: a type's name is demangled at run time,
   /// which costs more than the rest of an effect's start.
   private var typeNames: [ObjectIdentifier: String] = [:]
+  /// The runs an `EffectLog` follows, by token, with their number there
+  /// (see ``logStart(of:type:effect:id:cause:log:)``); empty while nothing logs effects.
+  private var loggedRuns: [UInt64: LoggedEffect] = [:]
+  /// Why the registry cancelled a logged run, by token.
+  private var cancelReasons: [UInt64: _CancelReason] = [:]
 
   /// The registry of `store`, created on first use.
   @inlinable
@@ -149,13 +169,14 @@ final class _EffectRegistry {
     notifyChange()
   }
 
-  /// Records a finished effect, gives the next queued run of its lane its turn, and tells the
-  /// observers.
+  /// Records a finished effect (that threw `failure`, if any), gives the next queued run of its
+  /// lane its turn, and tells the observers and the log that follows it.
   @usableFromInline
-  func _end(_ run: any _EffectRun) {
+  func _end(_ run: any _EffectRun, failure: (any Error)? = nil) {
     // Read once: each read through the run's accessor copies the whole entry.
     let entry = run.entry
     guard entry.isRunning else { return }
+    if !loggedRuns.isEmpty { logEnd(of: run, token: entry.token, failure: failure) }
     if let older = entry.older { older.entry.newer = entry.newer } else { oldest = entry.newer }
     if let newer = entry.newer { newer.entry.older = entry.older } else { newest = entry.older }
     run.entry = _EffectRunEntry()
@@ -182,15 +203,94 @@ final class _EffectRegistry {
   ///
   /// - Complexity: O(effects holding `id`).
   @usableFromInline
-  func _cancel(identifiedBy id: AnyHashable) {
-    for run in lanes[id] ?? [] { run.cancelRun() }
+  func _cancel(identifiedBy id: AnyHashable, reason: _CancelReason = .identifier) {
+    for run in lanes[id] ?? [] { cancel(run, reason: reason) }
   }
 
   /// Cancels every running effect.
   ///
   /// - Complexity: O(running effects).
   func cancelAll() {
-    for run in runs { run.cancelRun() }
+    for run in runs { cancel(run, reason: .all) }
+  }
+
+  /// Cancels `run`, keeping why for its log.
+  private func cancel(_ run: any _EffectRun, reason: _CancelReason) {
+    if !loggedRuns.isEmpty {
+      let token = run.entry.token
+      if loggedRuns[token] != nil, cancelReasons[token] == nil { cancelReasons[token] = reason }
+    }
+    run.cancelRun()
+  }
+
+  // MARK: - The log
+
+  /// Tells `log` that `run`, of `type`, started, and returns the run as the log follows it;
+  /// `nil` when the log ignores it.
+  func logStart(
+    of run: any _EffectRun, type: any ReturningSideEffect.Type, effect: any Dispatchable,
+    id: AnyHashable?, cause: DispatchCause, log: any EffectLog
+  ) -> LoggedEffect? {
+    let start = EffectLogStart(
+      type: _name(of: type), id: id.map { String(describing: $0.base) }, cause: cause,
+      parent: Self.parent(in: log), effect: effect)
+    guard let number = log.effectStarted(start) else { return nil }
+    let logged = LoggedEffect(number: number, log: log)
+    loggedRuns[run.entry.token] = logged
+    return logged
+  }
+
+  /// The number in `log` of the effect the current task runs, if `log` follows it.
+  private static func parent(in log: any EffectLog) -> Int? {
+    guard let current = LoggedEffect.current, current.log === log else { return nil }
+    return current.number
+  }
+
+  /// Tells `log` that an effect of `type` with identifier `id` started and was cancelled at
+  /// once, kept out by the effect in flight with that identifier.
+  func logKeptOut(
+    type: any ReturningSideEffect.Type, effect: any Dispatchable, id: AnyHashable,
+    cause: DispatchCause, log: any EffectLog
+  ) {
+    let start = EffectLogStart(
+      type: _name(of: type), id: String(describing: id.base), cause: cause,
+      parent: Self.parent(in: log), effect: effect)
+    guard let number = log.effectStarted(start) else { return }
+    let holder = lanes[id]?.first.map { _name(ofRun: $0) } ?? "another effect"
+    log.effectEnded(number, outcome: .cancelled(by: "\(holder) in flight (keepInFlight)"))
+  }
+
+  /// The type name of the effect `run` runs.
+  private func _name(ofRun run: any _EffectRun) -> String {
+    let type = run.entry.type
+    if let effectType = type as? any ReturningSideEffect.Type { return _name(of: effectType) }
+    return String(describing: type)
+  }
+
+  /// Tells the log that follows `run`, if one does, how it ended.
+  private func logEnd(of run: any _EffectRun, token: UInt64, failure: (any Error)?) {
+    guard let logged = loggedRuns.removeValue(forKey: token) else { return }
+    let outcome: EffectLogOutcome
+    if let reason = cancelReasons.removeValue(forKey: token) {
+      outcome = .cancelled(by: describe(reason))
+    } else if run.isTaskCancelled || failure is CancellationError {
+      outcome = .cancelled(
+        by: run.isHandleCancelled ? "its EffectTask's cancel()" : "the cancellation of its awaiter")
+    } else if let failure {
+      outcome = .failed(String(describing: failure))
+    } else {
+      outcome = .finished
+    }
+    logged.log.effectEnded(logged.number, outcome: outcome)
+  }
+
+  /// What cancelled a run, as its log says it.
+  private func describe(_ reason: _CancelReason) -> String {
+    switch reason {
+    case .newer(let type): "a newer \(_name(of: type)) (cancelInFlight)"
+    case .identifier: "cancelEffects(identifiedBy:)"
+    case .all: "cancelAllEffects()"
+    }
   }
 
   /// The running effects, oldest first.
@@ -278,12 +378,17 @@ package struct _EffectRunID: Sendable, Hashable {
   /// The run, which knows its own task: a child task (`async let`) inherits the identity but
   /// is another task, and does not block the run by awaiting.
   let run: any _EffectRun
+  /// The run as its store's `EffectLog` follows it; `nil` when none does.
+  @usableFromInline let _logged: LoggedEffect?
 
   @usableFromInline
-  init(registry: ObjectIdentifier, token: UInt64, run: any _EffectRun) {
+  init(
+    registry: ObjectIdentifier, token: UInt64, run: any _EffectRun, logged: LoggedEffect? = nil
+  ) {
     self.registry = registry
     self._token = token
     self.run = run
+    self._logged = logged
   }
 
   /// The run the current task executes, if it is an effect's.
@@ -293,8 +398,15 @@ package struct _EffectRunID: Sendable, Hashable {
   /// that `body` creates starts with both.
   @usableFromInline
   static func _binding<R>(_ identity: _EffectRunID, cause: DispatchCause, _ body: () -> R) -> R {
-    $current.withValue(identity) {
-      DispatchCause.$current.withValue(cause, operation: body)
+    guard let logged = identity._logged else {
+      return $current.withValue(identity) {
+        DispatchCause.$current.withValue(cause, operation: body)
+      }
+    }
+    return $current.withValue(identity) {
+      DispatchCause.$current.withValue(cause) {
+        LoggedEffect.$current.withValue(logged, operation: body)
+      }
     }
   }
 

@@ -157,8 +157,10 @@ extension Store {
     var waitsForTurn = false
     if let id, registry._isHeld(id) {
       switch effect.cancellationPolicy {
-      case .cancelInFlight: registry._cancel(identifiedBy: id)
-      case .keepInFlight: return nil
+      case .cancelInFlight: registry._cancel(identifiedBy: id, reason: .newer(E.self))
+      case .keepInFlight:
+        _logEffectKeptOut(of: E.self, effect: { effect }, id: id, site: site, in: registry)
+        return nil
       case .enqueue: waitsForTurn = true
       }
     }
@@ -168,7 +170,10 @@ extension Store {
       run, id: id, type: E.self, awaitedBy: awaitedBy, queued: queued)
     let cause = DispatchCause(
       Self._causeName(registry._name(of: E.self)), site: site, parent: DispatchCause.current)
-    let identity = _EffectRunID(registry: ObjectIdentifier(registry), token: token, run: run)
+    let logged = _logEffectStart(
+      run, of: E.self, effect: { effect }, id: id, cause: cause, in: registry)
+    let identity = _EffectRunID(
+      registry: ObjectIdentifier(registry), token: token, run: run, logged: logged)
     let context = SideEffectContext(store: self)
     let task = _EffectRunID._binding(identity, cause: cause) {
       Task { @concurrent in
@@ -192,6 +197,36 @@ extension Store {
     return run
   }
 
+  /// Tells the store's effect log, if one is attached, that `run` started, and returns the run
+  /// as the log follows it; `nil` when nothing logs it, after one dictionary slot read.
+  ///
+  /// `effect` gives the effect only when a log is attached: the closure does not escape, so
+  /// passing it costs no allocation, where boxing the effect itself might.
+  @usableFromInline
+  func _logEffectStart(
+    _ run: any _EffectRun, of type: any ReturningSideEffect.Type,
+    effect: () -> any Dispatchable, id: AnyHashable?, cause: DispatchCause,
+    in registry: _EffectRegistry
+  ) -> LoggedEffect? {
+    guard let log = effectLog else { return nil }
+    return registry.logStart(
+      of: run, type: type, effect: effect(), id: id, cause: cause, log: log)
+  }
+
+  /// Tells the store's effect log, if one is attached, that an effect of `type` did not start
+  /// because another with its identifier `id` runs (``CancellationPolicy/keepInFlight``): a
+  /// start and at once an end, cancelled by the effect in flight.
+  @usableFromInline
+  func _logEffectKeptOut(
+    of type: any ReturningSideEffect.Type, effect: () -> any Dispatchable, id: AnyHashable,
+    site: DispatchSite?, in registry: _EffectRegistry
+  ) {
+    guard let log = effectLog else { return }
+    let cause = DispatchCause(
+      Self._causeName(registry._name(of: type)), site: site, parent: DispatchCause.current)
+    registry.logKeptOut(type: type, effect: effect(), id: id, cause: cause, log: log)
+  }
+
   /// Takes a run that returned `value` out of the registry and hands the value to its task.
   ///
   /// `async` although it never suspends: its caller, off the main actor, then hops onto the
@@ -211,7 +246,7 @@ extension Store {
     _ run: any _EffectRun, in registry: _EffectRegistry, failure error: any Error,
     reportingErrorsOf effect: (any ReturningSideEffect)?
   ) async -> any Error {
-    registry._end(run)
+    registry._end(run, failure: error)
     if let effect, !(error is CancellationError) {
       onUnhandledError(error, effect)
     }

@@ -190,11 +190,11 @@ struct JournalRecovery<S: State & Codable> {
         throw damaged(number, LineFailure.error(for: error, line: number).reason)
       }
       switch line {
-      case .checkpoint:
+      case .checkpoint, .effect:
         continue
       case .unrecorded(let sequence, let type, let reason):
         throw damaged(number, "entry \(sequence) (\(type)) was not recorded: \(reason)")
-      case .entry(let sequence, let type, let updater, let fullCause, let time, _):
+      case .entry(let sequence, let type, let updater, let fullCause, let time, _, _):
         let cause = fullCause?.name
         if sequence <= recovered.lastSequence {
           guard sequence <= recovered.snapshotSequence else {

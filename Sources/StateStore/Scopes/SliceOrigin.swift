@@ -87,6 +87,10 @@ package protocol _ScopeRoot: AnyObject {
     _ dispatchable: any Dispatchable, admission: _ScopeAdmission?,
     then perform: @escaping @MainActor (any Dispatchable) -> Bool)
   func reportFromScope(_ error: any Error, _ dispatchable: any Dispatchable)
+  /// The root's ``EffectLog``, for a scope's effects.
+  var effectLogFromScope: AnyObject? { get }
+  /// Attaches `log`, an ``EffectLog``, to the root, for a scope.
+  func attachEffectLogFromScope(_ log: AnyObject?)
   func observeUpdatesFromScope(
     _ observer:
       @escaping @MainActor (any Dispatchable, DispatchCause?, UInt64, DispatchSite?)

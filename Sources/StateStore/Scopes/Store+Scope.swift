@@ -183,6 +183,12 @@ extension Store: _ScopeRoot {
     onUnhandledError(error, dispatchable)
   }
 
+  @usableFromInline package var effectLogFromScope: AnyObject? { effectLog }
+
+  @usableFromInline package func attachEffectLogFromScope(_ log: AnyObject?) {
+    attachEffectLog(log as? any EffectLog)
+  }
+
   @usableFromInline package func observeUpdatesFromScope(
     _ observer:
       @escaping @MainActor (any Dispatchable, DispatchCause?, UInt64, DispatchSite?)

@@ -203,6 +203,13 @@ let package = Package(
       swiftSettings: strict
     ),
     .testTarget(
+      // A session recorded with a planted bug, shrunk, and the test the shrinker wrote from
+      // it (Generated/), run against the fixed and the buggy updater.
+      name: "SessionShrinkingTests",
+      dependencies: ["StateStore", "ActionLog", "StateStoreTesting"],
+      swiftSettings: strict
+    ),
+    .testTarget(
       name: "BenchmarkTests",
       dependencies: ["store-bench"],
       swiftSettings: strict

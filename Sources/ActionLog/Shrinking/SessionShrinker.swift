@@ -84,9 +84,16 @@ public struct SessionShrinker<S: State & Codable>: Sendable {
     }
     var evaluator = try ShrinkEvaluator(check: check, initialState: start)
     var entries = session.entries
-    if case .diverges = check.kind {
-      let diverging = try evaluator.firstDivergence(in: entries)
-      entries = Array(entries[...diverging])
+    // A session is cut after the entry that broke it, which every sub-session keeps last.
+    switch check.kind {
+    case .diverges:
+      entries = Array(entries[...(try evaluator.firstDivergence(in: entries))])
+    case .expect(let path, _, let value):
+      let breaking = try evaluator.lastChange(
+        at: path, expected: value, summary: check.summary, in: entries)
+      entries = Array(entries[...breaking])
+    case .predicate, .throwing:
+      break
     }
     let steps = Self.steps(of: entries)
     guard evaluator.fails(steps.flatMap { $0 }) else {
@@ -123,8 +130,9 @@ public struct SessionShrinker<S: State & Codable>: Sendable {
     return steps
   }
 
-  /// Replaces each kept ``ShrinkableUpdater`` by its first smaller candidate that still fails,
-  /// until none does. The entry whose recorded diff a divergence check compares with keeps its
+  /// Replaces each kept ``ShrinkableUpdater`` by its first smaller candidate that still fails.
+  ///
+  /// Repeated until none does. The entry whose recorded diff a divergence check compares with keeps its
   /// payload: the diff is of that payload.
   private func shrinkPayloads(
     of steps: inout [[RecordedSession<S>.Entry]], with evaluator: inout ShrinkEvaluator<S>
@@ -177,8 +185,9 @@ public struct ShrunkSession<S: State & Codable>: Sendable {
   public let checksRun: Int
   /// What the check says.
   public let checkSummary: String
-  /// The encoded state the last step should end in, when the check says what is right: the
-  /// value a pointer expects, or the change the log recorded. `nil` for a predicate or a
+  /// The encoded state the last step should end in, when the check says what is right.
+  ///
+  /// The value a pointer expects, or the change the log recorded; `nil` for a predicate or a
   /// thrown error.
   let expectedFinalState: JSONValue?
 

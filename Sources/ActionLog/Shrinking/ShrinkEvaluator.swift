@@ -11,6 +11,10 @@ struct ShrinkEvaluator<S: State & Codable> {
   private(set) var divergingSequence: Int?
   /// That entry's recorded diff.
   private var divergingDiff: [JSONChange] = []
+  /// For a pointer's check, the entry that last changed the value at the pointer.
+  private(set) var breakingSequence: Int?
+  /// The wrong value that entry left there.
+  private var wrongValue: JSONValue = .null
 
   init(check: SessionCheck<S>, initialState: S) throws(SessionShrinkError) {
     self.kind = check.kind
@@ -49,17 +53,49 @@ struct ShrinkEvaluator<S: State & Codable> {
     throw .sessionPasses(check: SessionCheck<S>.divergesFromRecordedDiffs.summary)
   }
 
+  /// The index of the entry that last changed the value at `path`, which the session ends
+  /// with and which is not `expected`.
+  ///
+  /// - Throws: ``SessionShrinkError/sessionPasses(check:)`` when the final value is missing
+  ///   or right.
+  /// - Complexity: O(entries × size of the state).
+  mutating func lastChange(
+    at path: [PathStep], expected: JSONValue, summary: String,
+    in entries: [RecordedSession<S>.Entry]
+  ) throws(SessionShrinkError) -> Int {
+    var state = initialState
+    var previous = Self.encoded(state)?.value(at: path)
+    var breaking: Int?
+    for (index, entry) in entries.enumerated() {
+      entry.entry.updater.updateState(&state)
+      let value = Self.encoded(state)?.value(at: path)
+      if !Self.same(previous, value) { breaking = index }
+      previous = value
+    }
+    guard let breaking, let previous, !Self.same(previous, expected) else {
+      throw .sessionPasses(check: summary)
+    }
+    breakingSequence = entries[breaking].entry.sequence
+    wrongValue = previous
+    return breaking
+  }
+
   /// Whether the sub-session `entries`, replayed from the initial state, fails.
   ///
   /// - Complexity: O(entries × cost of an updater), plus one encoding of the state.
   mutating func fails(_ entries: [RecordedSession<S>.Entry]) -> Bool {
     checksRun += 1
     switch kind {
-    case .expect(let path, _, let value):
-      guard let actual = Self.encoded(replay(entries[...]))?.value(at: path) else {
+    case .expect(let path, _, _):
+      // The entry that broke the value, last, changing it to the same wrong value.
+      guard let last = entries.last, last.entry.sequence == breakingSequence else {
         return false
       }
-      return !Self.same(actual, value)
+      var state = replay(entries.dropLast())
+      let before = Self.encoded(state)?.value(at: path)
+      last.entry.updater.updateState(&state)
+      guard let after = Self.encoded(state)?.value(at: path) else { return false }
+      return Self.same(after, wrongValue) && !Self.same(before, after)
     case .predicate(let isFailing):
       return isFailing(replay(entries[...]))
     case .throwing(let check):
@@ -120,10 +156,22 @@ struct ShrinkEvaluator<S: State & Codable> {
     return result
   }
 
-  /// The state as a JSON value, or `nil` when it does not encode.
+  /// The state as a JSON value, its keys sorted so that a written test is the same text on
+  /// every run, or `nil` when it does not encode.
   static func encoded(_ state: S) -> JSONValue? {
-    guard let data = try? JSONEncoder().encode(state) else { return nil }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    guard let data = try? encoder.encode(state) else { return nil }
     return try? JSONParser.parse(data)
+  }
+
+  /// Whether two values that may be missing are the same.
+  static func same(_ lhs: JSONValue?, _ rhs: JSONValue?) -> Bool {
+    switch (lhs, rhs) {
+    case (nil, nil): true
+    case (let left?, let right?): same(left, right)
+    default: false
+    }
   }
 
   /// Whether two JSON values are the same: numbers by value, objects whatever their order.

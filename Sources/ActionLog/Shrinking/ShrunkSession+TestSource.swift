@@ -85,6 +85,8 @@ extension ShrunkSession {
       var note: String?
       if isLast, expectedFinalState == nil {
         note = "The check failed after this step (\(checkSummary)): correct its expectation."
+      } else if isLast {
+        note = "Expected: \(checkSummary).\n  // The code the session was recorded on fails here."
       }
       lines += Self.renderStep(entry, assignments: assignments, note: note)
       beforeJSON = replayedJSON

@@ -98,7 +98,7 @@ struct SessionShrinkerTests {
     let shrunk = try SessionShrinker(registry: .chores()).shrink(
       recorder.recordedData, until: .expect("/chores[id=2]/done", equals: .bool(false)))
     #expect(shrunk.steps.map { $0.entries.map(\.type) } == [["AddChore", "SetChoreDone"]])
-    #expect(shrunk.testSource().contains("by ImportChores: sent here directly"))
+    #expect(shrunk.testSource().contains("Dispatched by ImportChores: sent here directly"))
   }
 
   @Test("a session that passes, a damaged log and a bad pointer are errors that say so")

@@ -106,13 +106,13 @@ extension ShrunkSession {
     var lines = [""]
     var origin = "  // Entry \(entry.sequence)"
     if let site = entry.site { origin += ", dispatched at \(site.fileID):\(site.line)" }
+    lines.append(origin + ".")
     if let cause = entry.cause {
       let chain = cause.chain.map { cause in
         cause.site.map { "\(cause.name) (\($0.fileID):\($0.line))" } ?? cause.name
       }
-      origin += ", by \(chain.joined(separator: " ← ")): sent here directly"
+      lines.append("  // Dispatched by \(chain.joined(separator: " ← ")): sent here directly.")
     }
-    lines.append(origin + ".")
     if let note { lines.append("  // \(note)") }
     let updater = updaterSource(entry.updater)
     let send = updater.contains("decoded(") ? "try await store.send" : "await store.send"

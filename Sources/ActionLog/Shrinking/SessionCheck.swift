@@ -29,9 +29,10 @@ public struct SessionCheck<S: State & Codable>: Sendable {
   /// Fails when the value at `pointer` in the encoded final state is there and is not `value`.
   ///
   /// The shrinker finds the entry that last changed that value, and keeps the sub-sessions in
-  /// which that entry, kept last, changes it to the same wrong value: a sub-session in which
-  /// the value is wrong only because the entries that set it are gone (a todo never marked
-  /// done) does not count. The written test expects `value` after that entry.
+  /// which that entry, kept last, finds the value it found in the session (missing, or
+  /// another value) and leaves the same wrong value: a sub-session in which the value is wrong
+  /// only because the entries that set it are gone (a todo never marked done) does not count.
+  /// The written test expects `value` after that entry.
   ///
   /// - Parameters:
   ///   - pointer: A JSON Pointer (`/todos/0/done`) or a path naming an element by its

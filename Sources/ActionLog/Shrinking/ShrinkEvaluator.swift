@@ -13,6 +13,8 @@ struct ShrinkEvaluator<S: State & Codable> {
   private var divergingDiff: [JSONChange] = []
   /// For a pointer's check, the entry that last changed the value at the pointer.
   private(set) var breakingSequence: Int?
+  /// The value there before that entry, `nil` if there was none.
+  private var valueBeforeBreaking: JSONValue?
   /// The wrong value that entry left there.
   private var wrongValue: JSONValue = .null
 
@@ -65,19 +67,20 @@ struct ShrinkEvaluator<S: State & Codable> {
   ) throws(SessionShrinkError) -> Int {
     var state = initialState
     var previous = Self.encoded(state)?.value(at: path)
-    var breaking: Int?
+    var breaking: (index: Int, before: JSONValue?)?
     for (index, entry) in entries.enumerated() {
       entry.entry.updater.updateState(&state)
       let value = Self.encoded(state)?.value(at: path)
-      if !Self.same(previous, value) { breaking = index }
+      if !Self.same(previous, value) { breaking = (index, previous) }
       previous = value
     }
     guard let breaking, let previous, !Self.same(previous, expected) else {
       throw .sessionPasses(check: summary)
     }
-    breakingSequence = entries[breaking].entry.sequence
+    breakingSequence = entries[breaking.index].entry.sequence
+    valueBeforeBreaking = breaking.before
     wrongValue = previous
-    return breaking
+    return breaking.index
   }
 
   /// Whether the sub-session `entries`, replayed from the initial state, fails.
@@ -87,7 +90,8 @@ struct ShrinkEvaluator<S: State & Codable> {
     checksRun += 1
     switch kind {
     case .expect(let path, _, _):
-      // The entry that broke the value, last, changing it to the same wrong value.
+      // The entry that broke the value, last, turning the same value before it into the same
+      // wrong value.
       guard let last = entries.last, last.entry.sequence == breakingSequence else {
         return false
       }
@@ -95,7 +99,7 @@ struct ShrinkEvaluator<S: State & Codable> {
       let before = Self.encoded(state)?.value(at: path)
       last.entry.updater.updateState(&state)
       guard let after = Self.encoded(state)?.value(at: path) else { return false }
-      return Self.same(after, wrongValue) && !Self.same(before, after)
+      return Self.same(after, wrongValue) && Self.same(before, valueBeforeBreaking)
     case .predicate(let isFailing):
       return isFailing(replay(entries[...]))
     case .throwing(let check):

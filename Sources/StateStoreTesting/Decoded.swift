@@ -1,6 +1,6 @@
 import Foundation
 
-/// Decodes a value from JSON text: how a test written by ``ShrunkSession/testSource(_:)``
+/// Decodes a value from JSON text: how a test written by `ShrunkSession.testSource(_:)`
 /// states a value that has no Swift literal, such as an updater or a whole element.
 ///
 /// ```swift

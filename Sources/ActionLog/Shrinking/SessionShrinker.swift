@@ -14,7 +14,7 @@ import StateStore
 ///
 /// How it shrinks, deterministically:
 /// 1. The log's entries are grouped into steps: the updaters one side effect dispatched in a
-///    row (the same ``DispatchCause``, with no checkpoint between them, as a new recording run
+///    row (the same `DispatchCause`, with no checkpoint between them, as a new recording run
 ///    writes one) stay together, since a test cannot send half of what an effect did. Every
 ///    other entry is a step of its own.
 /// 2. Delta debugging (Zeller's *ddmin*) removes steps while the check still fails: halves,

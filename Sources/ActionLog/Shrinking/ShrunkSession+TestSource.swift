@@ -23,7 +23,7 @@ public struct TestSourceOptions: Sendable {
 }
 
 extension ShrunkSession {
-  /// The session as a Swift Testing test: an exhaustive ``TestStore`` that sends each kept
+  /// The session as a Swift Testing test: an exhaustive `TestStore` that sends each kept
   /// updater and states the fields it changes.
   ///
   /// ```swift

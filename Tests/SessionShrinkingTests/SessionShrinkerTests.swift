@@ -20,6 +20,27 @@ struct SessionShrinkerTests {
     #expect(shrunk.entries.compactMap { ($0.updater as? RenameChore)?.title } == [""])
   }
 
+  @Test("a pointer by position looks at the same element in every sub-session")
+  func followsAPositionByIdentity() throws {
+    try PlantedBug.$isPlanted.withValue(true) {
+      let store = Store<ChoresState, Void>(initialState: ChoresState())
+      let recorder = try ActionRecorder(
+        store: store, registry: .chores(), destination: .memory,
+        options: .init(recordsDiffs: true))
+      store.dispatch(AddChore(id: 1, title: "first"))
+      store.dispatch(AddChore(id: 2, title: "second"))
+      store.dispatch(SetChoreDone(id: 2, done: true))
+      store.dispatch(AddChore(id: 3, title: "third"))
+      store.dispatch(RenameChore(id: 2, title: "renamed"))
+      try recorder.stop()
+      // Chore 2 stands at position 1: without chore 1, position 1 is another chore or none.
+      let shrunk = try SessionShrinker(registry: .chores()).shrink(
+        recorder.recordedData, until: .expect("/chores/1/done", equals: .bool(true)))
+      #expect(shrunk.entries.map(\.sequence) == [2, 3, 5])
+      #expect(shrunk.testSource().contains("$0.chores[id: 2]?.done = true"))
+    }
+  }
+
   @Test("the same log and check give the same result, and the result is 1-minimal")
   func isDeterministicAndMinimal() throws {
     let log = try ChoresSession.record()

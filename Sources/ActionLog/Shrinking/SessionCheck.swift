@@ -32,7 +32,9 @@ public struct SessionCheck<S: State & Codable>: Sendable {
   /// which that entry, kept last, finds the value it found in the session (missing, or
   /// another value) and leaves the same wrong value: a sub-session in which the value is wrong
   /// only because the entries that set it are gone (a todo never marked done) does not count.
-  /// The written test expects `value` after that entry.
+  /// The written test expects `value` after that entry. A position in an array of identified
+  /// elements (`/todos/0`) names the element at that position at the end of the session, in
+  /// every sub-session.
   ///
   /// - Parameters:
   ///   - pointer: A JSON Pointer (`/todos/0/done`) or a path naming an element by its
@@ -40,6 +42,7 @@ public struct SessionCheck<S: State & Codable>: Sendable {
   ///   - value: The value the state should have there; numbers compare by value (`1` and
   ///     `1.0` are equal).
   /// - Throws: ``SessionShrinkError/badPointer(_:reason:)`` when `pointer` is not a path.
+  /// - Complexity: O(length of `pointer`).
   public static func expect(_ pointer: String, equals value: JSONValue) throws(SessionShrinkError)
     -> SessionCheck
   {

@@ -13,6 +13,10 @@ struct ShrinkEvaluator<S: State & Codable> {
   private var divergingDiff: [JSONChange] = []
   /// For a pointer's check, the entry that last changed the value at the pointer.
   private(set) var breakingSequence: Int?
+  /// For a pointer's check, its path with each position in an array of identified elements
+  /// replaced by the identifier of the element there in the recorded final state, so that
+  /// a sub-session without some elements still looks at the same one.
+  private(set) var expectedPath: [PathStep] = []
   /// The value there before that entry, `nil` if there was none.
   private var valueBeforeBreaking: JSONValue?
   /// The wrong value that entry left there.
@@ -65,6 +69,9 @@ struct ShrinkEvaluator<S: State & Codable> {
     at path: [PathStep], expected: JSONValue, summary: String,
     in entries: [RecordedSession<S>.Entry]
   ) throws(SessionShrinkError) -> Int {
+    let final = Self.encoded(replay(entries[...])) ?? .null
+    let path = Self.identified(path, in: final)
+    expectedPath = path
     var state = initialState
     var previous = Self.encoded(state)?.value(at: path)
     var breaking: (index: Int, before: JSONValue?)?
@@ -89,7 +96,8 @@ struct ShrinkEvaluator<S: State & Codable> {
   mutating func fails(_ entries: [RecordedSession<S>.Entry]) -> Bool {
     checksRun += 1
     switch kind {
-    case .expect(let path, _, _):
+    case .expect:
+      let path = expectedPath
       // The entry that broke the value, last, turning the same value before it into the same
       // wrong value.
       guard let last = entries.last, last.entry.sequence == breakingSequence else {
@@ -128,7 +136,8 @@ struct ShrinkEvaluator<S: State & Codable> {
   /// with its recorded diff applied; `nil` when the check does not say.
   func expectedFinalState(_ entries: [RecordedSession<S>.Entry]) -> JSONValue? {
     switch kind {
-    case .expect(let path, _, let value):
+    case .expect(_, _, let value):
+      let path = expectedPath
       guard var final = Self.encoded(replay(entries[...])), let old = final.value(at: path)
       else { return nil }
       try? JSONChange.apply([JSONChange(.replace, path, old: old, value: value)], to: &final)
@@ -145,6 +154,28 @@ struct ShrinkEvaluator<S: State & Codable> {
     var state = initialState
     for entry in entries { entry.entry.updater.updateState(&state) }
     return state
+  }
+
+  /// `path` with each position in an array whose elements all carry distinct identifiers
+  /// replaced by the identifier of the element at that position in `value`.
+  ///
+  /// - Complexity: O(length of `path` × elements of the arrays on the way).
+  static func identified(_ path: [PathStep], in value: JSONValue) -> [PathStep] {
+    var result: [PathStep] = []
+    var current: JSONValue? = value
+    for step in path {
+      if case .token(let token) = step, case .array(let elements)? = current,
+        let index = JSONPointer.index(token), index < elements.count,
+        let id = elements[index].elementIdentifier, IdentifiedElements(elements) != nil
+      {
+        result.append(.id(id))
+        current = elements[index]
+        continue
+      }
+      result.append(step)
+      current = current?.value(at: [step])
+    }
+    return result
   }
 
   /// `value` with `changes` applied, or `nil` when they do not apply: a path leads nowhere, or

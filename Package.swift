@@ -185,11 +185,12 @@ let package = Package(
     ),
     .testTarget(
       // Compiles the code blocks of the README and the DocC articles against the library
-      // modules, which it depends on only so that they are built first.
+      // modules, which it depends on only so that they are built first; and the test that
+      // `todo-cli shrink` writes, against TodoCore, built with the executable.
       name: "DocumentationTests",
       dependencies: [
         "StateStore", "SideEffects", "Navigation", "ActionLog", "StateStoreTesting", "StateStoreUI",
-        "StatePersistence",
+        "StatePersistence", "todo-cli",
       ],
       swiftSettings: strict
     ),

@@ -35,7 +35,7 @@ package struct RecordedSession<S: State>: Sendable {
     var reader = try LogReader(
       data: data, registry: registry, acceptsTornLastLine: acceptsTornLastLine)
     let bytes = [UInt8](data)
-    let lines = JSONLines.readable(bytes).lines
+    let (lines, tornStart) = JSONLines.readable(bytes)
     var version = ActionLogFormat.versionWithoutDiffs
     if let first = lines.first,
       let header = try? ActionLogHeader.validated(Data(bytes[first]), line: 1),
@@ -51,10 +51,10 @@ package struct RecordedSession<S: State>: Sendable {
         afterCheckpoint = true
       case .entry(let entry):
         let index = lines.startIndex + entry.line - 1
-        var diff: [JSONChange]?
-        if index < lines.endIndex {
-          diff = try Self.diff(in: bytes[lines[index]], line: entry.line, version: version)
-        }
+        // A last line that lacks only its newline is read from where the torn tail starts.
+        let text =
+          index < lines.endIndex ? bytes[lines[index]] : tornStart.map { bytes[$0...] } ?? []
+        let diff = try Self.diff(in: text, line: entry.line, version: version)
         entries.append(Entry(entry: entry, diff: diff, followsCheckpoint: afterCheckpoint))
         afterCheckpoint = false
       }

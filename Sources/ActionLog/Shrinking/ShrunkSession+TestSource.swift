@@ -176,7 +176,8 @@ extension ShrunkSession {
       guard let value = change.value, let parent = parentWalk(change.path, in: after) else {
         return nil
       }
-      let element = SwiftSource.literal(for: nil, json: value)
+      let element = SwiftSource.literal(
+        for: SwiftSource.walk(change.path, from: after)?.value, json: value)
       switch (parent.kind, last) {
       case (.tracked, .id):
         guard let index = change.index else { return nil }

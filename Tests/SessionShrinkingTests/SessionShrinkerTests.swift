@@ -76,6 +76,24 @@ struct SessionShrinkerTests {
     #expect(!source.contains("?.done = false"))
   }
 
+  @Test("a last line without its newline keeps its recorded diff")
+  func readsTheDiffOfALastLineWithoutANewline() throws {
+    let store = Store<ChoresState, Void>(initialState: ChoresState())
+    let recorder = try ActionRecorder(
+      store: store, registry: .chores(), destination: .memory,
+      options: .init(recordsDiffs: true))
+    store.dispatch(AddChore(id: 1, title: "a"))
+    store.dispatch(SetChoreDone(id: 1, done: true))
+    store.dispatch(RenameChore(id: 1, title: "b"))
+    try recorder.stop()
+    let log = recorder.recordedData.dropLast()
+    #expect(log.last == UInt8(ascii: "}"))
+    let shrunk = try PlantedBug.$isPlanted.withValue(true) {
+      try SessionShrinker(registry: .chores()).shrink(log, until: .divergesFromRecordedDiffs)
+    }
+    #expect(shrunk.entries.map(\.sequence) == [1, 2, 3])
+  }
+
   @Test("a predicate on the state keeps what makes it true")
   func shrinksAPredicate() throws {
     let log = try ChoresSession.record()

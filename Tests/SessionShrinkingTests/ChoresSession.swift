@@ -72,6 +72,23 @@ enum ChoresSession {
   }
 }
 
+extension ChoresSession {
+  /// The log of what `body` dispatches to a new store, recorded in memory with `options`
+  /// (diff mode by default).
+  @MainActor
+  static func recording(
+    options: ActionRecorder.Options = .init(recordsDiffs: true),
+    _ body: (Store<ChoresState, Void>) -> Void
+  ) throws -> Data {
+    let store = Store<ChoresState, Void>(initialState: ChoresState())
+    let recorder = try ActionRecorder(
+      store: store, registry: .chores(), destination: .memory, options: options)
+    body(store)
+    try recorder.stop()
+    return recorder.recordedData
+  }
+}
+
 /// A linear congruential generator: the same numbers from the same seed, on every platform.
 struct SeededRandom {
   private var state: UInt64

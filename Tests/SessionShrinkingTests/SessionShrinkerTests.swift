@@ -23,19 +23,16 @@ struct SessionShrinkerTests {
   @Test("a pointer by position looks at the same element in every sub-session")
   func followsAPositionByIdentity() throws {
     try PlantedBug.$isPlanted.withValue(true) {
-      let store = Store<ChoresState, Void>(initialState: ChoresState())
-      let recorder = try ActionRecorder(
-        store: store, registry: .chores(), destination: .memory,
-        options: .init(recordsDiffs: true))
-      store.dispatch(AddChore(id: 1, title: "first"))
-      store.dispatch(AddChore(id: 2, title: "second"))
-      store.dispatch(SetChoreDone(id: 2, done: true))
-      store.dispatch(AddChore(id: 3, title: "third"))
-      store.dispatch(RenameChore(id: 2, title: "renamed"))
-      try recorder.stop()
+      let log = try ChoresSession.recording { store in
+        store.dispatch(AddChore(id: 1, title: "first"))
+        store.dispatch(AddChore(id: 2, title: "second"))
+        store.dispatch(SetChoreDone(id: 2, done: true))
+        store.dispatch(AddChore(id: 3, title: "third"))
+        store.dispatch(RenameChore(id: 2, title: "renamed"))
+      }
       // Chore 2 stands at position 1: without chore 1, position 1 is another chore or none.
       let shrunk = try SessionShrinker(registry: .chores()).shrink(
-        recorder.recordedData, until: .expect("/chores/1/done", equals: .bool(true)))
+        log, until: .expect("/chores/1/done", equals: .bool(true)))
       #expect(shrunk.entries.map(\.sequence) == [2, 3, 5])
       #expect(shrunk.testSource().contains("$0.chores[id: 2]?.done = true"))
     }
@@ -78,15 +75,11 @@ struct SessionShrinkerTests {
 
   @Test("a last line without its newline keeps its recorded diff")
   func readsTheDiffOfALastLineWithoutANewline() throws {
-    let store = Store<ChoresState, Void>(initialState: ChoresState())
-    let recorder = try ActionRecorder(
-      store: store, registry: .chores(), destination: .memory,
-      options: .init(recordsDiffs: true))
-    store.dispatch(AddChore(id: 1, title: "a"))
-    store.dispatch(SetChoreDone(id: 1, done: true))
-    store.dispatch(RenameChore(id: 1, title: "b"))
-    try recorder.stop()
-    let log = recorder.recordedData.dropLast()
+    let log = try ChoresSession.recording { store in
+      store.dispatch(AddChore(id: 1, title: "a"))
+      store.dispatch(SetChoreDone(id: 1, done: true))
+      store.dispatch(RenameChore(id: 1, title: "b"))
+    }.dropLast()
     #expect(log.last == UInt8(ascii: "}"))
     let shrunk = try PlantedBug.$isPlanted.withValue(true) {
       try SessionShrinker(registry: .chores()).shrink(log, until: .divergesFromRecordedDiffs)
@@ -123,19 +116,16 @@ struct SessionShrinkerTests {
 
   @Test("the updaters an effect dispatched in a row stay together")
   func keepsAnEffectsUpdatersTogether() throws {
-    let store = Store<ChoresState, Void>(initialState: ChoresState())
-    let recorder = try ActionRecorder(
-      store: store, registry: .chores(), destination: .memory,
-      options: .init(recordsDiffs: true))
-    store.dispatch(AddChore(id: 1, title: "noise"))
-    DispatchCause.$current.withValue(DispatchCause("ImportChores")) {
-      store.dispatch(AddChore(id: 2, title: "imported"))
-      store.dispatch(SetChoreDone(id: 2, done: true))
+    let log = try ChoresSession.recording { store in
+      store.dispatch(AddChore(id: 1, title: "noise"))
+      DispatchCause.$current.withValue(DispatchCause("ImportChores")) {
+        store.dispatch(AddChore(id: 2, title: "imported"))
+        store.dispatch(SetChoreDone(id: 2, done: true))
+      }
+      store.dispatch(RenameChore(id: 1, title: "more noise"))
     }
-    store.dispatch(RenameChore(id: 1, title: "more noise"))
-    try recorder.stop()
     let shrunk = try SessionShrinker(registry: .chores()).shrink(
-      recorder.recordedData, until: .expect("/chores[id=2]/done", equals: .bool(false)))
+      log, until: .expect("/chores[id=2]/done", equals: .bool(false)))
     #expect(shrunk.steps.map { $0.entries.map(\.type) } == [["AddChore", "SetChoreDone"]])
     #expect(shrunk.testSource().contains("Dispatched by ImportChores: sent here directly"))
   }
@@ -159,13 +149,10 @@ struct SessionShrinkerTests {
       try SessionCheck<ChoresState>.expect("chores/0", equals: .null)
     }
     #expect(throws: SessionShrinkError.noRecordedDiffs) {
-      let store = Store<ChoresState, Void>(initialState: ChoresState())
-      let recorder = try ActionRecorder(
-        store: store, registry: .chores(), destination: .memory,
-        options: .init(checkpointInterval: 100))
-      store.dispatch(AddChore(id: 1, title: "a"))
-      try recorder.stop()
-      _ = try shrinker.shrink(recorder.recordedData, until: .divergesFromRecordedDiffs)
+      let log = try ChoresSession.recording(options: .init(checkpointInterval: 100)) { store in
+        store.dispatch(AddChore(id: 1, title: "a"))
+      }
+      _ = try shrinker.shrink(log, until: .divergesFromRecordedDiffs)
     }
   }
 }

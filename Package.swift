@@ -185,11 +185,12 @@ let package = Package(
     ),
     .testTarget(
       // Compiles the code blocks of the README and the DocC articles against the library
-      // modules, which it depends on only so that they are built first.
+      // modules, which it depends on only so that they are built first; and the test that
+      // `todo-cli shrink` writes, against TodoCore, built with the executable.
       name: "DocumentationTests",
       dependencies: [
         "StateStore", "SideEffects", "Navigation", "ActionLog", "StateStoreTesting", "StateStoreUI",
-        "StatePersistence",
+        "StatePersistence", "todo-cli",
       ],
       swiftSettings: strict
     ),
@@ -200,6 +201,13 @@ let package = Package(
         "Inspector", "ActionLog", "StateStore", "StatePersistence", "TerminalKit",
         "statestore-inspect", "todo-cli",
       ],
+      swiftSettings: strict
+    ),
+    .testTarget(
+      // A session recorded with a planted bug, shrunk, and the test the shrinker wrote from
+      // it (Generated/), run against the fixed and the buggy updater.
+      name: "SessionShrinkingTests",
+      dependencies: ["StateStore", "ActionLog", "StateStoreTesting"],
       swiftSettings: strict
     ),
     .testTarget(

@@ -46,6 +46,8 @@ struct WorkloadResult: Encodable {
   /// For G1: how the plain mutation floor grows with the todos (its median per-repetition
   /// ratio to the same floor on 1,000 todos).
   let floorGrowth: Double?
+  /// For SH1: how many steps the shrunk session kept.
+  let resultLength: Int?
   let summary: String
 
   enum CodingKeys: String, CodingKey {
@@ -78,6 +80,7 @@ struct WorkloadResult: Encodable {
     case coldFloorPeakMemoryBytes = "cold_floor_peak_memory_bytes"
     case coldMemoryRatio = "cold_memory_ratio"
     case floorGrowth = "floor_growth"
+    case resultLength = "result_length"
     case summary
   }
 }
@@ -178,6 +181,9 @@ func printTable(_ results: [WorkloadResult], mode: Options.Mode, run: RunInfo) {
         "\(result.workload): the same in cold processes (code paged in and type metadata made "
           + "on first use counted too): \(kibibytes(bytes)) and \(kibibytes(floorBytes)): "
           + "\(format(memoryRatio))×")
+    }
+    if let length = result.resultLength {
+      print("\(result.workload): the shrunk session has \(length) steps")
     }
     if let growth = result.floorGrowth {
       print(

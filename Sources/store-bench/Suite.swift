@@ -87,6 +87,7 @@ private func run(_ workload: Workload, schedule: Schedule) async -> WorkloadResu
     memoryRatio: memoryRatio, coldPeakMemoryBytes: coldPeakMemoryBytes,
     coldFloorPeakMemoryBytes: coldFloorPeakMemoryBytes, coldMemoryRatio: coldMemoryRatio,
     floorGrowth: floorGrowth,
+    resultLength: (runners[0] as? ShrinkRunner)?.resultLength,
     summary: workload.summary)
 }
 

@@ -92,7 +92,7 @@ struct Workload {
           ]
         },
         ratioFloor: 1, measuresMemory: false, maximumOperations: 1, maximumRepetitions: 9),
-    ] + persistenceWorkloads(logEntries: logEntries)
+    ] + persistenceWorkloads(logEntries: logEntries) + [shrinkWorkload(logEntries: logEntries)]
   }
 
   /// P1 to P4: `StatePersistence`'s journaled store and snapshot file.
@@ -140,6 +140,20 @@ struct Workload {
         makeRunners: { [CoalescedSaveRunner(), SingleSaveFloor()] }, ratioFloor: 1,
         measuresMemory: false, maximumOperations: 1, maximumRepetitions: 9),
     ]
+  }
+
+  /// SH1: a recorded session shrunk to the entries its bug needs, with `SessionShrinker`.
+  ///
+  /// 10,000 entries, or `logEntries` when fewer (200 in a smoke run).
+  static func shrinkWorkload(logEntries: Int) -> Workload {
+    let entries = min(logEntries, 10_000)
+    return Workload(
+      name: "SH1",
+      summary: "shrink a \(entries.formatted())-entry session whose bug needs 3 of its entries "
+        + "(ns per entry); the floor replays it once",
+      targetRatio: 250,
+      makeRunners: { [ShrinkRunner(entries: entries), ShrinkReplayFloor(entries: entries)] },
+      ratioFloor: 1, measuresMemory: false, maximumOperations: 1, maximumRepetitions: 5)
   }
 
   static let storeWorkloads: [Workload] =

@@ -27,6 +27,7 @@ private struct Row: Decodable {
   let rootStoreMedianNs: Double?
   let comparisonFloorMedianNs: Double?
   let causeFloorMedianNs: Double?
+  let resultLength: Int?
 }
 
 @Suite("store-bench, run as a user runs it")
@@ -43,6 +44,7 @@ struct StoreBenchSmokeTests {
         "W0", "W1", "W2", "W3", "L1", "S1", "S2", "S3", "S4", "S5", "V1", "O1", "E1", "E2", "E3",
         "SUB",
         "G1-10k", "G1-100k", "V2", "R1", "R3", "R2", "I1", "I2", "I3", "P1", "P2", "P3", "P4",
+        "SH1",
       ])
     for row in rows {
       #expect(row.correct, "\(row.workload): \(row.failures)")
@@ -58,6 +60,8 @@ struct StoreBenchSmokeTests {
     }
     #expect(Set(rows.map(\.date)).count == 1, "one run, one date")
     #expect(Set(rows.map(\.commit)).count == 1)
+    let shrink = try #require(rows.first { $0.workload == "SH1" })
+    #expect(shrink.resultLength == 3, "SH1 shrinks its session to the bug's 3 entries")
     let e2 = try #require(rows.first { $0.workload == "E2" })
     #expect((e2.peakMemoryBytes ?? 0) > 0)
     #expect((e2.floorPeakMemoryBytes ?? 0) > 0)

@@ -30,6 +30,7 @@ struct HelpTextTests {
           undo                                Revert the last change; repeat to go further back
           history                             Show the recorded changes, newest last
           replay <log>                        Replay an action log onto an empty list and print it (--json)
+          shrink <log>                        Shrink a recorded session to the smallest failing test
           ui                                  Open the interactive terminal interface
           help [<command>]                    Show help for todo-cli or a command
 
@@ -110,7 +111,7 @@ struct HelpTextTests {
   func everyCommand() {
     for name in [
       "add", "list", "tag", "untag", "due", "priority", "done", "reopen", "edit", "remove",
-      "clear", "undo", "history", "replay", "ui", "help",
+      "clear", "undo", "history", "replay", "shrink", "ui", "help",
     ] {
       #expect(CommandHelp.command(name)?.hasPrefix("Usage: todo-cli") == true, "\(name)")
     }

@@ -30,6 +30,9 @@ enum Command: Hashable, Sendable {
   case history(limit: Int? = nil, json: Bool = false)
   /// `replay <log> [--json]`: replay an action log onto an empty list and print it.
   case replay(path: String, json: Bool)
+  /// `shrink <log> (--expect <pointer>=<json> | --diverges) [--output <file>]`: shrink a
+  /// recorded session to the smallest one that still fails, and print it as a test.
+  case shrink(path: String, check: ShrinkCheckArgument, output: String?)
   /// `ui`: the interactive terminal interface.
   case ui
   /// `--help`, `help [command]`: the program's help, or one command's.
@@ -41,7 +44,7 @@ enum Command: Hashable, Sendable {
   var changesStore: Bool {
     switch self {
     case .add, .setDone, .edit, .remove, .clear, .undo, .tag, .untag, .due, .priority: true
-    case .list, .history, .replay, .ui, .help, .version: false
+    case .list, .history, .replay, .shrink, .ui, .help, .version: false
     }
   }
 }

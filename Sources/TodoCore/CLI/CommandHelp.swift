@@ -134,6 +134,20 @@ enum CommandHelp {
       ],
       options: [Option(flag: "--json", summary: "Print JSON instead of text")]),
     Spec(
+      name: "shrink", arguments: "<log> [--expect <pointer>=<json> | --diverges] [--output <file>]",
+      summary: "Shrink a recorded session to the smallest failing test",
+      details: [
+        "<log> is an action log written with --record. --expect names what the final",
+        "state should hold, as a path and a JSON value: --expect '/todos[id=3]/done=true'",
+        "(or /todos/0/done=true). --diverges fails where replaying today's code does not",
+        "make the change the log recorded. Prints a Swift test, or writes it to <file>.",
+      ],
+      options: [
+        Option(flag: "--expect", value: "check", summary: "The value a path should have"),
+        Option(flag: "--diverges", summary: "Fail where the replay differs from the log"),
+        Option(flag: "--output", value: "file", summary: "Write the test to <file>"),
+      ]),
+    Spec(
       name: "ui", arguments: "", summary: "Open the interactive terminal interface",
       details: ["Needs a terminal. Changes are saved as they are made."]),
     Spec(

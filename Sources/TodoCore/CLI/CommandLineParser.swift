@@ -192,6 +192,18 @@ enum CommandLineParser {
     case "replay":
       try expect(1, "the path of an action log")
       return .replay(path: arguments[0], json: options.contains("--json"))
+    case "shrink":
+      try expect(1, "the path of an action log")
+      let check: ShrinkCheckArgument
+      switch (try options.value("--expect"), options.contains("--diverges")) {
+      case (let expectation?, false):
+        check = try ShrinkCheckArgument.expectation(expectation, command: name)
+      case (nil, true):
+        check = .diverges
+      default:
+        throw UsageError("give one of --expect <pointer>=<json> and --diverges", command: name)
+      }
+      return .shrink(path: arguments[0], check: check, output: try options.value("--output"))
     case "help":
       guard arguments.count <= 1 else {
         throw UsageError("unexpected argument '\(arguments[1])' for 'help'", command: name)

@@ -57,6 +57,22 @@ package enum TodoCommandRunner {
     case .version:
       return finish(
         Outcome(output: "todo-cli \(CommandHelp.version)\n"), recording: nil, console: console)
+    case .shrink(let path, let check, let output):
+      // Reads the log alone: the store is neither opened nor changed.
+      do throws(SessionShrink.Failure) {
+        let (source, summary) = try SessionShrink.shrink(contentsOf: path, check: check)
+        guard let output else {
+          let status = finish(Outcome(output: source), recording: nil, console: console)
+          if status == .done { console.error("todo-cli: \(summary)\n") }
+          return status
+        }
+        try SessionShrink.write(source, to: output, log: path)
+        console.error("todo-cli: \(summary); the test is in \(output)\n")
+        return .done
+      } catch {
+        console.error("todo-cli: \(error)\n")
+        return .unchanged
+      }
     default:
       break
     }
@@ -188,7 +204,7 @@ package enum TodoCommandRunner {
         output: TodoFormatter.list(
           state, selection: TodoSelection(), json: json, today: clock.today,
           forTerminal: forTerminal))
-    case .help, .version, .ui:
+    case .help, .version, .ui, .shrink:
       return Outcome()
     }
   }

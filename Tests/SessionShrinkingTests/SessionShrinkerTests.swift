@@ -130,6 +130,36 @@ struct SessionShrinkerTests {
     #expect(shrunk.testSource().contains("Dispatched by ImportChores: sent here directly"))
   }
 
+  @Test(
+    "in a log that records effects, two runs of one effect with the same cause are two steps, and effect lines are skipped"
+  )
+  func keepsEachEffectRunApart() throws {
+    let log = try ChoresSession.recording { store in
+      DispatchCause.$current.withValue(DispatchCause("ImportChores")) {
+        store.dispatch(AddChore(id: 1, title: "first import"))
+        store.dispatch(AddChore(id: 2, title: "imported"))
+        store.dispatch(AddChore(id: 3, title: "second import"))
+        store.dispatch(SetChoreDone(id: 2, done: true))
+      }
+    }
+    // The same lines as a recorder of effects writes them: each entry names its effect run.
+    var text = String(decoding: log, as: UTF8.self)
+    for (sequence, effect) in [(1, 1), (2, 1), (3, 2), (4, 2)] {
+      text = text.replacingOccurrences(
+        of: #"{"seq":\#(sequence),"#, with: #"{"seq":\#(sequence),"effect":\#(effect),"#)
+    }
+    text = text.replacingOccurrences(
+      of: #"{"seq":3,"#,
+      with: #"{"effect":2,"start":"ImportChores","after":2}"# + "\n" + #"{"seq":3,"#)
+    let shrunk = try SessionShrinker(registry: .chores()).shrink(
+      Data(text.utf8), until: .expect("/chores[id=2]/done", equals: .bool(false)))
+    #expect(
+      shrunk.steps.map { $0.entries.map(\.type) } == [
+        ["AddChore", "AddChore"], ["AddChore", "SetChoreDone"],
+      ])
+    #expect(shrunk.steps.map { $0.entries.map(\.effect) } == [[1, 1], [2, 2]])
+  }
+
   @Test("a session that passes, a damaged log and a bad pointer are errors that say so")
   func reportsBadInput() throws {
     let log = try ChoresSession.record(length: 40)

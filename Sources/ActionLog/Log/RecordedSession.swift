@@ -49,6 +49,9 @@ package struct RecordedSession<S: State>: Sendable {
       switch event {
       case .checkpoint:
         afterCheckpoint = true
+      case .effect:
+        // What an effect did is in the entries it dispatched, which name it.
+        continue
       case .entry(let entry):
         let index = lines.startIndex + entry.line - 1
         // A last line that lacks only its newline is read from where the torn tail starts.

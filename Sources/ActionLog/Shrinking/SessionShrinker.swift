@@ -116,18 +116,32 @@ public struct SessionShrinker<S: State & Codable>: Sendable {
   }
 
   /// The entries grouped into steps: an effect's updaters in a row stay together.
+  ///
+  /// An entry that names the effect that dispatched it (``ActionLogEntry/effect``, in a log
+  /// that records effects) joins the step before it when that step's last entry names the same
+  /// effect; in a log without effects, when both have the same cause and no recording run
+  /// started between them.
   static func steps(of entries: [RecordedSession<S>.Entry]) -> [[RecordedSession<S>.Entry]] {
     var steps: [[RecordedSession<S>.Entry]] = []
     for entry in entries {
-      if let last = steps.last?.last, let cause = entry.entry.cause, !entry.followsCheckpoint,
-        last.entry.cause == cause
-      {
+      if let last = steps.last?.last, Self.sameEffect(last, entry) {
         steps[steps.count - 1].append(entry)
       } else {
         steps.append([entry])
       }
     }
     return steps
+  }
+
+  /// Whether `entry` was dispatched by the same effect as `previous`, the entry before it.
+  private static func sameEffect(
+    _ previous: RecordedSession<S>.Entry, _ entry: RecordedSession<S>.Entry
+  ) -> Bool {
+    if let effect = entry.entry.effect, let previousEffect = previous.entry.effect {
+      return effect == previousEffect && !entry.followsCheckpoint
+    }
+    guard let cause = entry.entry.cause, !entry.followsCheckpoint else { return false }
+    return previous.entry.cause == cause
   }
 
   /// Replaces each kept ``ShrinkableUpdater`` by its first smaller candidate that still fails.
@@ -149,7 +163,7 @@ public struct SessionShrinker<S: State & Codable>: Sendable {
             var trial = steps
             trial[stepIndex][entryIndex].entry = ActionLogEntry(
               sequence: entry.sequence, line: entry.line, type: entry.type, updater: candidate,
-              cause: entry.cause, time: entry.time, site: entry.site)
+              cause: entry.cause, time: entry.time, site: entry.site, effect: entry.effect)
             if evaluator.fails(trial.flatMap { $0 }) {
               steps = trial
               shrinks += 1

@@ -26,18 +26,7 @@ final class AwaitedEffectRunner: Runner {
   }
 
   func perform(_ operations: Int) async {
-    let store = store
-    errors += await Task.detached {
-      var errors = 0
-      for _ in 0..<operations {
-        do {
-          try await store.dispatch(IncrementEffect())
-        } catch {
-          errors += 1
-        }
-      }
-      return errors
-    }.value
+    errors += await awaitEffects(IncrementEffect(), operations, on: store)
   }
 
   func verify(operations: Int) -> [String] {
@@ -134,6 +123,24 @@ final class LaunchedTasksFloor: Runner {
 
 /// The checks every effect runner makes: each effect applied its increment exactly once, and
 /// none failed.
+/// Awaits `effect`, dispatched `operations` times in turn from a task off the main actor (E1,
+/// E3); returns how many threw.
+func awaitEffects<E: SideEffect>(
+  _ effect: E, _ operations: Int, on store: Store<AppState, Void>
+) async -> Int where E.StateType == AppState, E.Dependencies == Void {
+  await Task.detached {
+    var errors = 0
+    for _ in 0..<operations {
+      do {
+        try await store.dispatch(effect)
+      } catch {
+        errors += 1
+      }
+    }
+    return errors
+  }.value
+}
+
 func counterFailures(_ counter: Int, operations: Int, errors: Int) -> [String] {
   var failures: [String] = []
   if counter != operations {
@@ -178,18 +185,7 @@ final class RecordedEffectRunner: Runner {
   }
 
   func perform(_ operations: Int) async {
-    let store = store
-    errors += await Task.detached {
-      var errors = 0
-      for _ in 0..<operations {
-        do {
-          try await store.dispatch(RecordedIncrementEffect())
-        } catch {
-          errors += 1
-        }
-      }
-      return errors
-    }.value
+    errors += await awaitEffects(RecordedIncrementEffect(), operations, on: store)
   }
 
   func verify(operations: Int) -> [String] {

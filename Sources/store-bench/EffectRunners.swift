@@ -121,8 +121,6 @@ final class LaunchedTasksFloor: Runner {
   }
 }
 
-/// The checks every effect runner makes: each effect applied its increment exactly once, and
-/// none failed.
 /// Awaits `effect`, dispatched `operations` times in turn from a task off the main actor (E1,
 /// E3); returns how many threw.
 func awaitEffects<E: SideEffect>(
@@ -141,6 +139,8 @@ func awaitEffects<E: SideEffect>(
   }.value
 }
 
+/// The checks every effect runner makes: each effect applied its increment exactly once, and
+/// none failed.
 func counterFailures(_ counter: Int, operations: Int, errors: Int) -> [String] {
   var failures: [String] = []
   if counter != operations {

@@ -124,7 +124,8 @@ extension ShrunkSession {
     var lines = [""]
     var origin = "  // Effect \(recorded.number) (\(recorded.type))"
     if let site = recorded.site { origin += ", dispatched at \(site.fileID):\(site.line)" }
-    lines.append(origin + ": started again with the values it recorded.")
+    lines.append(origin + ".")
+    lines.append("  // Started again with the values it recorded; its updaters are received.")
     lines += recordedEffectsSource(recorded)
     lines.append(
       "  try await store.send(decoded(\(effect.typeName).self, json: "
@@ -181,13 +182,14 @@ extension ShrunkSession {
       return
         "          .init(label: \(label), failure: \(SwiftSource.stringLiteral(value.failure ?? "")))"
     }
+    // A trailing comma in a list of several values only, as swift-format writes it.
     return [
       "  store.replayEffects(",
       "    RecordedEffects([",
       "      RecordedEffect(",
       "        type: \(type),",
       "        values: [",
-    ] + values.map { $0 + "," } + ["        ])", "    ]))"]
+    ] + values.map { values.count == 1 ? $0 : $0 + "," } + ["        ])", "    ]))"]
   }
 
   /// The Swift expression of an updater: `decoded(Type.self, json: …)` of its encoding.

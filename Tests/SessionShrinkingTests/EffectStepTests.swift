@@ -1,0 +1,56 @@
+import Foundation
+import StateStore
+import StateStoreTesting
+import Testing
+
+@Suite("The test a shrunk session writes receives what a registered effect dispatched")
+@MainActor
+struct EffectStepTests {
+  @Test("a registered effect's updaters: its recorded values, a send of it, a receive of each")
+  func registeredEffectIsReceived() async throws {
+    let shrunk = try await ImportSession.shrunk()
+    #expect(
+      shrunk.steps.map { $0.entries.map(\.type) } == [
+        ["AddChore", "SetChoreDone"], ["RenameChore"],
+      ])
+    #expect(
+      (shrunk.entries.first?.updater as? AddChore)?.title == "Water plants",
+      "an effect's updater keeps its payload: the effect dispatches it again")
+    let source = shrunk.testSource(ImportSession.options)
+    let expected = [
+      "  store.replayEffects(",
+      "    RecordedEffects([",
+      "        type: \"ImportChore\",",
+      ##"          try .init(label: "titles", jsonText: #"["Water plants","Sweep"]"#)"##,
+      ##"  try await store.send(decoded(ImportChore.self, json: #"{"id":1000}"#))"##,
+      "  await store.receive(AddChore.self) {",
+      "  await store.receive(SetChoreDone.self) {",
+      "    $0.chores[id: 1000]?.done = true",
+      "  await store.finish()",
+      "  try await store.send(decoded(RenameChore.self",
+    ]
+    var rest = Substring(source)
+    for line in expected {
+      guard let range = rest.range(of: line) else {
+        Issue.record("missing, or out of order: \(line)\n\(source)")
+        return
+      }
+      rest = rest[range.upperBound...]
+    }
+    #expect(!source.contains("sent here directly"))
+  }
+
+  @Test("an effect whose type is not registered: its updaters are sent, with a comment")
+  func unregisteredEffectIsSent() async throws {
+    let log = try await ImportSession.record()
+    let shrunk = try PlantedBug.$isPlanted.withValue(true) {
+      try SessionShrinker(registry: .chores()).shrink(
+        log, until: ChoresSession.targetStaysDone())
+    }
+    let source = shrunk.testSource()
+    #expect(!source.contains("replayEffects"))
+    #expect(!source.contains("store.receive"))
+    #expect(source.contains("Dispatched by ImportChore"))
+    #expect(source.contains("try await store.send(decoded(SetChoreDone.self"))
+  }
+}

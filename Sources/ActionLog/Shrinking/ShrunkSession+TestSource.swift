@@ -8,8 +8,11 @@ public struct TestSourceOptions: Sendable {
   /// Import lines the test needs besides `StateStoreTesting` and `Testing`, such as
   /// `"@testable import TodoCore"` for the module that declares the state and its updaters.
   public var imports: [String]
-  /// The Swift expression of the test store's dependencies; `()` by default, since the test
-  /// sends updaters only.
+  /// The Swift expression of the test store's dependencies; `()` by default.
+  ///
+  /// A test that sends updaters only needs none. A test that starts an effect needs a value of
+  /// the effect's dependencies type: the recorded values stand in for what its `recorded` calls
+  /// return.
   public var dependencies: String
 
   /// Creates options.

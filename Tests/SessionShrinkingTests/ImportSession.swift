@@ -4,31 +4,48 @@ import StateStore
 import StateStoreTesting
 import Testing
 
-/// Where the chores import gets its titles: a server in the app.
+/// Where the chores import gets its titles: a mirror, else the server.
 struct ImportSource: Sendable {
+  var fetchFromMirror: @Sendable () async throws -> [String]
   var fetchTitles: @Sendable () async throws -> [String]
 
   /// A source that must not be asked: a replay gets the titles the session recorded.
-  static let offline = ImportSource {
-    Issue.record("the replay asked the server")
-    return []
-  }
+  static let offline = ImportSource(
+    fetchFromMirror: {
+      Issue.record("the replay asked the mirror")
+      return []
+    },
+    fetchTitles: {
+      Issue.record("the replay asked the server")
+      return []
+    })
 
-  /// The server of the recorded session.
-  static let server = ImportSource {
-    ["Water plants", "Sweep"]
-  }
+  /// The mirror and the server of the recorded session: the mirror is down.
+  static let server = ImportSource(
+    fetchFromMirror: { throw MirrorDown() },
+    fetchTitles: { ["Water plants", "Sweep"] })
 }
 
-/// Imports a chore: fetches the titles, then adds the first as chore ``id``, done.
+/// The error of a mirror that is down.
+struct MirrorDown: Error {}
+
+/// Imports a chore: fetches the titles from the mirror, else from the server, then adds the
+/// first as chore ``id``, done.
 struct ImportChore: SideEffect, Codable {
   var id: Int
 
   func sideEffect(
     _ context: SideEffectContext<ChoresState, ImportSource>
   ) async throws {
-    let titles = try await context.recorded("titles") {
-      try await context.dependencies.fetchTitles()
+    let titles: [String]
+    do {
+      titles = try await context.recorded("mirror") {
+        try await context.dependencies.fetchFromMirror()
+      }
+    } catch {
+      titles = try await context.recorded("titles") {
+        try await context.dependencies.fetchTitles()
+      }
     }
     await context.dispatch(AddChore(id: id, title: titles.first ?? ""))
     await context.dispatch(SetChoreDone(id: id, done: true))

@@ -8,14 +8,15 @@ import Testing
 @Test func shrunkImportSession() async throws {
   let store = TestStore(initialState: ChoresState(), dependencies: ImportSource.offline)
 
-  // Effect 2 (ImportChore), dispatched at SessionShrinkingTests/ImportSession.swift:60.
+  // Effect 2 (ImportChore), dispatched at SessionShrinkingTests/ImportSession.swift:77.
   // Started again with the values it recorded; its updaters are received.
   store.replayEffects(
     RecordedEffects([
       RecordedEffect(
         type: "ImportChore",
         values: [
-          try .init(label: "titles", jsonText: #"["Water plants","Sweep"]"#)
+          .init(label: "mirror", failure: "MirrorDown()"),
+          try .init(label: "titles", jsonText: #"["Water plants","Sweep"]"#),
         ])
     ]))
   try await store.send(decoded(ImportChore.self, json: #"{"id":1000}"#))

@@ -54,4 +54,21 @@ struct EffectStepTests {
     #expect(source.contains("Dispatched by ImportChore"))
     #expect(source.contains("try await store.send(decoded(SetChoreDone.self"))
   }
+
+  @Test("a recorded session keeps what the log says of each effect, and which one each entry names")
+  func recordedSessionKeepsEffects() async throws {
+    let session = try RecordedSession(
+      try await ImportSession.record(), registry: ImportSession.registry())
+    #expect(session.effects.map(\.number) == [1, 2])
+    #expect(session.effects.map(\.type) == ["ImportChore", "ImportChore"])
+    #expect(session.effects.map { $0.payload?.text() } == [#"{"id":2}"#, #"{"id":1000}"#])
+    #expect(session.effects.map(\.end) == [.finished, .finished])
+    #expect(
+      session.effects[1].values == [
+        RecordedEffect.Value(label: "mirror", failure: "MirrorDown()"),
+        try RecordedEffect.Value(label: "titles", jsonText: #"["Water plants","Sweep"]"#),
+      ])
+    #expect(
+      session.entries.map(\.effectIndex) == [nil, 0, 0, nil, 1, 1, nil, nil, nil, nil])
+  }
 }

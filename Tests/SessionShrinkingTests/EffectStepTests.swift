@@ -1,7 +1,20 @@
 import Foundation
+import SideEffects
 import StateStore
 import StateStoreTesting
 import Testing
+
+/// Adds chore ``id``, waits a second on the clock, then marks it done: what the user does in
+/// that second comes between its updaters.
+struct SlowImport: SideEffect, Codable {
+  var id: Int
+
+  func sideEffect(_ context: SideEffectContext<ChoresState, TestClock>) async throws {
+    await context.dispatch(AddChore(id: id, title: "Slow"))
+    try await context.dependencies.sleep(for: .seconds(1))
+    await context.dispatch(SetChoreDone(id: id, done: true))
+  }
+}
 
 @Suite("The test a shrunk session writes receives what a registered effect dispatched")
 @MainActor
@@ -70,5 +83,36 @@ struct EffectStepTests {
       ])
     #expect(
       session.entries.map(\.effectIndex) == [nil, 0, 0, nil, 1, 1, nil, nil, nil, nil])
+  }
+
+  @Test("a registered effect whose updaters an entry came between: its updaters are sent")
+  func interleavedEffectIsSent() async throws {
+    let registry = ActionLogRegistry<ChoresState>.chores().registerEffect(SlowImport.self)
+    let log = try await PlantedBug.$isPlanted.withValue(true) {
+      let clock = TestClock()
+      let store = Store(initialState: ChoresState(), dependencies: clock)
+      let recorder = try ActionRecorder(
+        store: store, registry: registry, destination: .memory,
+        options: .init(recordsDiffs: true, effectClock: TestClock()))
+      let task = store.launch(SlowImport(id: ChoresSession.target))
+      await clock.waitForSleepers()
+      store.dispatch(AddChore(id: 1, title: "noise"))
+      await clock.advance(by: .seconds(1))
+      await task.finish()
+      store.dispatch(RenameChore(id: ChoresSession.target, title: "Renamed"))
+      try recorder.stop()
+      return recorder.recordedData
+    }
+    let shrunk = try PlantedBug.$isPlanted.withValue(true) {
+      try SessionShrinker(registry: registry).shrink(log, until: ChoresSession.targetStaysDone())
+    }
+    #expect(
+      shrunk.steps.map { $0.entries.map(\.type) } == [
+        ["AddChore"], ["SetChoreDone"], ["RenameChore"],
+      ])
+    let source = shrunk.testSource()
+    #expect(!source.contains("replayEffects"))
+    #expect(!source.contains("store.receive"))
+    #expect(source.contains("sent here directly"))
   }
 }

@@ -204,10 +204,10 @@ let package = Package(
       swiftSettings: strict
     ),
     .testTarget(
-      // A session recorded with a planted bug, shrunk, and the test the shrinker wrote from
-      // it (Generated/), run against the fixed and the buggy updater.
+      // Sessions recorded with a planted bug, one with a side effect, shrunk, and the tests the
+      // shrinker wrote from them (Generated/), run against the fixed and the buggy updater.
       name: "SessionShrinkingTests",
-      dependencies: ["StateStore", "ActionLog", "StateStoreTesting"],
+      dependencies: ["StateStore", "SideEffects", "ActionLog", "StateStoreTesting"],
       swiftSettings: strict
     ),
     .testTarget(

@@ -6,7 +6,8 @@ import StateStore
 ///
 /// The session shrinker of `StateStoreTesting` reads a log through this: it needs the recorded
 /// diffs (to tell when a replay diverges from them) and where each recording run started (to
-/// keep what one run did apart from the next).
+/// keep what one run did apart from the next), and what the log says of each effect (to write an
+/// effect's updaters as `receive`s of the effect, fed its recorded values).
 package struct RecordedSession<S: State>: Sendable {
   /// One entry of the log with what the log says around it.
   package struct Entry: Sendable {
@@ -17,12 +18,18 @@ package struct RecordedSession<S: State>: Sendable {
     /// Whether a checkpoint comes right before the entry: a recorder that started there, as
     /// each run of a command-line program that records into one file does.
     package var followsCheckpoint: Bool
+    /// The position in ``RecordedSession/effects`` of the effect that dispatched the entry, when
+    /// the log recorded its start.
+    package var effectIndex: Int?
   }
 
   /// The entries, in order.
   package var entries: [Entry]
   /// The format version the header names.
   package var version: Int
+  /// What the log says of each effect: its number, type, payload, values and end, in the order
+  /// the effects started.
+  package var effects: [RecordedEffect]
 
   /// Reads every entry of `data`, a log with its header.
   ///
@@ -33,7 +40,8 @@ package struct RecordedSession<S: State>: Sendable {
     _ data: Data, registry: ActionLogRegistry<S>, acceptsTornLastLine: Bool = false
   ) throws(ActionLogError) {
     var reader = try LogReader(
-      data: data, registry: registry, acceptsTornLastLine: acceptsTornLastLine)
+      data: data, registry: registry, acceptsTornLastLine: acceptsTornLastLine,
+      readsEffects: true)
     let bytes = [UInt8](data)
     let (lines, tornStart) = JSONLines.readable(bytes)
     var version = ActionLogFormat.versionWithoutDiffs
@@ -45,25 +53,48 @@ package struct RecordedSession<S: State>: Sendable {
     }
     var entries: [Entry] = []
     var afterCheckpoint = false
+    var effects: [RecordedEffect] = []
+    // The position of each effect number's latest start: two recorders appending to one file
+    // may number effects alike, and an entry names the one that started last.
+    var effectIndex: [Int: Int] = [:]
     while let event = try reader.next() {
       switch event {
       case .checkpoint:
         afterCheckpoint = true
-      case .effect:
-        // What an effect did is in the entries it dispatched, which name it.
-        continue
+      case .effect(let effectLine, let line):
+        if case .start(let effect) = effectLine {
+          effectIndex[effect.number] = effects.count
+          effects.append(effect)
+          continue
+        }
+        guard let position = effectIndex[effectLine.effect] else {
+          throw .malformedLine(
+            line: line,
+            reason: "effect line: effect \(effectLine.effect) has no start line before this one")
+        }
+        switch effectLine {
+        case .start: break
+        case .value(_, let value): effects[position].values.append(value)
+        case .end(_, let end, let duration):
+          effects[position].end = end
+          effects[position].duration = duration
+        }
       case .entry(let entry):
         let index = lines.startIndex + entry.line - 1
         // A last line that lacks only its newline is read from where the torn tail starts.
         let text =
           index < lines.endIndex ? bytes[lines[index]] : tornStart.map { bytes[$0...] } ?? []
         let diff = try Self.diff(in: text, line: entry.line, version: version)
-        entries.append(Entry(entry: entry, diff: diff, followsCheckpoint: afterCheckpoint))
+        entries.append(
+          Entry(
+            entry: entry, diff: diff, followsCheckpoint: afterCheckpoint,
+            effectIndex: entry.effect.flatMap { effectIndex[$0] }))
         afterCheckpoint = false
       }
     }
     self.entries = entries
     self.version = version
+    self.effects = effects
   }
 
   /// The `"diff"` of an entry line, or `nil` when it has none.

@@ -21,7 +21,8 @@ import StateStore
 ///    then quarters and so on, and their complements, until no single step can go. The result
 ///    is 1-minimal: removing any one of its steps makes the failure go away.
 /// 3. Each kept updater that is a ``ShrinkableUpdater`` is replaced by the first of its
-///    smaller candidates that still fails, again and again.
+///    smaller candidates that still fails, again and again; except the updaters of an effect
+///    that the test starts again, which dispatches them as recorded.
 ///
 /// Each check replays the steps kept from the state the log started from (its first
 /// checkpoint), without side effects.
@@ -107,10 +108,15 @@ public struct SessionShrinker<S: State & Codable>: Sendable {
       return fails
     }
     var keptSteps = kept.map { steps[$0] }
-    shrinkPayloads(of: &keptSteps, with: &evaluator)
+    let replayable = replayableEffects(of: session)
+    let effects = keptSteps.map { Self.effect(of: $0, in: session, replayable) }
+    shrinkPayloads(of: &keptSteps, with: &evaluator, keepingStepsOf: effects)
     let keptEntries = keptSteps.flatMap { $0 }
+    let sessionSteps = zip(keptSteps, effects).map { step, effect in
+      SessionStep(entries: step.map(\.entry), effect: effect)
+    }
     return ShrunkSession(
-      initialState: start, steps: keptSteps.map { SessionStep(entries: $0.map(\.entry)) },
+      initialState: start, steps: sessionSteps,
       recordedEntryCount: session.entries.count, checksRun: evaluator.checksRun,
       checkSummary: check.summary, expectedFinalState: evaluator.expectedFinalState(keptEntries))
   }
@@ -144,14 +150,47 @@ public struct SessionShrinker<S: State & Codable>: Sendable {
     return previous.entry.cause == cause
   }
 
+  /// The effects of `session` that a test can start again, by their position in its effects:
+  /// those whose start line has a payload that decodes through the registry, that finished, and
+  /// that started no effect of their own (whose updaters a test would receive too).
+  private func replayableEffects(of session: RecordedSession<S>) -> [Int: SessionStep<S>.Effect] {
+    var replayable: [Int: SessionStep<S>.Effect] = [:]
+    let parents = Set(session.effects.compactMap(\.parent))
+    for (index, effect) in session.effects.enumerated() {
+      guard effect.end == .finished, !parents.contains(effect.number), let payload = effect.payload,
+        let codec = registry.effectCodec(named: effect.type),
+        let decoded = try? codec.decode(Data(payload.text().utf8))
+      else { continue }
+      replayable[index] = SessionStep<S>.Effect(
+        recorded: effect, typeName: SwiftSource.typeName(type(of: decoded)),
+        payloadJSON: payload.text())
+    }
+    return replayable
+  }
+
+  /// The effect a test starts for `step`: the replayable effect whose updaters the step is,
+  /// all of those the session has; `nil` for any other step.
+  private static func effect(
+    of step: [RecordedSession<S>.Entry], in session: RecordedSession<S>,
+    _ replayable: [Int: SessionStep<S>.Effect]
+  ) -> SessionStep<S>.Effect? {
+    guard let index = step.first?.effectIndex, let effect = replayable[index],
+      step.allSatisfy({ $0.effectIndex == index }),
+      session.entries.count(where: { $0.effectIndex == index }) == step.count
+    else { return nil }
+    return effect
+  }
+
   /// Replaces each kept ``ShrinkableUpdater`` by its first smaller candidate that still fails.
   ///
   /// Repeated until none does. The entry whose recorded diff a divergence check compares with keeps its
-  /// payload: the diff is of that payload.
+  /// payload: the diff is of that payload. So do the updaters of a step a test receives from its
+  /// effect (`effects`, by step): the effect dispatches what it recorded.
   private func shrinkPayloads(
-    of steps: inout [[RecordedSession<S>.Entry]], with evaluator: inout ShrinkEvaluator<S>
+    of steps: inout [[RecordedSession<S>.Entry]], with evaluator: inout ShrinkEvaluator<S>,
+    keepingStepsOf effects: [SessionStep<S>.Effect?]
   ) {
-    for stepIndex in steps.indices {
+    for stepIndex in steps.indices where effects[stepIndex] == nil {
       for entryIndex in steps[stepIndex].indices
       where steps[stepIndex][entryIndex].entry.sequence != evaluator.divergingSequence {
         var shrinks = 0
@@ -216,6 +255,25 @@ public struct ShrunkSession<S: State & Codable>: Sendable {
 public struct SessionStep<S: State>: Sendable {
   /// The entries of the step, in order.
   public let entries: [ActionLogEntry<S>]
+  /// The effect that dispatched the entries, when the test can start it again: the log
+  /// recorded its encoding (its type was registered with `registerEffect(_:name:)`), it
+  /// finished and started no effect of its own, and the step holds every updater it dispatched.
+  let effect: Effect?
+
+  /// A recorded effect that a test starts again, fed its recorded values.
+  struct Effect: Sendable {
+    /// What the log says of it.
+    var recorded: RecordedEffect
+    /// Its Swift type name, as the test spells it.
+    var typeName: String
+    /// Its encoding, as JSON text.
+    var payloadJSON: String
+  }
+
+  init(entries: [ActionLogEntry<S>], effect: Effect? = nil) {
+    self.entries = entries
+    self.effect = effect
+  }
 }
 
 /// Zeller's *ddmin*, deterministic: the smallest subset it can find of `0..<count` that still

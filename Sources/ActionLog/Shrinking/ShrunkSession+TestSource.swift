@@ -8,8 +8,11 @@ public struct TestSourceOptions: Sendable {
   /// Import lines the test needs besides `StateStoreTesting` and `Testing`, such as
   /// `"@testable import TodoCore"` for the module that declares the state and its updaters.
   public var imports: [String]
-  /// The Swift expression of the test store's dependencies; `()` by default, since the test
-  /// sends updaters only.
+  /// The Swift expression of the test store's dependencies; `()` by default.
+  ///
+  /// A test that sends updaters only needs none. A test that starts an effect needs a value of
+  /// the effect's dependencies type: the recorded values stand in for what its `recorded` calls
+  /// return.
   public var dependencies: String
 
   /// Creates options.
@@ -47,8 +50,11 @@ extension ShrunkSession {
   /// session was recorded on, and passes once the bug is fixed. For a predicate or a thrown
   /// error, the test states what the code does today, and marks the step to correct.
   ///
-  /// Updaters that a side effect dispatched are sent directly, with a comment naming the
-  /// effect and where it was dispatched.
+  /// The updaters of a side effect whose type was registered with `registerEffect(_:name:)`
+  /// (so that the log recorded its encoding) are received: the test feeds the effect the values
+  /// it got from its dependencies (`replayEffects`), sends it, receives each updater it
+  /// dispatched and waits for it to finish. Updaters that any other effect dispatched are sent
+  /// directly, with a comment naming the effect and where it was dispatched.
   ///
   /// - Complexity: O(entries × size of the state).
   public func testSource(_ options: TestSourceOptions = TestSourceOptions()) -> String {
@@ -73,36 +79,74 @@ extension ShrunkSession {
       "  let store = TestStore(initialState: \(initial), dependencies: \(options.dependencies))")
     var state = initialState
     var beforeJSON = initialJSON
-    let all = entries
-    for (index, entry) in all.enumerated() {
-      let before = state
-      entry.updater.updateState(&state)
-      let replayedJSON = ShrinkEvaluator<S>.encoded(state) ?? .null
-      let isLast = index == all.count - 1
-      let afterJSON = isLast ? expectedFinalState ?? replayedJSON : replayedJSON
-      let assignments = Self.assignments(
-        from: beforeJSON, to: afterJSON, before: before, after: state)
-      var note: String?
-      if isLast, expectedFinalState == nil {
-        note = "The check failed after this step (\(checkSummary)): correct its expectation."
-      } else if isLast {
-        note = "Expected: \(checkSummary).\n  // The code the session was recorded on fails here."
+    let lastIndex = entries.count - 1
+    var index = 0
+    for step in steps {
+      var changes: [StepChange] = []
+      for entry in step.entries {
+        defer { index += 1 }
+        let before = state
+        entry.updater.updateState(&state)
+        let replayedJSON = ShrinkEvaluator<S>.encoded(state) ?? .null
+        let isLast = index == lastIndex
+        let afterJSON = isLast ? expectedFinalState ?? replayedJSON : replayedJSON
+        let assignments = Self.assignments(
+          from: beforeJSON, to: afterJSON, before: before, after: state)
+        var note: String?
+        if isLast, expectedFinalState == nil {
+          note = "The check failed after this step (\(checkSummary)): correct its expectation."
+        } else if isLast {
+          note = "Expected: \(checkSummary).\n  // The code the session was recorded on fails here."
+        }
+        changes.append(StepChange(entry: entry, assignments: assignments, note: note))
+        beforeJSON = replayedJSON
       }
-      lines += Self.renderStep(entry, assignments: assignments, note: note)
-      beforeJSON = replayedJSON
+      lines += Self.renderStep(step, changes)
     }
     lines.append("}")
     return lines.joined(separator: "\n") + "\n"
   }
 
-  /// The lines of one step: a comment saying where the entry came from, then the `send` and
-  /// the assignments of its changes.
+  /// One entry of a step with the assignments of its changes and a note to write above it.
+  struct StepChange {
+    var entry: ActionLogEntry<S>
+    var assignments: [String]
+    var note: String?
+  }
+
+  /// The lines of one step: a `send` of each updater, or, for the updaters of an effect the
+  /// log recorded with its encoding, the effect's recorded values, a `send` of the effect, a
+  /// `receive` of each updater and a `finish()`.
   ///
-  /// The one place that decides how a step reads: once logs record what effects got from
-  /// their dependencies, an effect's updaters become `receive`s here.
-  static func renderStep(
-    _ entry: ActionLogEntry<S>, assignments: [String], note: String?
-  ) -> [String] {
+  /// The one place that decides how a step reads.
+  static func renderStep(_ step: SessionStep<S>, _ changes: [StepChange]) -> [String] {
+    guard let effect = step.effect else {
+      return changes.flatMap { renderSend($0) }
+    }
+    let recorded = effect.recorded
+    var lines = [""]
+    var origin = "  // Effect \(recorded.number) (\(recorded.type))"
+    if let site = recorded.site { origin += ", dispatched at \(site.fileID):\(site.line)" }
+    lines.append(origin + ".")
+    lines.append("  // Started again with the values it recorded; its updaters are received.")
+    lines += recordedEffectsSource(recorded)
+    lines.append(
+      "  try await store.send(decoded(\(effect.typeName).self, json: "
+        + "\(SwiftSource.rawLiteral(effect.payloadJSON))))")
+    for change in changes {
+      lines.append("  // Entry \(change.entry.sequence).")
+      if let note = change.note { lines.append("  // \(note)") }
+      let name = SwiftSource.typeName(type(of: change.entry.updater))
+      lines += call("await store.receive(\(name).self)", change.assignments)
+    }
+    lines.append("  await store.finish()")
+    return lines
+  }
+
+  /// The lines of an updater sent directly: a comment saying where the entry came from, then
+  /// the `send` and the assignments of its changes.
+  private static func renderSend(_ change: StepChange) -> [String] {
+    let entry = change.entry
     var lines = [""]
     var origin = "  // Entry \(entry.sequence)"
     if let site = entry.site { origin += ", dispatched at \(site.fileID):\(site.line)" }
@@ -113,17 +157,42 @@ extension ShrunkSession {
       }
       lines.append("  // Dispatched by \(chain.joined(separator: " ← ")): sent here directly.")
     }
-    if let note { lines.append("  // \(note)") }
+    if let note = change.note { lines.append("  // \(note)") }
     let updater = updaterSource(entry.updater)
     let send = updater.contains("decoded(") ? "try await store.send" : "await store.send"
-    guard !assignments.isEmpty else {
-      lines.append("  \(send)(\(updater))")
-      return lines
+    return lines + call("\(send)(\(updater))", change.assignments)
+  }
+
+  /// A call, `head`, with a trailing closure of `assignments` when there are any: the one
+  /// spelling of what a step changes, for a `send` and a `receive` alike.
+  private static func call(_ head: String, _ assignments: [String]) -> [String] {
+    guard !assignments.isEmpty else { return ["  " + head] }
+    return ["  \(head) {"] + assignments.map { "    " + $0 } + ["  }"]
+  }
+
+  /// The `replayEffects` call that feeds `effect` its recorded values.
+  private static func recordedEffectsSource(_ effect: RecordedEffect) -> [String] {
+    let type = SwiftSource.stringLiteral(effect.type)
+    guard !effect.values.isEmpty else {
+      return ["  store.replayEffects(RecordedEffects([RecordedEffect(type: \(type))]))"]
     }
-    lines.append("  \(send)(\(updater)) {")
-    lines += assignments.map { "    " + $0 }
-    lines.append("  }")
-    return lines
+    let values = effect.values.map { value in
+      let label = SwiftSource.stringLiteral(value.label)
+      if let json = value.json {
+        return
+          "          try .init(label: \(label), jsonText: \(SwiftSource.rawLiteral(json.text())))"
+      }
+      return
+        "          .init(label: \(label), failure: \(SwiftSource.stringLiteral(value.failure ?? "")))"
+    }
+    // A trailing comma in a list of several values only, as swift-format writes it.
+    return [
+      "  store.replayEffects(",
+      "    RecordedEffects([",
+      "      RecordedEffect(",
+      "        type: \(type),",
+      "        values: [",
+    ] + values.map { values.count == 1 ? $0 : $0 + "," } + ["        ])", "    ]))"]
   }
 
   /// The Swift expression of an updater: `decoded(Type.self, json: …)` of its encoding.

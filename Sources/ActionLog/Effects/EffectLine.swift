@@ -175,27 +175,46 @@ package enum EffectLine: Sendable, Equatable {
   package static func gather(_ lines: [(EffectLine, line: Int)]) throws(ActionLogError)
     -> [RecordedEffect]
   {
-    var effects: [RecordedEffect] = []
-    var index: [Int: Int] = [:]
-    for (effectLine, line) in lines {
-      if case .start(let effect) = effectLine {
-        index[effect.number] = effects.count
-        effects.append(effect)
-        continue
-      }
-      guard let position = index[effectLine.effect] else {
-        throw .malformedLine(
-          line: line,
-          reason: "effect line: effect \(effectLine.effect) has no start line before this one")
-      }
-      switch effectLine {
-      case .start: break
-      case .value(_, let value): effects[position].values.append(value)
-      case .end(_, let end, let duration):
-        effects[position].end = end
-        effects[position].duration = duration
-      }
+    var gathered = GatheredEffects()
+    for (effectLine, line) in lines { try gathered.add(effectLine, line: line) }
+    return gathered.effects
+  }
+}
+
+/// Effects gathered from their lines as a log is read, in the order they started.
+package struct GatheredEffects: Sendable {
+  /// The effects so far.
+  package private(set) var effects: [RecordedEffect] = []
+  /// The position in ``effects`` of each number's latest start.
+  private var positions: [Int: Int] = [:]
+
+  package init() {}
+
+  /// The position in ``effects`` of the effect numbered `number` that started last, if any.
+  package func position(of number: Int) -> Int? { positions[number] }
+
+  /// Adds what `effectLine`, line `line` of the log, says: a new effect, or a value or an end
+  /// of the latest effect with its number.
+  ///
+  /// - Throws: ``ActionLogError/malformedLine(line:reason:)`` for a value or an end of an
+  ///   effect that did not start before it.
+  package mutating func add(_ effectLine: EffectLine, line: Int) throws(ActionLogError) {
+    if case .start(let effect) = effectLine {
+      positions[effect.number] = effects.count
+      effects.append(effect)
+      return
     }
-    return effects
+    guard let position = positions[effectLine.effect] else {
+      throw .malformedLine(
+        line: line,
+        reason: "effect line: effect \(effectLine.effect) has no start line before this one")
+    }
+    switch effectLine {
+    case .start: break
+    case .value(_, let value): effects[position].values.append(value)
+    case .end(_, let end, let duration):
+      effects[position].end = end
+      effects[position].duration = duration
+    }
   }
 }

@@ -53,32 +53,15 @@ package struct RecordedSession<S: State>: Sendable {
     }
     var entries: [Entry] = []
     var afterCheckpoint = false
-    var effects: [RecordedEffect] = []
-    // The position of each effect number's latest start: two recorders appending to one file
-    // may number effects alike, and an entry names the one that started last.
-    var effectIndex: [Int: Int] = [:]
+    // Two recorders appending to one file may number effects alike: an entry names the one
+    // that started last.
+    var effects = GatheredEffects()
     while let event = try reader.next() {
       switch event {
       case .checkpoint:
         afterCheckpoint = true
       case .effect(let effectLine, let line):
-        if case .start(let effect) = effectLine {
-          effectIndex[effect.number] = effects.count
-          effects.append(effect)
-          continue
-        }
-        guard let position = effectIndex[effectLine.effect] else {
-          throw .malformedLine(
-            line: line,
-            reason: "effect line: effect \(effectLine.effect) has no start line before this one")
-        }
-        switch effectLine {
-        case .start: break
-        case .value(_, let value): effects[position].values.append(value)
-        case .end(_, let end, let duration):
-          effects[position].end = end
-          effects[position].duration = duration
-        }
+        try effects.add(effectLine, line: line)
       case .entry(let entry):
         let index = lines.startIndex + entry.line - 1
         // A last line that lacks only its newline is read from where the torn tail starts.
@@ -88,13 +71,13 @@ package struct RecordedSession<S: State>: Sendable {
         entries.append(
           Entry(
             entry: entry, diff: diff, followsCheckpoint: afterCheckpoint,
-            effectIndex: entry.effect.flatMap { effectIndex[$0] }))
+            effectIndex: entry.effect.flatMap { effects.position(of: $0) }))
         afterCheckpoint = false
       }
     }
     self.entries = entries
     self.version = version
-    self.effects = effects
+    self.effects = effects.effects
   }
 
   /// The `"diff"` of an entry line, or `nil` when it has none.

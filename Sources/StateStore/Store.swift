@@ -52,8 +52,8 @@ extension Store {
   /// once a scope's root is released or its element removed.
   @inlinable
   var liveState: S? {
-    if let _engine { return _engine._currentState }
-    return _scopeLink?._read()
+    // The root's read is inlined, as code specialised for the state: no call, no existential.
+    _isRoot ? _rootEngine._currentState : _runtime._liveState()
   }
 
   /// Stops the process: `operation` needs the state of a scope whose slice is gone.
@@ -62,11 +62,11 @@ extension Store {
   @usableFromInline
   func _sliceIsGone(_ operation: String) -> Never {
     let why: String
-    switch _scopeLink?._dropReason() {
+    switch _runtime._dropReasonNow() {
     case .elementRemoved(let id)?: why = "its element (id \(id)) was removed"
     default: why = "its root store has been released"
     }
-    let path = _scopeLink.map { "\"\($0._path)\" " } ?? ""
+    let path = _runtime._scopePath.map { "\"\($0)\" " } ?? ""
     preconditionFailure(
       "StateStore: \(operation) on the scope \(path)of \(S.self), whose slice is gone: \(why). "
         + "A scope can outlive its slice; read stateIfAvailable there, which is nil once the "
@@ -77,7 +77,7 @@ extension Store {
   /// updater holds it `inout`, which Swift's exclusivity rule forbids.
   @inlinable
   func checkNotInsideUpdater(_ operation: @autoclosure () -> String) {
-    if _engine?._isApplyingUpdater == true || _scopeLink?.rootIsApplyingUpdater() == true {
+    if _runtime._isInsideUpdater {
       _updaterReachedStore(operation())
     }
   }
@@ -140,11 +140,7 @@ extension Store {
   @usableFromInline
   func _refreshHasObservers() {
     _hasObservers = !_listeners.isEmpty || !_selectionOrder.isEmpty || !_elementOrder.isEmpty
-    if let _engine {
-      _engine._refreshFlags(store: self)
-    } else {
-      scopeObserversChanged()
-    }
+    _runtime._observersChanged(store: self)
   }
 }
 

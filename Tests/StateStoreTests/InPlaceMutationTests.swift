@@ -18,7 +18,7 @@ struct AppendNumber: StateUpdater {
 @Suite("No hidden copies: a dispatch mutates in place unless a listener needs the old state")
 struct InPlaceMutationTests {
   private func bufferAddress(_ store: Store<BufferState, Void>) -> UInt {
-    let numbers = store._engine?._currentState.numbers ?? []
+    let numbers = store._rootEngine._currentState.numbers
     return numbers.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
   }
 

@@ -75,7 +75,7 @@ struct LifetimeTests {
     #expect(weakCaptured == nil)
     store.dispatch(Toggle(id: 2))  // The next update sweeps the emptied entries.
     #expect(store._selectionOrder.isEmpty && store._elementOrder.isEmpty)
-    #expect(store._engine?._updateObservers.isEmpty == true)
+    #expect(store._rootEngine._updateObservers.isEmpty)
   }
 
   /// How a subscriber of each kind subscribes, for the test below.

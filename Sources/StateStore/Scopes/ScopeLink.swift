@@ -150,3 +150,41 @@ extension _ScopeLink {
   }
 
 }
+
+/// A scope's runtime is its link: its answers to what a store asks its role, all through the
+/// link. The store's methods they call are in `Store/Store+Dispatch.swift` ("A scope's way to
+/// its root") and `Scopes/ScopeNode.swift`.
+extension _ScopeLink: _StoreRuntime {
+  @usableFromInline package func _liveState() -> Sub? { _read() }
+  @usableFromInline package var _subscriptionVersion: UInt64 { _version }
+  @usableFromInline package var _isInsideUpdater: Bool { rootIsApplyingUpdater() }
+  // A scope's dispatch goes to its root first.
+  @usableFromInline package var _reachesEndAtOnce: Bool { false }
+  @usableFromInline package var _scopePath: String? { _path }
+  @usableFromInline package func _dropReasonNow() -> ScopeDispatchDroppedError.Reason? {
+    _dropReason()
+  }
+  @usableFromInline package func _root<D: Sendable>(
+    of store: Store<Sub, D>
+  ) -> (any _ScopeRoot)? { root }
+  @usableFromInline package func _dispatch<D: Sendable>(
+    any dispatchable: any Dispatchable, site: DispatchSite, store: Store<Sub, D>
+  ) { store.dispatchThroughScope(any: dispatchable, link: self, site: site) }
+  // A scope makes its own admission on the way, from this link (`interceptThroughScope`).
+  @usableFromInline package func _intercept<D: Sendable>(
+    _ dispatchable: any Dispatchable, admission: _ScopeAdmission?,
+    then perform: @escaping @MainActor (any Dispatchable) -> Bool, store: Store<Sub, D>
+  ) { store.interceptThroughScope(dispatchable, link: self, then: perform) }
+  @usableFromInline package func _runAsCallback<D: Sendable>(
+    _ callback: () -> Void, store: Store<Sub, D>
+  ) { runAsRootCallback(callback) }
+  @usableFromInline package func _observeUpdates<D: Sendable>(
+    _ observer: @escaping @MainActor (AppliedUpdate<Sub>) -> Void, store: Store<Sub, D>
+  ) -> Subscription { store.observeScopedUpdates(link: self, observer) }
+  @usableFromInline package func _observersChanged<D: Sendable>(store: Store<Sub, D>) {
+    store.scopeObserversChanged(link: self)
+  }
+  // A scope owns nothing of the root's: its store's own lists go with the store.
+  @usableFromInline package func _storeIsGoing() {}
+  @usableFromInline package func _storeIsGone() {}
+}

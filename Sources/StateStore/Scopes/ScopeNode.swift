@@ -143,8 +143,8 @@ extension Store {
 
   /// Registers this scope with its root once it has observers, and keeps the root's view of
   /// whether it listens up to date.
-  func scopeObserversChanged() {
-    guard let link = _scopeLink, link.root != nil else { return }
+  func scopeObserversChanged(link: _ScopeLink<S>) {
+    guard link.root != nil else { return }
     if _selectionOrder.isEmpty {
       link._lastSlice = nil
       link._hasForgottenSlice = false

@@ -109,20 +109,20 @@ extension Store {
 
   /// The scope's path from the root, its levels joined by `/` (`profile`, `profile/avatar`);
   /// `nil` for a root store.
-  public var scopePath: String? { _scopeLink?._path }
+  public var scopePath: String? { _runtime._scopePath }
 
   /// The root store this store is a window on.
   ///
   /// Itself at the root; `nil` once a scope's root is released. Navigation mirrors the route
   /// into it when a scope navigates.
-  package var rootStore: AnyObject? { _scopeLink == nil ? self : _scopeLink?.root }
+  package var rootStore: AnyObject? { _runtime._root(of: self) }
 
   /// The link scopes of this store compose: its own as a scope, or one to itself as the root.
   @inlinable
   var linkForScopes: _ScopeLink<S> {
-    if let _scopeLink { return _scopeLink }
-    guard let _engine else { preconditionFailure("a store is either a root or a scope") }
-    return _engine.rootLink(of: self)
+    // The root link is made here, where the application's types are known, so that its
+    // closures are specialised for them (see `_RootEngine.rootLink(of:)`).
+    _isRoot ? _rootEngine.rootLink(of: self) : _linkOfScope
   }
 
   /// Keeps `scope` under `key`, and gives it its node maker, specialised here.
@@ -130,9 +130,9 @@ extension Store {
   func remember<Slice: State, SliceDependencies: Sendable>(
     _ scope: Store<Slice, SliceDependencies>, under key: _ScopeKey
   ) {
-    if let link = scope._scopeLink {
-      link._makeScopeNode = Store<Slice, SliceDependencies>._nodeMaker(for: scope, link: link)
-    }
+    // `scope` was just made by a `scope` method: a scope, with a link.
+    let link = scope._linkOfScope
+    link._makeScopeNode = Store<Slice, SliceDependencies>._nodeMaker(for: scope, link: link)
     _rememberScope(scope, under: key)
   }
 
@@ -164,7 +164,7 @@ extension Store {
 }
 
 extension Store: _ScopeRoot {
-  @usableFromInline package var rootIsApplyingUpdater: Bool { _engine?._isApplyingUpdater ?? false }
+  @usableFromInline package var rootIsApplyingUpdater: Bool { _runtime._isInsideUpdater }
 
   @usableFromInline package func runAsRootCallback(_ callback: () -> Void) {
     runAsStoreCallback(callback)
@@ -183,10 +183,10 @@ extension Store: _ScopeRoot {
     onUnhandledError(error, dispatchable)
   }
 
-  @usableFromInline package var effectLogFromScope: AnyObject? { effectLog }
+  @usableFromInline package var effectLogFromScope: AnyObject? { ownEffectLog }
 
   @usableFromInline package func attachEffectLogFromScope(_ log: AnyObject?) {
-    attachEffectLog(log as? any EffectLog)
+    attachOwnEffectLog(log as? any EffectLog)
   }
 
   @usableFromInline package func observeUpdatesFromScope(

@@ -102,18 +102,23 @@ final class EffectLogSlot {
 extension Store {
   /// The effect log of this store's root, if one is attached.
   package var effectLog: (any EffectLog)? {
-    if let _scopeLink { return _scopeLink.root?.effectLogFromScope as? any EffectLog }
-    return (_extensionStorage[ObjectIdentifier(EffectLogSlot.self)] as? EffectLogSlot)?.log
+    _runtime._root(of: self)?.effectLogFromScope as? any EffectLog
+  }
+
+  /// The effect log attached to this store, a root.
+  var ownEffectLog: (any EffectLog)? {
+    (_extensionStorage[ObjectIdentifier(EffectLogSlot.self)] as? EffectLogSlot)?.log
   }
 
   /// Attaches `log` to this store's root, replacing any other; `nil` detaches.
   ///
   /// The store holds it weakly.
   package func attachEffectLog(_ log: (any EffectLog)?) {
-    if let _scopeLink {
-      _scopeLink.root?.attachEffectLogFromScope(log)
-      return
-    }
+    _runtime._root(of: self)?.attachEffectLogFromScope(log)
+  }
+
+  /// Attaches `log` to this store, a root, replacing any other; `nil` detaches.
+  func attachOwnEffectLog(_ log: (any EffectLog)?) {
     let key = ObjectIdentifier(EffectLogSlot.self)
     if let log {
       let slot = _extensionStorage[key] as? EffectLogSlot ?? EffectLogSlot()

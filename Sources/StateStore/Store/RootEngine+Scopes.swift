@@ -16,7 +16,7 @@ extension _RootEngine {
   /// the root is gone, before anything of it is destroyed (see ``_RootHandle``), and clears the
   /// update observers, whose tokens hold their entries, so that what they captured goes now.
   @usableFromInline
-  func _storeIsGoing() {
+  func _rootIsGoing() {
     _rootReference?._isAlive = false
     for entry in _updateObservers { entry._clear() }
   }
@@ -25,7 +25,7 @@ extension _RootEngine {
   /// the rest of the application's values (``_releaseContents()``), unless a scope's call is
   /// using the engine, which then releases them as it returns.
   @usableFromInline
-  func _storeIsGone() {
+  func _releaseUnlessLent() {
     if _rootReference?._isLendingEngine == true { return }
     _releaseContents()
   }
@@ -161,9 +161,9 @@ extension _RootHandle {
   /// Calls `body` with the root's engine, or answers `released` once the root has begun its
   /// deinitializer.
   ///
-  /// The handle holds the engine (``_core``), so the engine is alive for the call; what this
-  /// method proves is that the state is too, whatever the application's code that `body` runs
-  /// does:
+  /// The handle holds the engine (``_RootReference/_engine``), so the engine is alive for the
+  /// call; what this method proves is that the state is too, whatever the application's code
+  /// that `body` runs does:
   /// - on entry ``_isAlive`` is true, so the store has not begun its deinitializer, and the
   ///   state has not been released;
   /// - during `body` the store can lose its last reference only to the application's code
@@ -187,7 +187,7 @@ extension _RootHandle {
     _isLendingEngine = true
     let result = body(_core)
     _isLendingEngine = wasLending
-    if !_isAlive && !wasLending { _core._releaseContents() }
+    if !_isAlive && !wasLending { _releaseEngineContents() }
     return result
   }
 
@@ -242,8 +242,7 @@ extension _RootReference {
   func withEngine<Result>(
     _ body: (_RootEngine<S, Dependencies>) -> Result, ifReleased released: Result
   ) -> Result {
-    withEngineCore(
-      { body(unsafeDowncast($0, to: _RootEngine<S, Dependencies>.self)) }, ifReleased: released)
+    withEngineCore({ _ in body(_engine) }, ifReleased: released)
   }
 }
 

@@ -149,8 +149,8 @@ extension _RootEngine {
     // The interceptor may call `next` later, after the store is gone: it then does nothing.
     _interceptors[index].body(dispatchable, store.interceptorContext) {
       [weak store] forwarded in
-      guard let store, let engine = store._engine else { return }
-      engine.runInterceptor(
+      guard let store else { return }
+      store._rootEngine.runInterceptor(
         at: index + 1, forwarded, cause: cause, site: site, perform: perform, store: store)
     }
   }

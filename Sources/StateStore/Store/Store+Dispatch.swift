@@ -3,6 +3,31 @@ import Synchronization
 // MARK: - The façade's ways in
 
 extension Store {
+  /// The store's runtime, for what both roles answer, each its own way (see `_StoreRuntime`).
+  @inlinable
+  var _runtime: any _StoreRuntime<S> {
+    if let _engine { return _engine }
+    return _scopeLink.unsafelyUnwrapped
+  }
+
+  /// Whether this store is a root: its runtime is the root's engine.
+  @inlinable
+  var _isRoot: Bool { _engine != nil }
+
+  /// The root's engine, read with no reference counted (see `_engine`).
+  ///
+  /// - Precondition: ``_isRoot``.
+  @inlinable
+  var _rootEngine: _RootEngine<S, Dependencies> { _engine.unsafelyUnwrapped }
+
+  /// The scope's link, read with no reference counted.
+  ///
+  /// - Precondition: the store is a scope (not ``_isRoot``).
+  @inlinable
+  var _linkOfScope: _ScopeLink<S> { _scopeLink.unsafelyUnwrapped }
+}
+
+extension Store {
   /// Applies `updater` to the state and notifies listeners and subscribers.
   ///
   /// Called while the store is notifying, the updater is queued and applied right after the
@@ -20,27 +45,25 @@ extension Store {
   ) where U.StateType == S {
     // Always inlined: the fast path is a few instructions, and a call around it costs as much
     // as a whole dispatch to a store that nothing observes (W0 in store-bench).
-    guard _engine?._appliesAtOnce == true else {
+    guard _isRoot && _rootEngine._appliesAtOnce else {
       dispatchLater(updater, fileID: fileID, line: line)
       return
     }
-    _engine.unsafelyUnwrapped._isDispatching = true
-    // The apply path's first step, here so that a store without observers, or with its journal
-    // alone, runs the updater with no call at all: `apply` is not inlined into every dispatch.
-    // The journal is told after it, out of line.
+    // The engine is used, not bound: a binding retains and releases (see `_runtime`).
+    _rootEngine._isDispatching = true
     // Decided once, when observers come and go (`_AfterChange`). A store that nothing
     // observes, or its journal alone, runs the updater here with no call at all (`apply` is
     // not inlined into every dispatch), in one copy of the change, so that this method stays
     // small enough to be inlined where it is called; the journal is told after it, out of line.
-    let path = _engine.unsafelyUnwrapped._afterChange.path
+    let path = _rootEngine._afterChange.path
     if path == .updaterAlone || path == .journalAlone {
-      _engine.unsafelyUnwrapped.runChange({ updater.updateState(&$0) })
-      if path == .journalAlone { _engine.unsafelyUnwrapped._journalApplied(updater) }
+      _rootEngine.runChange({ updater.updateState(&$0) })
+      if path == .journalAlone { _rootEngine._journalApplied(updater) }
     } else {
       // The cause is read inside, once, and only when something records it.
-      _engine.unsafelyUnwrapped._applyOutOfLine(updater, fileID: fileID, line: line, store: self)
+      _rootEngine._applyOutOfLine(updater, fileID: fileID, line: line, store: self)
     }
-    _engine.unsafelyUnwrapped.endDispatch(store: self)
+    _rootEngine.endDispatch(store: self)
   }
 
   /// Dispatches a dispatchable whose type is known only at run time.
@@ -54,23 +77,13 @@ extension Store {
   public func dispatch(
     any dispatchable: any Dispatchable, fileID: String = #fileID, line: Int = #line
   ) {
-    if let _engine {
-      _engine._enqueue(
-        _QueuedDispatch(
-          dispatchable, cause: _engine.observedCause(),
-          site: _engine.observesUpdaters ? DispatchSite(fileID: fileID, line: line) : nil),
-        store: self)
-    } else if let _scopeLink {
-      dispatchThroughScope(
-        any: dispatchable, link: _scopeLink, site: DispatchSite(fileID: fileID, line: line))
-    }
+    _runtime._dispatch(
+      any: dispatchable, site: DispatchSite(fileID: fileID, line: line), store: self)
   }
 
   /// Whether a dispatchable sent now would reach the end of the chain at once, unchanged: the
   /// store is a root with no interceptor, and is not dispatching (so its queue is empty).
-  @usableFromInline package var _reachesEndAtOnce: Bool {
-    _engine?._appliesAtOnce ?? false
-  }
+  @usableFromInline package var _reachesEndAtOnce: Bool { _runtime._reachesEndAtOnce }
 
   /// Sends `dispatchable` through the interceptors and hands what reaches the end to `perform`.
   ///
@@ -83,14 +96,7 @@ extension Store {
     _ dispatchable: any Dispatchable, admission: _ScopeAdmission? = nil,
     then perform: @escaping @MainActor (_ final: any Dispatchable) -> Bool
   ) {
-    if let _engine {
-      _engine._enqueue(
-        _QueuedDispatch(
-          dispatchable, cause: _engine.observedCause(), perform: perform, admission: admission),
-        store: self)
-    } else if let _scopeLink {
-      interceptThroughScope(dispatchable, link: _scopeLink, then: perform)
-    }
+    _runtime._intercept(dispatchable, admission: admission, then: perform, store: self)
   }
 
   /// The slow path of `dispatch`: a scope forwards to its root, a busy or intercepted root
@@ -102,17 +108,17 @@ extension Store {
   @inlinable @inline(never)
   func dispatchLater<U: StateUpdater>(_ updater: U, fileID: String, line: Int)
   where U.StateType == S {
-    // The fields are used, not bound: a binding retains and releases (see `engine`).
-    if _scopeLink != nil {
-      dispatchThroughScope(
-        updater, link: _scopeLink.unsafelyUnwrapped, fileID: fileID, line: line)
-    } else if _engine != nil {
-      let records = _engine.unsafelyUnwrapped.observesUpdaters
-      _engine.unsafelyUnwrapped._enqueue(
+    // The fields are used, not bound: a binding retains and releases (see `_runtime`).
+    if _isRoot {
+      let records = _rootEngine.observesUpdaters
+      _rootEngine._enqueue(
         _QueuedDispatch(
-          updater: updater, cause: _engine.unsafelyUnwrapped.observedCause(),
+          updater: updater, cause: _rootEngine.observedCause(),
           site: records ? DispatchSite(fileID: fileID, line: line) : nil),
         store: self)
+    } else {
+      dispatchThroughScope(
+        updater, link: _linkOfScope, fileID: fileID, line: line)
     }
   }
 
@@ -121,11 +127,11 @@ extension Store {
   /// it returns, as every re-entrant dispatch is.
   @inlinable
   func runAsStoreCallback(_ callback: () -> Void) {
-    if _engine != nil {
-      // Not bound: see `engine`.
-      _engine.unsafelyUnwrapped.runAsCallback(callback, store: self)
-    } else if let _scopeLink {
-      _scopeLink.runAsRootCallback(callback)
+    // The root's way specialised here: every subscriber's first value takes it.
+    if _isRoot {
+      _rootEngine.runAsCallback(callback, store: self)
+    } else {
+      _runtime._runAsCallback(callback, store: self)
     }
   }
 }

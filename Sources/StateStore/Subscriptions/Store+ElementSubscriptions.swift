@@ -57,8 +57,8 @@ extension Store {
     // references out; with no offset, it returns `nil` at once), so no dispatch can begin inside
     // it. A method rather than a closure: a closure formed here would be isolated to the main
     // actor, and checked at run time to be running there, at every call.
-    guard let _engine,
-      let table = withUnsafePointer(to: &_engine._currentState, group._array.lookupTable(at:))
+    guard _isRoot,
+      let table = withUnsafePointer(to: &_rootEngine._currentState, group._array.lookupTable(at:))
     else {
       // A scope's list, or one that a getter of the application's gives (a computed key path, or
       // one through a class): read from a copy of the state, with no access to it open.

@@ -43,19 +43,6 @@ extension Store {
   public func observeUpdates(
     _ observer: @escaping @MainActor (_ update: AppliedUpdate<S>) -> Void
   ) -> Subscription {
-    if let _scopeLink { return observeScopedUpdates(link: _scopeLink, observer) }
-    guard let _engine else { return Subscription {} }
-    let entry = _UpdateObserverEntry(observer)
-    _engine._updateObservers.append(entry)
-    _refreshHasObservers()
-    // The token holds the entry strongly: a weak reference would give the entry a side table,
-    // and every dispatch retains it to call it, through the side table's slow path (a fifth
-    // of a journaled store's dispatch, P1 in store-bench). An observer that holds its own
-    // token makes a cycle through the entry, which the store's deinitializer breaks by
-    // clearing its observers.
-    return Subscription { [_cancellationLog, entry] in
-      entry._clear()
-      _cancellationLog._note()
-    }
+    _runtime._observeUpdates(observer, store: self)
   }
 }

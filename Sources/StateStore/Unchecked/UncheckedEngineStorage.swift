@@ -6,10 +6,13 @@
 // methods live in `Store/RootEngine.swift` and `Store/JournalTape.swift`.
 //
 // The root's runtime: how a dispatch reaches the state and what runs after it, in one type,
-// `_RootEngine`, which a root store owns and a scope never has. The store (`Store.swift`) is
-// the façade both roles share; its `dispatch` methods, at the end of this file, hand a root's
-// dispatch to its engine and a scope's to its link (`Scopes/ScopeLink.swift`), whose root link,
-// made here, comes back to the same engine.
+// `_RootEngine`, which a root store holds as its runtime and a scope never has (a scope's
+// runtime is its `_ScopeLink`; both derive from `_StoreRuntime`, `Store/StoreRuntime.swift`). The store
+// (`Store.swift`) is the façade both roles share; its `dispatch` methods
+// (`Store/Store+Dispatch.swift`) hand a root's dispatch to its engine and a scope's to its link
+// (`Scopes/ScopeLink.swift`), whose root link (`Store/RootEngine+Scopes.swift`) comes back to
+// the same engine. The engine's dispatch flags, its update count and its state's address are
+// in its non-generic base, `_EngineCore`, which its scopes' handle knows it as.
 //
 // Every dispatch takes one of two ways in, and both end in the one apply path,
 // `applyChange(_:origin:forgetsKeptSlices:notifyingUpdateObservers:store:)`:
@@ -65,8 +68,10 @@
 
 import Synchronization
 
-/// The part of a root's engine that does not depend on its types: the dispatch flags, the
-/// update count, and the address of the state.
+/// The part of a root's engine that does not depend on its types.
+///
+/// The dispatch flags, the update count, and the address of the state. The engine holds one (``_RootEngine/_core``), and
+/// so does the handle its scopes hold the root by (``_RootHandle/_core``).
 ///
 /// A scope knows its own slice's type, not the root's, and reaches the root through a handle
 /// (``_RootHandle``) that does not know the root's types either. Through this class it applies
@@ -128,11 +133,6 @@ class _EngineCore {
     self._stateAddress = stateAddress
     self._hasInterceptors = hasInterceptors
   }
-
-  /// Releases what the engine keeps of the application's, once its store is gone and no call
-  /// uses the engine; overridden by ``_RootEngine``, which knows the state's type.
-  @usableFromInline
-  func _releaseContents() {}
 
 }
 
@@ -243,7 +243,7 @@ final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
 
   /// Destroys the state and lets go of the queue, the interceptors, the scopes' registrations
   /// and the root's link, as the store's own destruction would: called by the store's
-  /// deinitializer (``_storeIsGone()``), or, when the store went in the middle of a scope's
+  /// deinitializer (through ``_StoreRuntime/_storeIsGone()``), or, when the store went in the middle of a scope's
   /// call that uses this engine, by that call as it returns
   /// (``_RootHandle/withEngineCore(_:ifReleased:)``), never inside an access to the state.
   ///
@@ -252,7 +252,7 @@ final class _RootEngine<S: State, Dependencies: Sendable>: _EngineCore {
   /// after every write, so a deinitializer that reaches a scope finds the root released
   /// (``_RootHandle/_isAlive`` is already false) and the engine's fields whole.
   @usableFromInline
-  override func _releaseContents() {
+  func _releaseContents() {
     guard !_contentsAreReleased else { return }
     _contentsAreReleased = true
     let queue = _queue

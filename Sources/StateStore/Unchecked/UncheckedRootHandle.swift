@@ -41,14 +41,16 @@ class _RootHandle {
   @usableFromInline final var _isAlive = true
   // Unchecked lifetime: see the type's comment.
   @usableFromInline final unowned(unsafe) let _unownedScopeRoot: any _ScopeRoot
-  /// The root's engine, held strongly: its dispatch flags and the address of its state, which
-  /// a scope's change reaches with no reference counted (a constant of the handle, which the
-  /// caller holds, is read without a retain).
+  /// The root's engine as its non-generic base: its dispatch flags and its state's address.
+  ///
+  /// A scope's change reaches them with no reference counted (a constant of the handle, which
+  /// the caller holds, is read without a retain). ``_RootReference`` holds the engine itself,
+  /// strongly.
   ///
   /// Holding the engine is not holding the root: the engine holds no reference to its store,
   /// and the store's deinitializer releases what the engine keeps of the application's (the
   /// state, the queue, the interceptors, the root's link) through
-  /// ``_EngineCore/_releaseContents()`` as it goes, so a scope that outlives its root keeps
+  /// ``_RootEngine/_releaseContents()`` as it goes, so a scope that outlives its root keeps
   /// only the engine's empty shell alive. Read only through ``withEngineCore(_:ifReleased:)``.
   @usableFromInline final let _core: _EngineCore
   /// Whether a call of ``withEngineCore(_:ifReleased:)`` is running: the store's
@@ -61,10 +63,15 @@ class _RootHandle {
   @usableFromInline final var _isLendingEngine = false
 
   @usableFromInline
-  init(_ root: any _ScopeRoot, engine: _EngineCore) {
+  init(_ root: any _ScopeRoot, core: _EngineCore) {
     _unownedScopeRoot = root
-    _core = engine
+    _core = core
   }
+
+  /// Releases what the engine keeps of the application's, once its store is gone and no call
+  /// uses the engine; overridden by ``_RootReference``, which holds the engine.
+  @usableFromInline
+  func _releaseEngineContents() {}
 
   /// Runs what the root queued during a scope's in-place dispatch, with the store held, if it
   /// is still alive; overridden by ``_RootReference``, which knows the store's type.
@@ -79,11 +86,21 @@ class _RootHandle {
 final class _RootReference<S: State, Dependencies: Sendable>: _RootHandle {
   // Unchecked lifetime: see ``RootHandle``'s comment.
   @usableFromInline unowned(unsafe) let _unownedRoot: Store<S, Dependencies>
+  /// The root's engine, held strongly (see ``_RootHandle/_core``).
+  ///
+  /// Read only through ``withEngine(_:ifReleased:)``.
+  @usableFromInline let _engine: _RootEngine<S, Dependencies>
 
   @usableFromInline
   init(_ store: Store<S, Dependencies>, engine: _RootEngine<S, Dependencies>) {
     _unownedRoot = store
-    super.init(store, engine: engine)
+    _engine = engine
+    super.init(store, core: engine)
+  }
+
+  @usableFromInline
+  override func _releaseEngineContents() {
+    _engine._releaseContents()
   }
 
   @usableFromInline

@@ -128,7 +128,7 @@ package final class _ScopeLink<Sub: State> {
   /// Not a weak reference: that would give the node a side table, and every retain and release
   /// of the node, by its holder on every update, would take the runtime's slow path.
   // Unchecked lifetime, proof that it never refers to a node whose deinitializer has run:
-  // - it is written only by `scopeObserversChanged()`, to a node it has just made (alive), by
+  // - it is written only by `scopeObserversChanged(link:)`, to a node it has just made (alive), by
   //   `giveUpScopeNode()`, to nil, and by the node's deinitializer (`ScopeNode.deinit`), which
   //   sets it to nil when it refers to that node, as the deinitializer's first statement;
   // - that deinitializer is isolated to the main actor, as is every access to this field, so

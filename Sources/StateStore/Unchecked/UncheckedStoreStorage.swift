@@ -31,22 +31,22 @@ public final class Store<S: State, Dependencies: Sendable> {
   // every call and costs hundreds of nanoseconds per dispatch (see Docs/Performance.md). So the
   // properties that path reads are `@usableFromInline`.
 
-  /// The root's runtime, or `nil` for a scope.
-  ///
-  /// Its state, dispatch loop and queue: see `Store/RootEngine.swift`. Owned by this store
-  /// alone and never handed out.
-  ///
-  /// The dispatch path reads it as `_engine.unsafelyUnwrapped` after checking it, rather than
-  /// binding it with `if let`: a binding retains and releases the engine, two atomic operations,
-  /// as much as a whole dispatch of W0, while a use of the constant field of a store the caller
-  /// holds needs neither.
+  // What this store runs on (`Store/StoreRuntime.swift`): exactly one of the two constants
+  // below is set, by the initializer, and neither ever changes. Two optionals of the two
+  // runtimes' own types rather than one field of their base class or an enumeration: the
+  // dispatch paths read the engine, or the link, as a projection of a constant optional of a
+  // store the caller holds, which counts no reference, while a downcast from the base class,
+  // or an enumeration's payload, is retained and released around the updater, two atomic
+  // operations a dispatch (W1 was 1.37× slower so). Everything else asks the runtime
+  // (`_runtime`).
+  /// The root's engine; `nil` in a scope.
   @usableFromInline let _engine: _RootEngine<S, Dependencies>?
-  /// The root this store is a window on; `nil` for a root store.
+  /// The scope's link to its root, its runtime; `nil` at the root.
   @usableFromInline let _scopeLink: _ScopeLink<S>?
   /// What this store's selection groups cache their values against: at the root, the number
   /// of updates applied; in a scope, the number of refreshes of its slice.
   @inlinable
-  var _subscriptionVersion: UInt64 { _engine?._version ?? _scopeLink?._version ?? 0 }
+  var _subscriptionVersion: UInt64 { _runtime._subscriptionVersion }
   /// Whether this store's own lists have any observer (at the root, the engine adds its update
   /// observers and scopes to decide whether anything must run after an update).
   // A plain value, read by copy and written by assignment, on the main actor.
@@ -168,8 +168,8 @@ public final class Store<S: State, Dependencies: Sendable> {
     let engine = _RootEngine<S, Dependencies>(
       initialState: initialState, interceptors: interceptors, journal: journal, tape: tape)
     self._engine = engine
-    self.dependencies = dependencies
     self._scopeLink = nil
+    self.dependencies = dependencies
     self._cancellationLog = _CancellationLog()
     let starts = interceptors.compactMap(\.onStart)
     guard !starts.isEmpty else { return }
@@ -181,8 +181,8 @@ public final class Store<S: State, Dependencies: Sendable> {
   /// Creates a scope's store; see `init(scope:dependencies:)`.
   init(link: _ScopeLink<S>, dependencies: Dependencies) {
     self._engine = nil
-    self.dependencies = dependencies
     self._scopeLink = link
+    self.dependencies = dependencies
     self._cancellationLog = _CancellationLog(relayingTo: link._relay)
   }
 
@@ -190,10 +190,10 @@ public final class Store<S: State, Dependencies: Sendable> {
   // anything of the root is destroyed (see `RootHandle`); released on another thread, a store
   // is deinitialised on the main actor.
   isolated deinit {
-    _engine?._storeIsGoing()
+    _runtime._storeIsGoing()
     // Their tokens hold the entries: release the listeners, and what they captured, now.
     for entry in _listeners { entry._clear() }
-    _engine?._storeIsGone()
+    _runtime._storeIsGone()
   }
 
 }

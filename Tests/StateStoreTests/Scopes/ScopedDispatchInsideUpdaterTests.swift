@@ -177,7 +177,7 @@ struct ScopedDispatchInsideUpdaterTests {
     // Every row found once (and, observed, filed in its bucket), so that a dispatch through
     // one could take the way that reads the element where it was last found.
     for (index, row) in rows.enumerated() { row.dispatch(BumpSpyRow(tag: "warm \(index)")) }
-    rootIsApplying = { [unowned app] in app._engine?._isApplyingUpdater ?? false }
+    rootIsApplying = { [unowned app] in app._rootEngine._isApplyingUpdater }
     applied = []
     return (app, rows, tokens)
   }

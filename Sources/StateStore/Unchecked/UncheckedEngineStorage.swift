@@ -70,8 +70,8 @@ import Synchronization
 
 /// The part of a root's engine that does not depend on its types.
 ///
-/// The dispatch flags, the update count, and the address of the state. The engine holds one (``_RootEngine/_core``), and
-/// so does the handle its scopes hold the root by (``_RootHandle/_core``).
+/// The dispatch flags, the update count, and the address of the state: ``_RootEngine``'s base,
+/// which the handle its scopes hold the root by knows it as (``_RootHandle/_core``).
 ///
 /// A scope knows its own slice's type, not the root's, and reaches the root through a handle
 /// (``_RootHandle``) that does not know the root's types either. Through this class it applies

@@ -104,6 +104,23 @@ struct CommandTests {
     #expect(none.status == 2)
     #expect(none.error.contains("no store directory"))
   }
+
+  @Test("Help, the version and shrink read no store, so they run where no store can be found")
+  func storelessCommands() throws {
+    let cli = try CLIHarness()
+    let version = try cli.run(arguments: ["--version"], environment: [:])
+    #expect(version.status == 0)
+    #expect(version.output == "todo-cli 0.2.0\n")
+    let help = try cli.run(arguments: ["help", "shrink"], environment: [:])
+    #expect(help.status == 0)
+    #expect(help.output.hasPrefix("Usage: todo-cli [--store <dir>] [--record <file>] shrink"))
+    // The log's own error, not the missing store's.
+    let log = cli.directory.path + "/no-such-session.jsonl"
+    let shrink = try cli.run(arguments: ["shrink", log, "--diverges"], environment: [:])
+    #expect(shrink.status == 1)
+    #expect(shrink.error.contains("no-such-session.jsonl"))
+    #expect(!shrink.error.contains("no store directory"))
+  }
 }
 
 @Suite("todo-cli exit codes and bad input")

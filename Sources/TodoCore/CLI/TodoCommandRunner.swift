@@ -18,6 +18,10 @@ package enum TodoCommandRunner {
     let environment: TodoEnvironment
     do {
       invocation = try CommandLineParser.parse(arguments)
+      // Help, the version and `shrink` read no store: they run where none can be found.
+      if let status = runWithoutStore(invocation.command, console: console) {
+        return status.rawValue
+      }
       environment = try TodoEnvironment(
         storeDirectory: invocation.storeDirectory, recordPath: invocation.recordPath,
         variables: variables)
@@ -49,6 +53,21 @@ package enum TodoCommandRunner {
   private static func execute(
     _ command: Command, in environment: TodoEnvironment, console: Console
   ) async -> ExitCode {
+    if let status = runWithoutStore(command, console: console) { return status }
+    if let storage = environment.storage as? JournaledTodoStorage {
+      storage.announceLockWait = { directory in
+        console.error("todo-cli: waiting for another todo-cli using \(directory) ...\n")
+      }
+    }
+    let status = await execute(command, on: environment, console: console)
+    // Every change was durable when its effect returned; closing releases the directory.
+    await environment.storage.close()
+    return status
+  }
+
+  /// Runs `command` if it reads no store (help, the version, `shrink`), and returns its exit
+  /// status; `nil` for a command that needs the store.
+  private static func runWithoutStore(_ command: Command, console: Console) -> ExitCode? {
     switch command {
     case .help(let name):
       return finish(
@@ -74,17 +93,8 @@ package enum TodoCommandRunner {
         return .unchanged
       }
     default:
-      break
+      return nil
     }
-    if let storage = environment.storage as? JournaledTodoStorage {
-      storage.announceLockWait = { directory in
-        console.error("todo-cli: waiting for another todo-cli using \(directory) ...\n")
-      }
-    }
-    let status = await execute(command, on: environment, console: console)
-    // Every change was durable when its effect returned; closing releases the directory.
-    await environment.storage.close()
-    return status
   }
 
   /// Runs `command`, which reads or changes the store, on `environment`'s store.

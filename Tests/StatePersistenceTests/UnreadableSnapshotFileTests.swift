@@ -87,6 +87,27 @@ struct UnreadableSnapshotFileTests {
     #expect(disk.data(at: Self.path) == newer)
   }
 
+  @Test("a file in a later release's format, laid out anew: named as a newer version, and kept")
+  func newerFormat() async throws {
+    let disk = SimulatedDisk()
+    _ = try await Self.savedFile("dark", on: disk)
+    // A header of format version 2 and a layout this release does not know: four lines.
+    let later = Array(
+      ("{\"format\":\"statepersistence-snapshot\",\"version\":2,\"schema\":1,\"seq\":0}\n"
+        + "{\"theme\":\"dark\"}\n{\"extra\":true}\n{\"digest\":\"0\"}\n").utf8)
+    disk.setData(later, at: Self.path)
+    let file = SnapshotFileTests.makeFile(on: disk, clock: TestClock())
+
+    let (loadError, flushError, _) = await Self.launch(file)
+
+    let expected = PersistenceError.damaged(
+      file: Self.path, line: 1,
+      reason: "version 2 is not supported (this library reads versions up to 1)")
+    #expect(loadError == expected)
+    #expect(flushError == expected)
+    #expect(disk.data(at: Self.path) == later, "a later release's file is never written over")
+  }
+
   @Test("a load that fails on the disk stops saving too: a file it could not read is not replaced")
   func unreadable() async throws {
     let disk = SimulatedDisk()

@@ -91,6 +91,11 @@ package enum SnapshotCodec {
       .damaged(file: path, line: line, reason: reason)
     }
     let (lines, torn) = JSONLines.split(bytes)
+    // A later release's snapshot is said to be one, whatever else changed in its format, as a
+    // journal segment's newer version is: it is not damage, and the later release reads it.
+    if let first = lines.first, let version = formatVersion(ofHeader: bytes[first]), version > 1 {
+      throw damaged(1, "version \(version) is not supported (this library reads versions up to 1)")
+    }
     guard torn == nil, lines.count == 3 else {
       throw damaged(nil, "a snapshot has 3 complete lines, this file has \(lines.count)")
     }

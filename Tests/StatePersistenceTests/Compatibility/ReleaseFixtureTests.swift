@@ -228,7 +228,7 @@ struct NewerFormatTests {
       #expect(
         reason
           == (file == "snapshot.json"
-            ? "not a version 1 statepersistence-snapshot header"
+            ? "version 2 is not supported (this library reads versions up to 1)"
             : "version 3 is not supported (this library reads versions up to 2)"))
     }
     #expect(try Data(contentsOf: changed) == before)
@@ -242,7 +242,8 @@ struct NewerFormatTests {
     let file = SnapshotFile<NotesState>(url: url)
     #expect(
       throws: PersistenceError.damaged(
-        file: url.path, line: 1, reason: "not a version 1 statepersistence-snapshot header")
+        file: url.path, line: 1,
+        reason: "version 2 is not supported (this library reads versions up to 1)")
     ) { try file.load() }
     file.save(NotesState())
     await #expect(throws: PersistenceError.self) { try await file.flush() }

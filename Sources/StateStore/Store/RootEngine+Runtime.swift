@@ -7,11 +7,17 @@ extension _RootEngine {
   ///
   /// A root's engine is made by its store's initializer, with the store's own types, and is
   /// held by that store alone (its scopes' handle holds the engine, never asks it as a
-  /// runtime), so every store that passes itself here is a `Store<S, Dependencies>`; a debug
-  /// build, which the test suite runs in, checks the downcast.
-  @inlinable
+  /// runtime), so every store that passes itself here is a `Store<S, Dependencies>`. The cast
+  /// is checked all the same: a store of other types would stop the process with a message,
+  /// never reach the engine. None of these requirements is on a dispatch's path.
+  @usableFromInline
   func _own<D: Sendable>(_ store: Store<S, D>) -> Store<S, Dependencies> {
-    unsafeDowncast(store, to: Store<S, Dependencies>.self)
+    guard let own = store as? Store<S, Dependencies> else {
+      preconditionFailure(
+        "StateStore: the root engine of a Store<\(S.self), \(Dependencies.self)> was asked by "
+          + "a Store<\(S.self), \(D.self)>")
+    }
+    return own
   }
 
   // MARK: - The root's ways in

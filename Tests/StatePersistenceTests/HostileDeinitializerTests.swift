@@ -1,4 +1,6 @@
 import ActionLog
+import Foundation
+import PersistenceTestSupport
 import StateStore
 import Testing
 
@@ -94,6 +96,45 @@ private struct Carry: StateUpdater, Codable {
 
   func updateState(_ state: inout Numbers) {
     state.items.append(value)
+  }
+}
+
+/// How many marks decoded from a journal were released, all on the main actor (the store's).
+@MainActor private var decodedMarksReleased = 0
+
+/// A value of the application's that a store reads back from the journal.
+///
+/// The writer decodes a fresh one for every entry each time it reads the journal. Releasing a
+/// decoded one anywhere but on the store's actor traps, as a `deinit` that reaches the store
+/// would.
+private final class Mark: Sendable, Codable {
+  let isDecoded: Bool
+
+  init() { isDecoded = false }
+
+  init(from decoder: any Decoder) throws { isDecoded = true }
+
+  func encode(to encoder: any Encoder) throws {}
+
+  deinit {
+    guard isDecoded else { return }
+    MainActor.assumeIsolated { decodedMarksReleased += 1 }
+  }
+}
+
+/// A state that holds the mark its last updater put there.
+private struct Marked: State, Codable {
+  var count = 0
+  var mark: Mark?
+}
+
+/// Puts its mark in the state, which releases the one before.
+private struct PutMark: StateUpdater, Codable {
+  var mark = Mark()
+
+  func updateState(_ state: inout Marked) {
+    state.mark = mark
+    state.count += 1
   }
 }
 
@@ -255,5 +296,85 @@ struct HostileDeinitializerTests {
     try await journaled.close()
     for _ in 0..<100 where tally.dispatches < 20 { await Task.yield() }
     #expect(tally.dispatches == 20, "every sentinel was released, on the actor")
+  }
+}
+
+// Both count the marks decoded in the process: one at a time.
+@MainActor
+@Suite("A journaled store releases what it reads of other processes on its actor", .serialized)
+struct CatchingUpReleasesOnActorTests {
+  @Test(
+    "what a store reads of another process's appends (the updaters, the states they replace) is released on the actor, even when the read finds damage"
+  )
+  func catchingUpReleasesOnActor() async throws {
+    let before = decodedMarksReleased
+    let disk = SimulatedDisk()
+    let registry = ActionLogRegistry<Marked>()
+    registry.register(PutMark.self)
+    let writing = try await JournaledStore.open(
+      directory: "/store", dependencies: (), registry: registry, options: .readingByHand(),
+      system: disk)
+    let reading = try await JournaledStore.open(
+      directory: "/store", dependencies: (), registry: registry, options: .readingByHand(),
+      system: disk)
+    for _ in 1...3 { writing.store.dispatch(PutMark()) }
+    try await writing.flush()
+    try await reading.catchUp()
+    writing.store.dispatch(PutMark())
+    try await writing.flush()
+    // The whole journal is read again: entries 1 to 3 are decoded anew, and replaced.
+    try await reading.catchUp()
+    #expect(reading.store.state.count == 4)
+
+    // A line that does not read: the entries before it are decoded, and the read fails.
+    let segment = "/store/journal-1.jsonl"
+    disk.setData(try #require(disk.data(at: segment)) + Array("not an entry\n".utf8), at: segment)
+    await #expect(throws: PersistenceError.self) { try await reading.catchUp() }
+    #expect(reading.store.state.count == 4, "a failed read leaves the state as it was")
+
+    try await writing.close()
+    try await reading.close()
+    // Decoded: 3 by the first read, 4 by the second and 4 by the failed one; the reading
+    // store's state still holds the last mark of the second.
+    let released = 3 + 4 + 4 - 1
+    // What the writer gave back reaches the actor once the tasks before this one ran.
+    for _ in 0..<100 where decodedMarksReleased - before < released { await Task.yield() }
+    #expect(decodedMarksReleased - before == released, "each on the actor, or it trapped")
+  }
+
+  @Test(
+    "a read of the journal that fails after decoding the snapshot's state releases that state on the actor"
+  )
+  func failedReadReleasesSnapshotOnActor() async throws {
+    let before = decodedMarksReleased
+    let disk = SimulatedDisk()
+    let calls = FaultyCalls(disk)
+    let registry = ActionLogRegistry<Marked>()
+    registry.register(PutMark.self)
+    let writing = try await JournaledStore.open(
+      directory: "/store", dependencies: (), registry: registry,
+      options: .readingByHand(snapshotInterval: 2), system: disk)
+    let reading = try await JournaledStore.open(
+      directory: "/store", dependencies: (), registry: registry, options: .readingByHand(),
+      system: calls)
+    for _ in 1...5 {
+      writing.store.dispatch(PutMark())
+      try await writing.flush()
+    }
+    // The segments changed, so the read opens the snapshot first (its state holds a mark), then
+    // the segment after it: that open fails.
+    let opens = calls.calls[.open] ?? 0
+    calls.inject(.init(kind: .open, occurrence: opens + 2, code: EIO, persistent: true))
+    await #expect(throws: PersistenceError.self) { try await reading.catchUp() }
+    #expect(calls.injected > 0)
+    #expect(reading.store.state.count == 0, "a failed read leaves the state as it was")
+    calls.inject(nil)
+    try await reading.catchUp()
+    #expect(reading.store.state.count == 5)
+    try await writing.close()
+    try await reading.close()
+    // What the writer gave back reaches the actor once the tasks before this one ran.
+    for _ in 0..<100 where decodedMarksReleased == before { await Task.yield() }
+    #expect(decodedMarksReleased > before, "released on the actor, or it trapped")
   }
 }

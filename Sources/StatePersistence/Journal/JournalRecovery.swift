@@ -37,7 +37,9 @@ struct JournalRecovery<S: State & Codable> {
   }
 
   /// What was read.
-  struct Recovered {
+  struct Recovered: Sendable {
+    /// The state after the entries read; when catching up (see ``read(initialState:after:retiring:)``),
+    /// the state before the first of ``entries``.
     var state: S
     var lastSequence: Int
     var snapshotSequence: Int
@@ -55,31 +57,56 @@ struct JournalRecovery<S: State & Codable> {
     var base: S?
     /// With ``JournalRecovery/keepsHistory``: every entry applied, in order.
     var history: [HistoryEntry<S>] = []
-    /// The entries after the one ``read(initialState:after:)`` was given, in order; `nil` when
-    /// the snapshot covers some of them (their segments may be gone: only the state says what
-    /// they did).
-    var entriesAfter: [HeardEntry<S>]? = []
+    /// When catching up: every entry after ``state``, decoded and not applied, in order.
+    var entries: [HeardEntry<S>] = []
+    /// When catching up: whether the snapshot covers entries after the one
+    /// ``read(initialState:after:retiring:)`` was given (their segments may be gone: only the whole
+    /// replay says what they did).
+    var snapshotCoversUnheard = false
   }
 
   /// Reads everything; damage is returned in ``Recovered/damage`` with the state up to it.
   ///
-  /// Given `known`, the entries after entry `known` are also kept, in
-  /// ``Recovered/entriesAfter``: what another process appended since this one last read.
+  /// Given `known`, the entry this reader read last (it is catching up with other processes'
+  /// appends, while its store runs), the updaters are decoded and not applied: they are kept in
+  /// ``Recovered/entries``, after the snapshot's state, for the store's actor to apply and
+  /// release, as a store releases the application's values. Whatever this read made and does
+  /// not return (a file that vanished, a failure) is handed to `retire`, which keeps it for the
+  /// store's actor, so that the reader never holds the last reference to any of it.
   ///
-  /// - Complexity: O(snapshot + journal after it), plus the updaters' own cost.
+  /// - Complexity: O(snapshot + journal after it), plus, unless catching up, the updaters'
+  ///   own cost.
   ///
   /// A file listed in the directory that is gone when it is opened was removed by a writer
   /// compacting the journal meanwhile (it removes covered segments only once a snapshot that
   /// covers them is durable): the directory is listed and read again, so a reader without the
   /// lock never mistakes a compaction for an older or empty journal.
-  func read(initialState: S, after known: Int? = nil) throws(PersistenceError) -> Recovered {
+  func read(
+    initialState: S, after known: Int? = nil,
+    retiring retire: (consuming Recovered) -> Void = { _ in }
+  ) throws(PersistenceError) -> Recovered {
     try registry.validateForPersistence(path: layout.directory)
     var attempts = 0
     while true {
       attempts += 1
-      if let recovered = try readOnce(initialState: initialState, after: known) {
-        return recovered
+      let names: [String]
+      do {
+        names = try files.names(in: layout.directory)
+      } catch .systemCall(_, _, let code) where code == ENOENT {
+        names = []
       }
+      var attempt = Recovered(
+        state: initialState, lastSequence: 0, snapshotSequence: 0,
+        segments: JournalLayout.segmentStarts(names), oldestSchema: schema)
+      let isComplete: Bool
+      do throws(PersistenceError) {
+        isComplete = try readOnce(after: known, names: names, into: &attempt)
+      } catch {
+        retire(consume attempt)
+        throw error
+      }
+      if isComplete { return attempt }
+      retire(consume attempt)
       guard attempts < 64 else {
         throw .damaged(
           file: layout.directory, line: nil,
@@ -88,22 +115,17 @@ struct JournalRecovery<S: State & Codable> {
     }
   }
 
-  /// Reads everything once, as ``read(initialState:after:)`` does; `nil` when a listed file
-  /// vanished before it was opened.
-  private func readOnce(initialState: S, after known: Int?) throws(PersistenceError) -> Recovered? {
-    let names: [String]
-    do {
-      names = try files.names(in: layout.directory)
-    } catch .systemCall(_, _, let code) where code == ENOENT {
-      names = []
-    }
-    var recovered = Recovered(
-      state: initialState, lastSequence: 0, snapshotSequence: 0,
-      segments: JournalLayout.segmentStarts(names), oldestSchema: schema)
+  /// Reads everything once into `recovered`, as ``read(initialState:after:retiring:)`` does,
+  /// the directory listing `names`.
+  ///
+  /// - Returns: `false` when a listed file vanished before it was opened.
+  private func readOnce(
+    after known: Int?, names: [String], into recovered: inout Recovered
+  ) throws(PersistenceError) -> Bool {
     let fromFirstEntry = readsFromFirstEntry && recovered.segments.first == 1
     if names.contains("snapshot.json") && !fromFirstEntry {
       do throws(PersistenceError) {
-        guard let bytes = try files.contents(of: layout.snapshotPath) else { return nil }
+        guard let bytes = try files.contents(of: layout.snapshotPath) else { return false }
         let (state, header) = try SnapshotCodec.decode(
           S.self, from: bytes, path: layout.snapshotPath, schema: schema,
           migrations: migrations)
@@ -117,10 +139,10 @@ struct JournalRecovery<S: State & Codable> {
         recovered.oldestSchema = min(recovered.oldestSchema, header.schema)
         recovered.lastSequence = header.seq
         recovered.snapshotSequence = header.seq
-        if let known, header.seq > known { recovered.entriesAfter = nil }
+        if let known, header.seq > known { recovered.snapshotCoversUnheard = true }
       } catch .damaged(let file, let line, let reason) {
         recovered.damage = .damaged(file: file, line: line, reason: reason)
-        return recovered
+        return true
       }
     }
     if keepsHistory { recovered.base = recovered.state }
@@ -129,21 +151,22 @@ struct JournalRecovery<S: State & Codable> {
     for first in needed {
       let isLast = first == recovered.segments.last
       do throws(PersistenceError) {
-        guard try readSegment(first: first, isLast: isLast, keepingAfter: known, into: &recovered)
-        else { return nil }
+        guard
+          try readSegment(first: first, isLast: isLast, catchingUp: known != nil, into: &recovered)
+        else { return false }
       } catch .damaged(let file, let line, let reason) {
         recovered.damage = .damaged(file: file, line: line, reason: reason)
-        return recovered
+        return true
       }
     }
-    return recovered
+    return true
   }
 
   /// Reads the segment starting at entry `first` into `recovered`.
   ///
   /// - Returns: `false` when the segment is gone.
   private func readSegment(
-    first: Int, isLast: Bool, keepingAfter known: Int?, into recovered: inout Recovered
+    first: Int, isLast: Bool, catchingUp: Bool, into recovered: inout Recovered
   ) throws(PersistenceError) -> Bool {
     let path = layout.segmentPath(first: first)
     func damaged(_ line: Int?, _ reason: String) -> PersistenceError {
@@ -212,16 +235,17 @@ struct JournalRecovery<S: State & Codable> {
             number,
             "expected entry \(recovered.lastSequence + 1) but found entry \(sequence)")
         }
-        updater.updateState(&recovered.state)
+        if catchingUp {
+          recovered.entries.append(HeardEntry(sequence: sequence, updater: updater, cause: cause))
+        } else {
+          updater.updateState(&recovered.state)
+        }
         if keepsHistory {
           let fields = try? decoder.decode(HistoryFields.self, from: Data(text))
           recovered.history.append(
             HistoryEntry(
               sequence: sequence, type: type, scope: fields?.scope, cause: cause, time: time,
               undoes: fields?.undoes, updater: updater))
-        }
-        if let known, sequence > known {
-          recovered.entriesAfter?.append(HeardEntry(updater: updater, cause: cause))
         }
         recovered.lastSequence = sequence
         recovered.entriesSinceSnapshot += 1

@@ -10,26 +10,49 @@ import StateStore
   import Musl
 #endif
 
-/// An entry another process appended, as read back from the journal.
+/// An entry of the journal, as read back while catching up with other processes.
 struct HeardEntry<S: State>: Sendable {
+  let sequence: Int
   let updater: any StateUpdater<S>
   let cause: String?
 }
 
-/// What a writer read of other processes' entries, on its way to the store's actor.
+/// What a writer read of the journal when other processes changed it, on its way to the store's
+/// actor.
+///
+/// The writer decodes the entries and applies none of them: the store's actor does, and
+/// releases them, as a store releases the application's values (an updater, a state, or a
+/// value they replace may have a deinitializer that reaches the store).
 @usableFromInline
-struct Heard<S: State>: Sendable {
-  /// The journal's state after entry `sequence`.
-  let state: S
-  /// The journal's last entry, as read.
-  let sequence: Int
-  /// The entries other processes appended since the writer last read or wrote, in journal
-  /// order; `nil` when a snapshot covers some of them, so that only `state` tells what they
-  /// did.
-  let entries: [HeardEntry<S>]?
+struct Heard<S: State & Codable>: Sendable {
+  /// The journal as read: its snapshot's state (or the initial state) and every entry after it.
+  let journal: JournalRecovery<S>.Recovered
+  /// The entry the writer had read or written last before: the entries after it are new.
+  let known: Int
   /// The last of this store's entries (a `_PendingEntry._number`) in the journal up to
-  /// `sequence`: this store's later entries come after `sequence`.
+  /// ``sequence``: this store's later entries come after it.
   @usableFromInline let lastNumber: Int
+
+  /// The journal's last entry, as read.
+  var sequence: Int { journal.lastSequence }
+
+  /// The entries other processes appended since the writer last read or wrote, in journal
+  /// order; `nil` when a snapshot covers some of them, so that only ``journalState()`` tells
+  /// what they did.
+  var newEntries: ArraySlice<HeardEntry<S>>? {
+    journal.snapshotCoversUnheard ? nil : journal.entries.drop { $0.sequence <= known }
+  }
+
+  /// The journal's state after its last entry.
+  ///
+  /// The snapshot's state with every entry after it applied; called on the store's actor.
+  ///
+  /// - Complexity: O(entries after the snapshot), plus the updaters' own cost.
+  func journalState() -> S {
+    var state = journal.state
+    for entry in journal.entries { entry.updater.updateState(&state) }
+    return state
+  }
 }
 
 // Sharing a directory with other processes: the lock, and reading what they appended.
@@ -232,9 +255,31 @@ extension _JournalWriter {
     if !disk.needsReload {
       guard try journalChanged(disk) else { return }
     }
-    let recovered = try JournalRecovery(
+    // The application's values the journal holds (the snapshot's state, the decoded updaters)
+    // go to the store's actor whatever happens: in `Heard`, or else given back to be released
+    // there. `read` is reached in place and moved, never copied, so that no copy outlives it.
+    var read = try JournalRecovery(
       layout: layout, files: files, registry: registry, schema: options.schemaVersion
-    ).read(initialState: initialState, after: disk.lastSequence)
+    ).read(initialState: initialState, after: disk.lastSequence, retiring: retire)
+    let known: Int?
+    do throws(PersistenceError) {
+      known = try adopt(&read, exclusively: exclusively, disk: &disk)
+    } catch {
+      retire(consume read)
+      throw error
+    }
+    guard let known else { return retire(consume read) }
+    var heard: Heard<S>? = Heard(journal: consume read, known: known, lastNumber: disk.lastNumber)
+    hear(&heard)
+  }
+
+  /// Takes on the journal as `recovered` read it: its segments, its tail and its last entry.
+  ///
+  /// - Returns: The last entry read or written before, when `recovered` has entries after it;
+  ///   `nil` when it has none.
+  private func adopt(
+    _ recovered: inout JournalRecovery<S>.Recovered, exclusively: Bool, disk: inout Disk
+  ) throws(PersistenceError) -> Int? {
     if let damage = recovered.damage { throw damage }
     guard recovered.lastSequence >= disk.lastSequence else {
       throw .damaged(
@@ -247,14 +292,12 @@ extension _JournalWriter {
     disk.snapshotSequence = recovered.snapshotSequence
     disk.entriesSinceSnapshot = recovered.entriesSinceSnapshot
     disk.bytesSinceSnapshot = recovered.bytesSinceSnapshot
-    guard recovered.lastSequence > disk.lastSequence else { return }
+    guard recovered.lastSequence > disk.lastSequence else { return nil }
+    let known = disk.lastSequence
     disk.lastSequence = recovered.lastSequence
     disk.lastForeign = recovered.lastSequence
     _shared.withLock { $0._durableSequence = recovered.lastSequence }
-    hear(
-      Heard(
-        state: recovered.state, sequence: recovered.lastSequence,
-        entries: recovered.entriesAfter, lastNumber: disk.lastNumber))
+    return known
   }
 
   /// Makes the journal's last segment, as just read, the one to append to.

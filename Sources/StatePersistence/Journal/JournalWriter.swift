@@ -74,6 +74,9 @@ final class _JournalWriter<S: State & Codable>: Sendable {
     @usableFromInline var _returned: [[_PendingEntry<S>]] = []
     /// Snapshot states the writer no longer needs; see ``_returned``.
     @usableFromInline var _returnedStates: [S] = []
+    /// What reads of the journal made and did not hand to the store (states and decoded
+    /// updaters); see ``_returned``.
+    var _returnedReads: [JournalRecovery<S>.Recovered] = []
     /// Whether a task on the store's actor will release what was returned.
     @usableFromInline var _returnIsScheduled = false
     /// Empty batches with room for a batch's entries, emptied on the store's actor from returned
@@ -187,8 +190,9 @@ final class _JournalWriter<S: State & Codable>: Sendable {
   let disk: Mutex<Disk>
   @usableFromInline let _queue: DispatchQueue
   let report: @Sendable (PersistenceError) -> Void
-  /// Hands what other processes appended to the store's actor.
-  let hear: @Sendable (Heard<S>) -> Void
+  /// Hands what other processes appended to the store's actor, taking it out of the optional
+  /// under the inbox's lock, so that the queue never holds the last reference to it.
+  let hear: @Sendable (inout Heard<S>?) -> Void
 
   /// Creates the writer for a directory whose journal was recovered as `recovered` while
   /// `lock` held the directory's exclusive lock, and releases that lock; call on the queue.
@@ -197,7 +201,7 @@ final class _JournalWriter<S: State & Codable>: Sendable {
     registry: ActionLogRegistry<S>, initialState: S, lock: sending OpenFile,
     recovered: JournalRecovery<S>.Recovered, queue: DispatchQueue,
     report: @escaping @Sendable (PersistenceError) -> Void,
-    hear: @escaping @Sendable (Heard<S>) -> Void
+    hear: @escaping @Sendable (inout Heard<S>?) -> Void
   ) throws(PersistenceError) {
     self.layout = layout
     self.files = files
@@ -330,6 +334,20 @@ final class _JournalWriter<S: State & Codable>: Sendable {
     if schedule { Task { @MainActor in self._releaseReturned() } }
   }
 
+  /// Gives what a read of the journal made (a state, decoded updaters) back to the store's
+  /// actor, and schedules its release there; call on the queue.
+  ///
+  /// As in ``giveBack(_:_:)``, the reference moves under the lock.
+  func retire(_ read: consuming JournalRecovery<S>.Recovered) {
+    var moving = Optional(read)
+    let schedule = _shared.withLock { shared -> Bool in
+      if let read = moving.take() { shared._returnedReads.append(read) }
+      defer { shared._returnIsScheduled = true }
+      return !shared._returnIsScheduled
+    }
+    if schedule { Task { @MainActor in self._releaseReturned() } }
+  }
+
   /// Releases, on the store's actor, what the writer gave back.
   ///
   /// The application's values are destroyed here, as a store without a journal destroys them.
@@ -339,15 +357,17 @@ final class _JournalWriter<S: State & Codable>: Sendable {
   /// - Complexity: O(entries returned).
   @MainActor
   func _releaseReturned() {
-    var (returned, states) = _shared.withLock { shared in
+    var (returned, states, reads) = _shared.withLock { shared in
       shared._returnIsScheduled = false
       defer {
         shared._returned = []
         shared._returnedStates = []
+        shared._returnedReads = []
       }
-      return (shared._returned, shared._returnedStates)
+      return (shared._returned, shared._returnedStates, shared._returnedReads)
     }
     states.removeAll()
+    reads.removeAll()
     var spares: [[_PendingEntry<S>]] = []
     while var batch = returned.popLast() {
       guard spares.count < Self._spareLimit else { continue }

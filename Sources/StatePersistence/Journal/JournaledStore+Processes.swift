@@ -149,21 +149,22 @@ extension JournaledStore {
   /// When none of this store's updaters is waiting to be written, the state holds the journal
   /// up to where the others' entries begin, and each of them is dispatched as it is. Otherwise
   /// this store's waiting updaters come after them in the journal, though the store applied
-  /// them first: the state is rebuilt in journal order, the journal's state with the waiting
-  /// updaters applied again, and set in one ``RebasedState``. A snapshot that covers entries
-  /// this store never read is applied the same way.
+  /// them first: the state is rebuilt in journal order, the journal replayed from its snapshot
+  /// with the waiting updaters applied again after it, and set in one ``RebasedState``. A
+  /// snapshot that covers entries this store never read is applied the same way. Everything
+  /// the writer read is released here, on the store's actor.
   ///
-  /// - Complexity: O(entries heard), or O(updaters waiting) for a rebase, plus the updaters'
-  ///   own cost and the store's notification.
+  /// - Complexity: O(entries heard), or for a rebase O(entries after the snapshot + updaters
+  ///   waiting), plus the updaters' own cost and the store's notification.
   func apply(_ heard: [Heard<S>]) {
     for heard in heard {
       _outbox._ledger.dropWritten(upTo: heard.lastNumber)
-      if _outbox._ledger.allWritten, let entries = heard.entries {
+      if _outbox._ledger.allWritten, let entries = heard.newEntries {
         for entry in entries {
           applyFromOtherProcess(entry.updater, cause: entry.cause.map(DispatchCause.init))
         }
       } else {
-        var state = heard.state
+        var state = heard.journalState()
         for updater in _outbox._ledger.unwrittenUpdaters() { updater.updateState(&state) }
         applyFromOtherProcess(RebasedState(state: state), cause: nil)
       }
@@ -217,9 +218,12 @@ final class _HeardInbox<S: State & Codable, Dependencies: Sendable>: Sendable {
   init() {}
 
   /// Queues `heard` and schedules its delivery on the main actor; called on the writer's queue.
-  @Sendable func post(_ heard: Heard<S>) {
+  ///
+  /// `heard` is taken out of the optional under the lock: the writer's queue never holds the
+  /// last reference to what it carries.
+  @Sendable func post(_ heard: inout Heard<S>?) {
     let schedule = pending.withLock { pending -> Bool in
-      pending.heard.append(heard)
+      if let heard = heard.take() { pending.heard.append(heard) }
       defer { pending.isScheduled = true }
       return !pending.isScheduled
     }

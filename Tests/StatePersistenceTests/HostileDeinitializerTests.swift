@@ -129,12 +129,24 @@ private struct Marked: State, Codable {
 }
 
 /// Puts its mark in the state, which releases the one before.
-private struct PutMark: StateUpdater, Codable {
+private struct PutMark: InvertibleUpdater, Codable {
   var mark = Mark()
 
   func updateState(_ state: inout Marked) {
     state.mark = mark
     state.count += 1
+  }
+
+  func inverse(of oldState: Marked) -> (any StateUpdater<Marked>)? {
+    TakeMark()
+  }
+}
+
+/// Takes the mark out of the state, and one off the count: the inverse of ``PutMark``.
+private struct TakeMark: StateUpdater, Codable {
+  func updateState(_ state: inout Marked) {
+    state.mark = nil
+    state.count -= 1
   }
 }
 
@@ -373,6 +385,34 @@ struct CatchingUpReleasesOnActorTests {
     #expect(reading.store.state.count == 5)
     try await writing.close()
     try await reading.close()
+    // What the writer gave back reaches the actor once the tasks before this one ran.
+    for _ in 0..<100 where decodedMarksReleased == before { await Task.yield() }
+    #expect(decodedMarksReleased > before, "released on the actor, or it trapped")
+  }
+
+  @Test(
+    "history and undo, reading the journal from a snapshot whose state holds a mark, release what they read on the actor"
+  )
+  func historyAndUndoReleaseOnActor() async throws {
+    let before = decodedMarksReleased
+    let registry = ActionLogRegistry<Marked>()
+    registry.register(PutMark.self)
+    registry.register(TakeMark.self)
+    let journaled = try await JournaledStore.open(
+      directory: "/store", dependencies: (), registry: registry,
+      options: .readingByHand(snapshotInterval: 2), system: SimulatedDisk())
+    for _ in 1...5 {
+      journaled.store.dispatch(PutMark())
+      try await journaled.flush()
+    }
+    // The snapshot's state holds a mark, which the first entry after it replaces.
+    var history: [HistoryEntry<Marked>]? = try await journaled.history()
+    #expect(history?.last?.sequence == 5)
+    history = nil
+    let undone = try await journaled.undo()
+    #expect(undone?.sequence == 5)
+    #expect(journaled.store.state.count == 4)
+    try await journaled.close()
     // What the writer gave back reaches the actor once the tasks before this one ran.
     for _ in 0..<100 where decodedMarksReleased == before { await Task.yield() }
     #expect(decodedMarksReleased > before, "released on the actor, or it trapped")

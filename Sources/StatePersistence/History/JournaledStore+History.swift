@@ -13,10 +13,10 @@ extension JournaledStore {
   ///
   /// - Throws: The flush's error, or a ``PersistenceError`` reading the journal.
   /// - Complexity: O(snapshot + journal after it), or O(journal) with
-  ///   ``JournalOptions/keepsFullHistory``: the journal is read from the disk and
-  ///   replayed, on the journal's queue, never on the store's actor.
+  ///   ``JournalOptions/keepsFullHistory``: the journal is read from the disk and decoded on
+  ///   the journal's queue, and no updater is applied.
   public func history() async throws(PersistenceError) -> [HistoryEntry<S>] {
-    try await readHistory { _ -> Never? in nil }.history
+    try await readHistory().history
   }
 
   /// Reverts the newest updater that can be undone, by dispatching its inverse, and returns
@@ -37,16 +37,17 @@ extension JournaledStore {
   /// back) and the error thrown, except ``PersistenceError/uncertain(cause:rollback:)``.
   ///
   /// The inverse is asked of the updater with the state just before it was applied, which is
-  /// rebuilt by replaying the journal from the last snapshot up to that entry; only entries
-  /// after the last snapshot can be undone, or, with ``JournalOptions/keepsFullHistory``, any
-  /// entry (the journal is then replayed from its first entry).
+  /// rebuilt by replaying the journal from the last snapshot up to that entry, on the store's
+  /// actor, where a store applies and releases the application's values; only entries after
+  /// the last snapshot can be undone, or, with ``JournalOptions/keepsFullHistory``, any entry
+  /// (the journal is then replayed from its first entry).
   ///
   /// - Throws: A ``PersistenceError`` taking the lock, flushing or reading the journal,
   ///   ``PersistenceError/encodingFailed(type:reason:)`` when the inverse's type is not
   ///   registered (nothing is dispatched then), or the failure writing the inverse.
   /// - Complexity: O(snapshot + journal after it), or O(journal) with
-  ///   ``JournalOptions/keepsFullHistory``, reading and replaying on the journal's
-  ///   queue, plus one dispatch on the store's actor and one flush.
+  ///   ``JournalOptions/keepsFullHistory``, reading on the journal's queue and replaying up to
+  ///   the entry undone on the store's actor, plus one dispatch and one flush.
   @discardableResult
   public func undo() async throws(PersistenceError) -> HistoryEntry<S>? {
     _outbox.handOff()
@@ -65,8 +66,8 @@ extension JournaledStore {
   private func undoHoldingTheLock() async throws(PersistenceError) -> HistoryEntry<S>? {
     inbox.deliver()
     let limit = lastSequence
-    let read = try await readHistory { recovered in Self.inverse(in: recovered, upTo: limit) }
-    guard let (entry, inverse) = read.extra else { return nil }
+    let journal = try await readHistory()
+    guard let (entry, inverse) = Self.inverse(in: journal, upTo: limit) else { return nil }
     var encoder = LineEncoder(registry: _writer.registry)
     if let failure = encoder.entry(inverse, sequence: 1, cause: nil, time: nil).failure {
       throw .encodingFailed(
@@ -82,29 +83,33 @@ extension JournaledStore {
     return entry
   }
 
-  /// Flushes, then reads the journal on the writer's queue, keeping its history, and runs
-  /// `extra` on what was read there.
-  private func readHistory<Extra: Sendable>(
-    _ extra: @escaping @Sendable (JournalRecovery<S>.Recovered) -> Extra?
-  ) async throws(PersistenceError) -> (history: [HistoryEntry<S>], extra: Extra?) {
+  /// Flushes, then reads the journal on the writer's queue, keeping its history, decoded and
+  /// not applied.
+  ///
+  /// What was read comes back whole to the store's actor, which releases it, as it does when
+  /// the read fails.
+  private func readHistory() async throws(PersistenceError) -> JournalRecovery<S>.Recovered {
     try await flush()
     var recovery = JournalRecovery(
       layout: _writer.layout, files: _writer.files, registry: _writer.registry,
       schema: _writer.options.schemaVersion, migrations: _writer.options.migrations)
     recovery.keepsHistory = true
     recovery.readsFromFirstEntry = _writer.options.keepsFullHistory
-    let (reading, initialState) = (recovery, _writer.initialState)
-    return try await _writer.run { () -> Result<([HistoryEntry<S>], Extra?), PersistenceError> in
+    let (reading, initialState, writer) = (recovery, _writer.initialState, _writer)
+    let recovered = try await _writer.run {
       Result { () throws(PersistenceError) in
-        let recovered = try reading.read(initialState: initialState)
-        if let damage = recovered.damage { throw damage }
-        return (recovered.history, extra(recovered))
+        try reading.read(initialState: initialState, retiring: writer.retire)
       }
     }.get()
+    if let damage = recovered.damage { throw damage }
+    return recovered
   }
 
-  /// The newest entry up to `limit` that undo reverts, with its inverse.
-  private nonisolated static func inverse(
+  /// The newest entry up to `limit` that undo reverts, with its inverse, found on the store's
+  /// actor.
+  ///
+  /// - Complexity: O(entries in `recovered`), plus the updaters' own cost.
+  private static func inverse(
     in recovered: JournalRecovery<S>.Recovered, upTo limit: Int
   ) -> (HistoryEntry<S>, any StateUpdater<S>)? {
     var undone = Set<Int>()
@@ -114,9 +119,9 @@ extension JournaledStore {
         continue
       }
       guard undone.remove(entry.sequence) == nil,
-        let invertible = entry.updater as? any InvertibleUpdater<S>,
-        var state = recovered.base
+        let invertible = entry.updater as? any InvertibleUpdater<S>
       else { continue }
+      var state = recovered.state
       for earlier in recovered.history[..<index] { earlier.updater.updateState(&state) }
       guard let inverse = invertible.inverse(of: state) else { continue }
       return (entry, inverse)

@@ -18,7 +18,8 @@ struct JournalRecovery<S: State & Codable> {
   let schema: Int
   /// How files of an older schema version are read.
   var migrations = Migrations()
-  /// Whether to keep every entry read, and the state before the first, for history and undo.
+  /// Whether to keep every entry read, decoded and not applied, in ``Recovered/history``, for
+  /// history and undo; ``Recovered/state`` is then the state before the first.
   var keepsHistory = false
   /// Whether to read from the journal's first entry, ignoring the snapshot, when the segment
   /// holding it is still there (``JournalOptions/keepsFullHistory``).
@@ -38,8 +39,9 @@ struct JournalRecovery<S: State & Codable> {
 
   /// What was read.
   struct Recovered: Sendable {
-    /// The state after the entries read; when catching up (see ``read(initialState:after:retiring:)``),
-    /// the state before the first of ``entries``.
+    /// The state after the entries read; when catching up (see
+    /// ``read(initialState:after:retiring:)``) or keeping history, the state before the first of
+    /// ``entries`` or ``history``.
     var state: S
     var lastSequence: Int
     var snapshotSequence: Int
@@ -53,9 +55,8 @@ struct JournalRecovery<S: State & Codable> {
     /// The oldest schema version of the files read: older than the current one when the
     /// directory needs an upgrade.
     var oldestSchema: Int
-    /// With ``JournalRecovery/keepsHistory``: the state before the first entry of `history`.
-    var base: S?
-    /// With ``JournalRecovery/keepsHistory``: every entry applied, in order.
+    /// With ``JournalRecovery/keepsHistory``: every entry after ``state``, decoded and not
+    /// applied, in order.
     var history: [HistoryEntry<S>] = []
     /// When catching up: every entry after ``state``, decoded and not applied, in order.
     var entries: [HeardEntry<S>] = []
@@ -74,8 +75,8 @@ struct JournalRecovery<S: State & Codable> {
   /// not return (a file that vanished, a failure) is handed to `retire`, which keeps it for the
   /// store's actor, so that the reader never holds the last reference to any of it.
   ///
-  /// - Complexity: O(snapshot + journal after it), plus, unless catching up, the updaters'
-  ///   own cost.
+  /// - Complexity: O(snapshot + journal after it), plus, unless catching up or keeping history,
+  ///   the updaters' own cost.
   ///
   /// A file listed in the directory that is gone when it is opened was removed by a writer
   /// compacting the journal meanwhile (it removes covered segments only once a snapshot that
@@ -145,7 +146,6 @@ struct JournalRecovery<S: State & Codable> {
         return true
       }
     }
-    if keepsHistory { recovered.base = recovered.state }
     let needed = JournalLayout.neededSegments(
       recovered.segments, snapshotSequence: recovered.snapshotSequence)
     for first in needed {
@@ -235,17 +235,19 @@ struct JournalRecovery<S: State & Codable> {
             number,
             "expected entry \(recovered.lastSequence + 1) but found entry \(sequence)")
         }
+        // Applied here only for an open or a `read()`, before any store holds the state: an
+        // updater releases what it replaces as it goes, so a running store's reads hand their
+        // updaters to its actor, which applies them.
         if catchingUp {
           recovered.entries.append(HeardEntry(sequence: sequence, updater: updater, cause: cause))
-        } else {
-          updater.updateState(&recovered.state)
-        }
-        if keepsHistory {
+        } else if keepsHistory {
           let fields = try? decoder.decode(HistoryFields.self, from: Data(text))
           recovered.history.append(
             HistoryEntry(
               sequence: sequence, type: type, scope: fields?.scope, cause: cause, time: time,
               undoes: fields?.undoes, updater: updater))
+        } else {
+          updater.updateState(&recovered.state)
         }
         recovered.lastSequence = sequence
         recovered.entriesSinceSnapshot += 1

@@ -51,7 +51,10 @@ final class _EntryExtras<S: State>: Sendable {
 /// snapshot's state): a deinitializer may reach the store, which only the store's actor may
 /// do. What it is done with goes back to the actor (``_Shared/_returned``), under the lock that
 /// it moves under, so the queue never holds the last reference; the actor releases it (tested
-/// in `HostileDeinitializerTests`).
+/// in `HostileDeinitializerTests`). What it reads of the journal while the store runs is
+/// decoded and not applied, and goes to the actor the same way: in a ``Heard``, or through
+/// ``retire(_:)`` when the read fails. Only an open replays here, before any store holds the
+/// state.
 ///
 /// Several processes may write to one directory: the writer holds the directory's `flock`
 /// only while it appends (exclusive) or reads (shared), and before appending it reads what

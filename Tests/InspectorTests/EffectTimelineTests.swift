@@ -45,6 +45,34 @@ struct EffectTimelineTests {
     #expect(ui.lines()[1].hasPrefix("seq 3 · SetResults · cause user: type › Search · effect 2 · "))
   }
 
+  @Test("An entry's effects section lists the effect lines written after it, before the next entry")
+  func browserEffects() {
+    var ui = BrowserHarness(log: effectsLog, width: 100)
+    ui.press(.down, .enter, .character("e"))
+    var lines = ui.lines()
+    #expect(lines[2] == " payload   diff   state  [effects]")
+    #expect(
+      lines[3]
+        == "> effect 2 Search started at Shop/SearchField.swift:31 (id search, cause user: type)")
+    #expect(lines[4] == "  effect 1 cancelled by a newer Search (cancelInFlight) in 0.120000 s")
+    #expect(lines[5] == #"  effect 2 value Array<String>: ["milk"]"#)
+    #expect(!ui.text().contains("finished"), "the next entry's effect lines are its own")
+    ui.press(.character("]"))
+    lines = ui.lines()
+    #expect(lines[1].hasPrefix("seq 3 · SetResults"))
+    #expect(lines[3] == "> effect 2 finished in 0.250000 s", "the last entry's, to the end")
+    #expect(lines[4].trimmingCharacters(in: .whitespaces).isEmpty)
+    ui.press(.tab)
+    #expect(ui.lines()[2].contains("[payload]"), "tab goes round")
+  }
+
+  @Test("An entry with no effect after it says so")
+  func browserNoEffects() {
+    var ui = BrowserHarness(log: shopLog)
+    ui.press(.enter, .character("e"))
+    #expect(ui.lines()[3] == "> no side effect recorded after this entry")
+  }
+
   @Test("--json gives each effect line as an object with its event")
   func json() throws {
     let harness = try InspectorHarness()

@@ -16,6 +16,9 @@ package struct BrowserState: Sendable {
     case diff
     /// The whole state after the entry, as a folding tree.
     case state
+    /// The side effects' lines recorded after the entry, before the next one: the effects it
+    /// started, and the values and ends of those running.
+    case effects
   }
 
   /// An entry's screen.
@@ -69,7 +72,7 @@ package struct BrowserState: Sendable {
 
   /// A screen over the timeline.
   package enum Screen: Equatable, Sendable {
-    /// An entry: payload, diff, state.
+    /// An entry: payload, diff, state, effects.
     case detail(Detail)
     /// Two entries compared.
     case comparison(Comparison)
@@ -353,6 +356,7 @@ package struct BrowserState: Sendable {
     case .character("p"): show(.payload, in: &detail, session)
     case .character("d"): show(.diff, in: &detail, session)
     case .character("s"): show(.state, in: &detail, session)
+    case .character("e"): show(.effects, in: &detail, session)
     case .character("["), .character("]"):
       let position = visible.position(of: detail.entry)
       let step = key == .character("]") ? 1 : -1

@@ -48,6 +48,10 @@ package enum BrowserView {
       return StateTree.rows(of: state, expanded: detail.expanded).map { row in
         Line(text: row.text, path: row.path, isContainer: row.isContainer)
       }
+    case .effects:
+      let effects = session.effects(afterEntry: detail.entry)
+      if effects.isEmpty { return [Line(text: "no side effect recorded after this entry")] }
+      return effects.map { Line(text: EffectText.description($0)) }
     }
   }
 
@@ -99,9 +103,11 @@ package enum BrowserView {
         KeyHint("q", "quit"),
       ]
     case .detail(let detail)?:
-      var hints = [KeyHint("tab", "payload/diff/state"), KeyHint("[ ]", "prev/next")]
+      var hints = [KeyHint("tab", "next section"), KeyHint("[ ]", "prev/next")]
       if detail.section == .state { hints.append(KeyHint("enter", "fold")) }
-      if detail.section != .payload { hints.append(KeyHint("h", "history")) }
+      if detail.section == .diff || detail.section == .state {
+        hints.append(KeyHint("h", "history"))
+      }
       return hints + [KeyHint("?", "help"), KeyHint("esc", "back")]
     case .comparison?:
       return [KeyHint("j/k", "move"), KeyHint("h", "history"), KeyHint("?", "help"), back]
@@ -126,7 +132,7 @@ package enum BrowserView {
     switch state.screens.last {
     case nil:
       return moving + [
-        KeyHint("enter, l, →", "open the entry: payload, diff, state"),
+        KeyHint("enter, l, →", "open the entry: payload, diff, state, effects"),
         KeyHint("/", "filter: type:W scope:W cause:W or any text (enter keeps, esc clears)"),
         KeyHint("esc", "clear the filter"),
         KeyHint("m", "mark the entry to compare (again: unmark)"),
@@ -135,8 +141,9 @@ package enum BrowserView {
       ] + common
     case .detail?:
       return moving + [
-        KeyHint("tab", "next section: payload, diff, state"),
+        KeyHint("tab", "next section: payload, diff, state, effects"),
         KeyHint("p, d, s", "the payload, the diff, the state after the entry"),
+        KeyHint("e", "the side effects recorded after the entry, before the next one"),
         KeyHint("[, ]", "the previous or next entry of the timeline"),
         KeyHint("enter, space", "fold or unfold the value (state)"),
         KeyHint("→, l", "unfold the value (state)"),

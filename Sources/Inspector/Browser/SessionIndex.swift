@@ -166,6 +166,34 @@ package struct SessionIndex: Sendable {
     return nil
   }
 
+  /// The side effects' lines between the entry at `index` among the entries and the next entry
+  /// (or the end of the lines read): the starts of the effects that began after it, and the
+  /// values and ends recorded meanwhile, in order.
+  ///
+  /// - Complexity: O(length of the lines between the two entries).
+  package func effects(afterEntry index: Int) -> [EffectLine] {
+    guard let start = line(ofEntry: index) else { return [] }
+    let end = line(ofEntry: index + 1) ?? lineCount
+    let others = otherLines[
+      Self.count(of: otherLines, below: start + 1)..<Self.count(of: otherLines, below: end)]
+    var effects: [EffectLine] = []
+    for other in others {
+      guard let range = self.index.range(ofLine: other), let bytes = try? lines.bytes(at: range)
+      else { break }
+      var scanner = LogScanner(rereadingLine: other + 1, version: formatVersion)
+      // Read once already, when the log was indexed: a line that does not read now (the file
+      // changed under the reader) ends the list.
+      let record: LogRecord?
+      do throws(LogDamage) {
+        record = try scanner.read(bytes, bytes.indices)
+      } catch {
+        break
+      }
+      if case .effect(let effect, _)? = record { effects.append(effect) }
+    }
+    return effects
+  }
+
   /// The state before the first entry: the checkpoint 0, when the log has one there.
   package var initialState: JSONValue? {
     guard let line = checkpointLines.first, entries(before: line) == 0,

@@ -208,8 +208,8 @@ package struct InspectArguments: Equatable, Sendable {
     keys of the interface (? lists them on each screen):
       j/k or arrows move, g/G first/last, enter open, / filter (type:W scope:W cause:W
       or any text; enter keeps, esc clears), m mark, c compare the marked entry with
-      this one, tab or p/d/s an entry's payload/diff/state, [ ] previous/next entry,
-      enter/space fold, h where the value changed, esc back, q quit
+      this one, tab or p/d/s/e an entry's payload/diff/state/effects, [ ] previous/next
+      entry, enter/space fold, h where the value changed, esc back, q quit
 
     The state after an entry is known when the log was recorded in diff mode
     (ActionRecorder.Options(recordsDiffs: true), todo-cli --record), or at checkpoints.

@@ -3,11 +3,17 @@ import ActionLog
 /// How the inspector shows an effect line: a line of the timeline, indented under the entry
 /// that came before the effect started, and a JSON object.
 enum EffectText {
-  /// The timeline's line for `effect`, without its newline:
-  /// `  ↳ effect 1 Search started at App/Search.swift:31 (id search, cause user: type)`,
-  /// `  ↳ effect 1 value SearchResults: ["milk"]`, `  ↳ effect 1 finished in 0.250000 s`.
+  /// The timeline's line for `effect`, without its newline: its ``description(_:)`` indented
+  /// under the entry, `  ↳ effect 1 finished in 0.250000 s`.
   static func line(_ effect: EffectLine) -> String {
-    var text = "  \u{21B3} effect \(effect.effect) "
+    "  \u{21B3} " + description(effect)
+  }
+
+  /// What `effect` says, on one line:
+  /// `effect 1 Search started at App/Search.swift:31 (id search, cause user: type)`,
+  /// `effect 1 value SearchResults: ["milk"]`, `effect 1 finished in 0.250000 s`.
+  static func description(_ effect: EffectLine) -> String {
+    var text = "effect \(effect.effect) "
     switch effect {
     case .start(let start):
       text += TextOutput.safe(start.type) + " started"

@@ -1,6 +1,7 @@
 import ActionLog
 import Foundation
 import StateStore
+import StateStoreTesting
 import Testing
 
 @Suite("Several recorders on one log file")
@@ -33,6 +34,49 @@ struct SharedLogTests {
     #expect(entries.map { $0?["seq"] as? Int } == Array(1...15))
     let logged = entries.map { ($0?["payload"] as? [String: Any])?["title"] as? String }
     #expect(logged == titles)
+  }
+
+  @Test(
+    "Recorders of effects writing one file number every effect once, after the others' effects"
+  )
+  func interleavedEffectRecorders() async throws {
+    let directory = try TemporaryDirectory()
+    let url = directory.file("shared.jsonl")
+    let stores = (0..<2).map { _ in
+      Store(
+        initialState: TodoState(),
+        dependencies: SearchDependencies(clock: TestClock(), search: { ["\($0) found"] }))
+    }
+    let recorders = try stores.map { store in
+      try ActionRecorder(
+        store: store, registry: ActionLogRegistry<TodoState>.todos().registerEffect(LookUp.self),
+        destination: .file(url), options: ActionRecorder.Options(recordsEffects: true))
+    }
+    for round in 1...2 {
+      for (writer, store) in stores.enumerated() {
+        try await store.dispatch(LookUp(query: "writer \(writer) round \(round)"))
+      }
+    }
+    for recorder in recorders { try recorder.stop() }
+    let objects = lines(of: try Data(contentsOf: url)).map { line in
+      (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+    }
+    let started = objects.compactMap { $0?["start"] != nil ? $0?["effect"] as? Int : nil }
+    #expect(started == [1, 2, 3, 4], "each effect has a number of its own")
+    // Each entry names the effect that dispatched it: its own writer's, whose query it found.
+    let startedQueries = Dictionary(
+      objects.compactMap { object -> (Int, String)? in
+        guard let object, object["start"] != nil, let number = object["effect"] as? Int,
+          let query = (object["payload"] as? [String: Any])?["query"] as? String
+        else { return nil }
+        return (number, query)
+      }, uniquingKeysWith: { first, _ in first })
+    for object in objects {
+      guard let object, let effect = object["effect"] as? Int, object["seq"] != nil,
+        let title = (object["payload"] as? [String: Any])?["title"] as? String
+      else { continue }
+      #expect(title == "\(startedQueries[effect] ?? "?") found")
+    }
   }
 
   @Test("A recorder opened on a log another recorder is writing appends after its entries")

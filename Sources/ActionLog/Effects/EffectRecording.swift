@@ -5,7 +5,10 @@ import StateStore
 /// store: it writes each effect's start, values and end as effect lines.
 @MainActor
 final class EffectRecording: EffectLog {
-  /// Writes one effect line, made from the `seq` of the last entry; the recorder's.
+  /// Writes one effect line under the log's lock; the recorder's.
+  ///
+  /// It makes the line from the `seq` of the last entry, and does not make it when the line
+  /// cannot be written.
   private let write: @MainActor ((Int) -> Data) -> Void
   /// Reports an error of the recording; the recorder's.
   private let report: @MainActor (ActionLogError) -> Void
@@ -45,11 +48,14 @@ final class EffectRecording: EffectLog {
     return { origin.duration(to: clock.now) }
   }
 
+  /// Notes that other writers of the log numbered effects up to `number`: the next effect
+  /// started here is numbered after it.
+  func numberAfter(_ number: Int) {
+    nextNumber = max(nextNumber, number)
+  }
+
   func effectStarted(_ start: EffectLogStart) -> Int? {
-    nextNumber += 1
-    let number = nextNumber
-    starts[number] = elapsed()
-    causes[number] = start.cause.name
+    let started = elapsed()
     var payload: Data?
     if let codec = effectCodec(start.effect) {
       do {
@@ -58,7 +64,16 @@ final class EffectRecording: EffectLog {
         report(.encodingFailed(type: codec.name, reason: String(describing: error)))
       }
     }
-    write { EffectLine.startLine(start, number: number, after: $0, payload: payload) }
+    // Numbered under the log's lock, after any effect another writer numbered since.
+    var written: Int?
+    write { after in
+      nextNumber += 1
+      written = nextNumber
+      return EffectLine.startLine(start, number: nextNumber, after: after, payload: payload)
+    }
+    guard let number = written else { return nil }
+    starts[number] = started
+    causes[number] = start.cause.name
     return number
   }
 

@@ -19,7 +19,7 @@ import StateStore
 /// - Appending to an existing file checks its header and continues its numbering, so several
 ///   runs of a program can record one session. Several recorders, in one process or several,
 ///   may write one file at once: each entry is appended whole under the file's `flock` and
-///   numbered after the others' entries.
+///   numbered after the others' entries, and each effect after the others' effects.
 ///
 /// Recording stops when ``stop()`` is called or the recorder is released.
 @MainActor
@@ -198,7 +198,7 @@ public final class ActionRecorder {
       guard let self else { return }
       let appendedByOthers: Int?
       do throws(ActionLogError) {
-        appendedByOthers = try self.sink.beginAppend() ?? self.othersAppended
+        appendedByOthers = try self.beginAppend() ?? self.othersAppended
         self.othersAppended = nil
       } catch {
         self.report(error, update.updater)
@@ -298,12 +298,22 @@ public final class ActionRecorder {
     try sink.close()
   }
 
-  /// Writes an effect line, which `make` makes from the `seq` of the last entry in the log.
+  /// Takes the log's lock, and returns the last `seq` other writers appended since this
+  /// recorder last wrote, `nil` if none; the effects they numbered meanwhile are noted, so
+  /// that this recorder numbers its next effect after theirs.
+  private func beginAppend() throws(ActionLogError) -> Int? {
+    guard let appended = try sink.beginAppend() else { return nil }
+    effectRecording?.numberAfter(appended.lastEffect)
+    return appended.lastSequence
+  }
+
+  /// Writes an effect line, which `make` makes from the `seq` of the last entry in the log,
+  /// under the log's lock.
   private func writeEffectLine(_ make: (Int) -> Data) {
     // Stopped: the effects it followed end, or record values, with nowhere to write.
     guard subscription != nil else { return }
     do throws(ActionLogError) {
-      if let others = try sink.beginAppend() {
+      if let others = try beginAppend() {
         othersAppended = others
         lastSequence = others
       }

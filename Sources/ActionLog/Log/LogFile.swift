@@ -85,15 +85,22 @@ final class LogFile {
       version: needsHeader ? nil : tail.version, lastEffect: tail.lastEffect)
   }
 
-  /// Takes the lock, if this writer does not hold it, and returns the last `seq` (or
-  /// checkpoint number) that other writers appended since this one last held it, or `nil`
-  /// when none did.
+  /// What other writers appended since this one last held the lock.
+  struct Appended {
+    /// The last `seq` (or checkpoint number) they wrote, `nil` if they wrote none.
+    var lastSequence: Int?
+    /// The largest effect number of their effect lines, 0 if none.
+    var lastEffect: Int
+  }
+
+  /// Takes the lock, if this writer does not hold it, and returns what other writers appended
+  /// since this one last held it, or `nil` when none did.
   ///
   /// A torn tail another writer left is cut off first.
   ///
   /// - Complexity: O(1) system calls when nobody else wrote; otherwise O(size of what they
   ///   wrote).
-  func lock() throws(ActionLogError) -> Int? {
+  func lock() throws(ActionLogError) -> Appended? {
     guard !isLocked else { return nil }
     try takeLock()
     do {
@@ -105,7 +112,7 @@ final class LogFile {
       let bytes = try read(from: start)
       let tail = try Self.examineAppended(bytes)
       try repair(tail, at: start)
-      return tail.lastSequence
+      return Appended(lastSequence: tail.lastSequence, lastEffect: tail.lastEffect)
     } catch {
       unlock()
       throw error
@@ -267,6 +274,7 @@ final class LogFile {
       }
     }
     tail.lastSequence = try lastSequence(bytes, lines, firstLine: 1)
+    tail.lastEffect = lastEffect(bytes, lines[...])
     return tail
   }
 

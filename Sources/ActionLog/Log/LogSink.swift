@@ -34,9 +34,9 @@ final class LogSink {
     self.bufferCapacity = bufferCapacity
   }
 
-  /// Makes ready to append lines: takes a log file's lock, and returns the last `seq` (or
-  /// checkpoint number) other writers appended since this sink last wrote, `nil` if none did.
-  func beginAppend() throws(ActionLogError) -> Int? {
+  /// Makes ready to append lines: takes a log file's lock, and returns what other writers
+  /// appended since this sink last wrote, `nil` if they appended nothing.
+  func beginAppend() throws(ActionLogError) -> LogFile.Appended? {
     guard case .file(let file) = destination else { return nil }
     if !file.isLocked, let key = file.key { LogFileHolders.makeWay(for: key) }
     return try file.lock()

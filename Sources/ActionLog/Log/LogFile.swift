@@ -77,7 +77,7 @@ final class LogFile {
       try file.truncate(at: 0)
       return Opened(file: file, lastSequence: 0, needsHeader: true)
     }
-    let tail = try examine(bytes, stateType: stateType)
+    let tail = try examine(bytes, header: stateType)
     try file.repair(tail, at: 0)
     let needsHeader = tail.truncateAt == 0
     return Opened(
@@ -110,7 +110,7 @@ final class LogFile {
       // that someone else rewrote, and is read again from its start.
       let start = size > end ? end : 0
       let bytes = try read(from: start)
-      let tail = try Self.examineAppended(bytes)
+      let tail = try Self.examine(bytes, header: nil)
       try repair(tail, at: start)
       return Appended(lastSequence: tail.lastSequence, lastEffect: tail.lastEffect)
     } catch {
@@ -212,8 +212,17 @@ final class LogFile {
     var lastEffect = 0
   }
 
-  private static func examine(_ bytes: [UInt8], stateType: Any.Type) throws(ActionLogError) -> Tail
-  {
+  /// Examines `bytes`: the whole file, whose header is checked against `stateType`, or, with
+  /// no `stateType`, lines other writers appended after this writer's last one.
+  ///
+  /// A torn tail is cut (a writer that crashed in the middle of a write), except a complete
+  /// line that lacks only its newline, and a whole file's lone first line cut short, which the
+  /// header check refuses rather than erasing a file that may not be a log at all.
+  ///
+  /// - Complexity: O(size of `bytes`).
+  private static func examine(
+    _ bytes: [UInt8], header stateType: Any.Type?
+  ) throws(ActionLogError) -> Tail {
     var (lines, tornStart) = JSONLines.readable(bytes)
     var tail = Tail()
     if let tornStart {
@@ -221,23 +230,28 @@ final class LogFile {
       if !torn.contains(0x0A), JSONLines.isJSON(torn) {
         tail.needsNewline = true
         lines.append(tornStart..<bytes.count)
-      } else if tornStart > 0 || torn.allSatisfy({ $0 == 0 || $0 == 0x0A }) {
+      } else if stateType == nil || tornStart > 0
+        || torn.allSatisfy({ $0 == 0 || $0 == 0x0A })
+      {
         tail.truncateAt = tornStart
       } else {
-        // A lone first line cut short may not be a log at all: the header check below refuses
-        // the file rather than erasing it. Only a power cut's NUL bytes are erased whole.
+        // Only a power cut's NUL bytes are erased whole.
         lines.append(tornStart..<bytes.count)
       }
     }
-    guard let first = lines.first else { return tail }
-    let header = try ActionLogHeader.validated(Data(bytes[first]), line: 1)
-    tail.version = header.version
-    let storeState = String(describing: stateType)
-    if let logged = header.state, logged != storeState {
-      throw .stateTypeMismatch(logged: logged, store: storeState)
+    var body = lines[...]
+    if let stateType {
+      guard let first = lines.first else { return tail }
+      let header = try ActionLogHeader.validated(Data(bytes[first]), line: 1)
+      tail.version = header.version
+      let storeState = String(describing: stateType)
+      if let logged = header.state, logged != storeState {
+        throw .stateTypeMismatch(logged: logged, store: storeState)
+      }
+      body = lines.dropFirst()
     }
-    tail.lastSequence = try lastSequence(bytes, lines.dropFirst(), firstLine: 2)
-    tail.lastEffect = lastEffect(bytes, lines.dropFirst())
+    tail.lastSequence = try lastSequence(bytes, body, firstLine: lines.count - body.count + 1)
+    tail.lastEffect = lastEffect(bytes, body)
     return tail
   }
 
@@ -257,25 +271,6 @@ final class LogFile {
       largest = max(largest, number)
     }
     return largest
-  }
-
-  /// Examines lines other writers appended after this writer's last one: no header, and any
-  /// torn tail is cut (a writer that crashed in the middle of a write).
-  private static func examineAppended(_ bytes: [UInt8]) throws(ActionLogError) -> Tail {
-    var (lines, tornStart) = JSONLines.readable(bytes)
-    var tail = Tail()
-    if let tornStart {
-      let torn = bytes[tornStart...]
-      if !torn.contains(0x0A), JSONLines.isJSON(torn) {
-        tail.needsNewline = true
-        lines.append(tornStart..<bytes.count)
-      } else {
-        tail.truncateAt = tornStart
-      }
-    }
-    tail.lastSequence = try lastSequence(bytes, lines, firstLine: 1)
-    tail.lastEffect = lastEffect(bytes, lines[...])
-    return tail
   }
 
   /// The `seq` or checkpoint number of the last line of `lines` that has one.

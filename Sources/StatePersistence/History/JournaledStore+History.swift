@@ -108,7 +108,8 @@ extension JournaledStore {
   /// The newest entry up to `limit` that undo reverts, with its inverse, found on the store's
   /// actor.
   ///
-  /// - Complexity: O(entries in `recovered`), plus the updaters' own cost.
+  /// - Complexity: O(entries in `recovered`) for each invertible entry tried, plus the
+  ///   updaters' own cost: one replay when the newest can be undone.
   private static func inverse(
     in recovered: JournalRecovery<S>.Recovered, upTo limit: Int
   ) -> (HistoryEntry<S>, any StateUpdater<S>)? {

@@ -257,13 +257,13 @@ extension _JournalWriter {
     }
     // The application's values the journal holds (the snapshot's state, the decoded updaters)
     // go to the store's actor whatever happens: in `Heard`, or else given back to be released
-    // there. `read` is reached in place and moved, never copied, so that no copy outlives it.
-    var read = try JournalRecovery(
+    // there. `read` is borrowed, then moved, never copied, so that no copy outlives it.
+    let read = try JournalRecovery(
       layout: layout, files: files, registry: registry, schema: options.schemaVersion
     ).read(initialState: initialState, after: disk.lastSequence, retiring: retire)
     let known: Int?
     do throws(PersistenceError) {
-      known = try adopt(&read, exclusively: exclusively, disk: &disk)
+      known = try adopt(read, exclusively: exclusively, disk: &disk)
     } catch {
       retire(consume read)
       throw error
@@ -278,7 +278,7 @@ extension _JournalWriter {
   /// - Returns: The last entry read or written before, when `recovered` has entries after it;
   ///   `nil` when it has none.
   private func adopt(
-    _ recovered: inout JournalRecovery<S>.Recovered, exclusively: Bool, disk: inout Disk
+    _ recovered: borrowing JournalRecovery<S>.Recovered, exclusively: Bool, disk: inout Disk
   ) throws(PersistenceError) -> Int? {
     if let damage = recovered.damage { throw damage }
     guard recovered.lastSequence >= disk.lastSequence else {

@@ -292,11 +292,12 @@ extension _JournalWriter {
     disk.snapshotSequence = recovered.snapshotSequence
     disk.entriesSinceSnapshot = recovered.entriesSinceSnapshot
     disk.bytesSinceSnapshot = recovered.bytesSinceSnapshot
-    guard recovered.lastSequence > disk.lastSequence else { return nil }
+    let last = recovered.lastSequence
+    guard last > disk.lastSequence else { return nil }
     let known = disk.lastSequence
-    disk.lastSequence = recovered.lastSequence
-    disk.lastForeign = recovered.lastSequence
-    _shared.withLock { $0._durableSequence = recovered.lastSequence }
+    disk.lastSequence = last
+    disk.lastForeign = last
+    _shared.withLock { $0._durableSequence = last }
     return known
   }
 

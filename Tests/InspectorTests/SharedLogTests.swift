@@ -76,10 +76,17 @@ struct SharedLogTests {
     #expect(summary.status == 0)
     #expect(summary.error == "", "the log reads whole")
     #expect(summary.output.hasPrefix("entries: 9 (seq 1…9), unrecorded: 0, with diffs: 9"))
-    // Entry 9 is the third count of writer 2: its own store's state, not the others'.
-    let at9 = harness.run("--json", "--at", "9", log.path)
-    #expect(at9.status == 0, "\(at9.error)")
-    #expect(at9.output == #"{"counts":{"w2":3}}"# + "\n")
+    // Entry 9 is the third count of writer 2: its own store's state, not the others'. Each
+    // entry's state is its own writer's, though the next writer's checkpoint, which follows
+    // it in the file, carries the same number.
+    for entry in 1...9 {
+      let (writer, round) = ((entry - 1) % 3, (entry - 1) / 3 + 1)
+      let at = harness.run("--json", "--at", "\(entry)", log.path)
+      #expect(at.status == 0, "\(at.error)")
+      #expect(at.output == #"{"counts":{"w\#(writer)":\#(round)}}"# + "\n", "entry \(entry)")
+    }
+    let diff = harness.run("--diff", "4", "7", log.path)
+    #expect(diff.output == "replace /counts/w0: 2 → 3\n", "writer 0's second and third counts")
     let changes = harness.run("--changes-of", "/counts/w1", log.path)
     #expect(changes.status == 0, "\(changes.error)")
     #expect(changes.output.split(separator: "\n").count == 3, "\(changes.output)")

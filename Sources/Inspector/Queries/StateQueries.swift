@@ -46,9 +46,14 @@ package struct StateLookup: Sendable {
   /// lines from the last checkpoint before the first of them to the last of them.
   ///
   /// The file's lines are indexed first (``SessionIndex``); the lines before the checkpoint
-  /// (the last at or before the first entry wanted) and after the last entry wanted are not
+  /// (the last before the first entry wanted) and after the last entry wanted are not
   /// decoded, but for the line after it when the entry's own line does not hold its state (a
   /// checkpoint there may). `--at N` asks for one entry, `--diff A B` for two.
+  ///
+  /// The checkpoint numbered like the first entry is a start only when the lines from the one
+  /// before do not give every state (damage among them, or no diffs): in a log several
+  /// recorders share, it may be another store's state, which that store wrote after the entry
+  /// as the base of its own next entry.
   ///
   /// - Returns: `nil` when `input` is not a file, has no such checkpoint, or the lines from
   ///   it do not hold the state after each entry: the log must then be read from its start.
@@ -62,28 +67,34 @@ package struct StateLookup: Sendable {
     else { return nil }
     session.progress = nil
     while session.read(upTo: LineIndex.chunkBytes * 8, following: false) != .finished {}
-    guard let line = session.lastCheckpoint(atOrBefore: first) else { return nil }
-    let lookup = StateLookup(wanted) { visit in
-      session.scan(fromCheckpointOnLine: line) { record, state throws(LogDamage) in
-        let more = try visit(record, state)
-        // Past the last entry wanted, or at it with its state; without its state, one more
-        // line, for a checkpoint that holds it.
-        switch record {
-        case .entry(let entry):
-          if entry.sequence > last || (entry.sequence == last && state != nil) { return false }
-        case .checkpoint(let sequence, _, _):
-          if sequence >= last { return false }
-        case .effect:
-          break
+    var starts: [Int] = []
+    for start in [max(first - 1, 0), first].map(session.lastCheckpoint(atOrBefore:)) {
+      if let start, !starts.contains(start) { starts.append(start) }
+    }
+    for line in starts {
+      let lookup = StateLookup(wanted) { visit in
+        session.scan(fromCheckpointOnLine: line) { record, state throws(LogDamage) in
+          let more = try visit(record, state)
+          // Past the last entry wanted, or at it with its state; without its state, one more
+          // line, for a checkpoint that holds it.
+          switch record {
+          case .entry(let entry):
+            if entry.sequence > last || (entry.sequence == last && state != nil) { return false }
+          case .checkpoint(let sequence, _, _):
+            if sequence >= last { return false }
+          case .effect:
+            break
+          }
+          return more
         }
-        return more
+      }
+      // Without every state, the next start, or the log read whole, which says why, with the
+      // numbers of the whole log.
+      if wanted.allSatisfy({ if case .some(.some) = lookup.found[$0] { true } else { false } }) {
+        return lookup
       }
     }
-    // Without every state, the log read whole says why, with the numbers of the whole log.
-    for sequence in wanted {
-      guard case .some(.some) = lookup.found[sequence] else { return nil }
-    }
-    return lookup
+    return nil
   }
 
   private init(_ wanted: Set<Int>, reading scan: (LogFileReader.Visitor) -> LogDamage?) {
@@ -99,7 +110,13 @@ package struct StateLookup: Sendable {
         if wanted.contains(entry.sequence) { found[entry.sequence] = .some(state) }
       case .checkpoint(let sequence, _, let state):
         if checkpoints.count < 10 { checkpoints.append(sequence) }
-        if wanted.contains(sequence) { found[sequence] = .some(state) }
+        // The state after the entry, when its diff gave it, is the entry's own store's; a
+        // checkpoint numbered like it comes after it, and in a shared log may hold the state
+        // of the store that writes next. It answers only for an entry without a diff.
+        if wanted.contains(sequence), case .some(.some) = found[sequence] {
+        } else if wanted.contains(sequence) {
+          found[sequence] = .some(state)
+        }
       case .effect:
         break
       }

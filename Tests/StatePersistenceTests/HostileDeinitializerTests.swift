@@ -309,6 +309,38 @@ struct HostileDeinitializerTests {
     for _ in 0..<100 where tally.dispatches < 20 { await Task.yield() }
     #expect(tally.dispatches == 20, "every sentinel was released, on the actor")
   }
+
+  @Test(
+    "a journaled store released without close, its writer's queue busy, releases its initial state on the actor"
+  )
+  func initialStateReleasedOnActor() async throws {
+    let tally = Tally()
+    let registry = ActionLogRegistry<Holding>()
+    registry.register(Drop.self)
+    var journaled: JournaledStore<Holding, Void>? = try await JournaledStore.open(
+      directory: "/store",
+      initialState: Holding(
+        sentinel: Sentinel { MainActor.assumeIsolated { tally.dispatches += 1 } }),
+      dependencies: (), registry: registry, options: .readingByHand(), system: SimulatedDisk())
+    // The store's copy of the initial state goes with the first updater: the writer, which a
+    // read of the journal starts from, holds the last.
+    journaled?.store.dispatch(Drop())
+    try await journaled?.flush()
+    #expect(tally.dispatches == 0)
+    let queue = try #require(journaled?._writer._queue)
+    let busy = DispatchSemaphore(value: 0)
+    queue.async { busy.wait() }
+    // Released on the actor: the writer's last reference is the close it queued, behind the
+    // busy job.
+    journaled = nil
+    busy.signal()
+    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+      queue.async { done.resume() }
+    }
+    // What the writer gave back reaches the actor once the tasks before this one ran.
+    for _ in 0..<100 where tally.dispatches == 0 { await Task.yield() }
+    #expect(tally.dispatches == 1, "released on the actor, or it trapped")
+  }
 }
 
 // Both count the marks decoded in the process: one at a time.

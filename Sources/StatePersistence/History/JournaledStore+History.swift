@@ -95,10 +95,13 @@ extension JournaledStore {
       schema: _writer.options.schemaVersion, migrations: _writer.options.migrations)
     recovery.keepsHistory = true
     recovery.readsFromFirstEntry = _writer.options.keepsFullHistory
-    let (reading, initialState, writer) = (recovery, _writer.initialState, _writer)
+    let (reading, writer) = (recovery, _writer)
     let recovered = try await _writer.run {
       Result { () throws(PersistenceError) in
-        try reading.read(initialState: initialState, retiring: writer.retire)
+        guard let initialState = writer.disk.withLock({ $0.initialState }) else {
+          throw .closed(reason: "the journaled store was closed")
+        }
+        return try reading.read(initialState: initialState, retiring: writer.retire)
       }
     }.get()
     if let damage = recovered.damage { throw damage }

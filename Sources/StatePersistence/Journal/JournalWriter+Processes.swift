@@ -258,6 +258,9 @@ extension _JournalWriter {
     // The application's values the journal holds (the snapshot's state, the decoded updaters)
     // go to the store's actor whatever happens: in `Heard`, or else given back to be released
     // there. `read` is borrowed, then moved, never copied, so that no copy outlives it.
+    guard let initialState = disk.initialState else {
+      throw .closed(reason: "the journaled store was closed")
+    }
     let read = try JournalRecovery(
       layout: layout, files: files, registry: registry, schema: options.schemaVersion
     ).read(initialState: initialState, after: disk.lastSequence, retiring: retire)

@@ -146,6 +146,11 @@ final class _JournalWriter<S: State & Codable>: Sendable {
     /// Snapshot states of written entries, to return to the store's actor (see
     /// ``_Shared/_returned``).
     var finishedStates: [S] = []
+    /// The state before the journal's first entry, which a read of the journal starts from
+    /// when no snapshot covers it; `nil` once the files are closed, when it goes back to the
+    /// store's actor with what else the writer gives back: the writer itself may then be
+    /// released on its queue, after the journaled store.
+    var initialState: S?
   }
 
   typealias Unwritten = (number: Int, line: Data, snapshot: S?, heardThrough: Int)
@@ -183,8 +188,6 @@ final class _JournalWriter<S: State & Codable>: Sendable {
   let options: JournalOptions
   /// The registry the journal is read and written with.
   let registry: ActionLogRegistry<S>
-  /// The state before the journal's first entry.
-  let initialState: S
   /// Raised by the queue when a snapshot is due; the store's actor then hands over its state.
   @usableFromInline let _snapshotWanted = _JournalSignal()
   /// Not a `Mutex`: the store's actor and the queue contend for it, and ThreadSanitizer cannot
@@ -210,7 +213,6 @@ final class _JournalWriter<S: State & Codable>: Sendable {
     self.files = files
     self.options = options
     self.registry = registry
-    self.initialState = initialState
     self._queue = queue
     self.report = report
     self.hear = hear
@@ -255,7 +257,8 @@ final class _JournalWriter<S: State & Codable>: Sendable {
         encoder: LineEncoder(registry: registry), lock: lock, segment: segment,
         segments: recovered.segments, entriesSinceSnapshot: recovered.entriesSinceSnapshot,
         bytesSinceSnapshot: recovered.bytesSinceSnapshot, lastSequence: recovered.lastSequence,
-        needsReload: needsReload, snapshotSequence: recovered.snapshotSequence))
+        needsReload: needsReload, snapshotSequence: recovered.snapshotSequence,
+        initialState: initialState))
     if rollsOver { disk.withLock { $0.rollsOver = true } }
     if recovered.oldestSchema < options.schemaVersion {
       // The upgrade: the state read through the migrations becomes a snapshot of the current
@@ -444,13 +447,18 @@ final class _JournalWriter<S: State & Codable>: Sendable {
   }
 
   private func closeFiles() {
-    disk.withLock { disk in
+    var states = disk.withLock { disk -> [S] in
       try? disk.segment?.file.close()
       disk.segment = nil
       try? disk.lock?.close()
       disk.lock = nil
       disk.exclusiveHolders = 0
+      // Moved out under the lock: this closure holds the only other reference until
+      // `giveBack` moves it on, under the other lock.
+      return disk.initialState.take().map { [$0] } ?? []
     }
+    var finished: [[_PendingEntry<S>]] = []
+    giveBack(&finished, &states)
   }
 
   @usableFromInline

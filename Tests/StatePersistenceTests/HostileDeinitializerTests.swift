@@ -328,19 +328,67 @@ struct HostileDeinitializerTests {
     try await journaled?.flush()
     #expect(tally.dispatches == 0)
     let queue = try #require(journaled?._writer._queue)
+    await settle(queue)
     let busy = DispatchSemaphore(value: 0)
     queue.async { busy.wait() }
     // Released on the actor: the writer's last reference is the close it queued, behind the
     // busy job.
     journaled = nil
     busy.signal()
-    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-      queue.async { done.resume() }
-    }
+    await settle(queue)
     // What the writer gave back reaches the actor once the tasks before this one ran.
     for _ in 0..<100 where tally.dispatches == 0 { await Task.yield() }
     #expect(tally.dispatches == 1, "released on the actor, or it trapped")
   }
+
+  @Test(
+    "a journaled store released without close, a failed write keeping a snapshot's state, releases that state on the actor"
+  )
+  func unwrittenSnapshotReleasedOnActor() async throws {
+    let tally = Tally()
+    let registry = ActionLogRegistry<Holding>()
+    registry.register(HoldCounted.self)
+    registry.register(Drop.self)
+    let calls = FaultyCalls(SimulatedDisk())
+    var journaled: JournaledStore<Holding, Void>? = try await JournaledStore.open(
+      directory: "/store", dependencies: (), registry: registry,
+      options: .readingByHand(snapshotInterval: 2), system: calls)
+    for _ in 1...2 {
+      journaled?.store.dispatch(Drop())
+      try await journaled?.flush()
+    }
+    // A snapshot is due: it rides with the next entry, whose write fails.
+    let writes = calls.calls[.write] ?? 0
+    calls.inject(.init(kind: .write, occurrence: writes + 1, code: EIO, persistent: true))
+    journaled?.store.dispatch(
+      HoldCounted(round: 1) { MainActor.assumeIsolated { tally.dispatches += 1 } })
+    await #expect(throws: PersistenceError.self) { try await journaled?.flush() }
+    // The store's copy goes: the snapshot of the entry left unwritten holds the last. The
+    // writer goes last on its queue or on the actor, whichever of the two lets it go last;
+    // either way its close gave the state back first.
+    journaled?.store.dispatch(Drop())
+    await #expect(throws: PersistenceError.self) { try await journaled?.flush() }
+    #expect(tally.dispatches == 0)
+    let queue = try #require(journaled?._writer._queue)
+    await settle(queue)
+    let busy = DispatchSemaphore(value: 0)
+    queue.async { busy.wait() }
+    journaled = nil
+    busy.signal()
+    await settle(queue)
+    for _ in 0..<100 where tally.dispatches == 0 { await Task.yield() }
+    #expect(tally.dispatches == 1, "released on the actor, or it trapped")
+  }
+}
+
+/// Returns once `queue` has run everything queued on it before, and the main actor every job
+/// those scheduled on it: nothing the writer scheduled still holds it.
+@MainActor
+private func settle(_ queue: DispatchQueue) async {
+  await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+    queue.async { done.resume() }
+  }
+  for _ in 0..<10 { await Task.yield() }
 }
 
 // Both count the marks decoded in the process: one at a time.

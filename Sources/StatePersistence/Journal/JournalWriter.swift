@@ -453,9 +453,16 @@ final class _JournalWriter<S: State & Codable>: Sendable {
       try? disk.lock?.close()
       disk.lock = nil
       disk.exclusiveHolders = 0
-      // Moved out under the lock: this closure holds the only other reference until
-      // `giveBack` moves it on, under the other lock.
-      return disk.initialState.take().map { [$0] } ?? []
+      // The application's states the writer still holds (its initial state, those of
+      // snapshots a failed write left unwritten, which will never be written now), moved out
+      // under the lock: this closure holds the only other reference until `giveBack` moves
+      // them on, under the other lock.
+      var states = disk.finishedStates
+      disk.finishedStates = []
+      states.append(contentsOf: disk.unwritten.compactMap(\.snapshot))
+      disk.unwritten = []
+      if let initialState = disk.initialState.take() { states.append(initialState) }
+      return states
     }
     var finished: [[_PendingEntry<S>]] = []
     giveBack(&finished, &states)

@@ -327,17 +327,7 @@ struct HostileDeinitializerTests {
     journaled?.store.dispatch(Drop())
     try await journaled?.flush()
     #expect(tally.dispatches == 0)
-    let queue = try #require(journaled?._writer._queue)
-    await settle(queue)
-    let busy = DispatchSemaphore(value: 0)
-    queue.async { busy.wait() }
-    // Released on the actor: the writer's last reference is the close it queued, behind the
-    // busy job.
-    journaled = nil
-    busy.signal()
-    await settle(queue)
-    // What the writer gave back reaches the actor once the tasks before this one ran.
-    for _ in 0..<100 where tally.dispatches == 0 { await Task.yield() }
+    try await releaseWhileItsWriterIsBusy(&journaled)
     #expect(tally.dispatches == 1, "released on the actor, or it trapped")
   }
 
@@ -369,16 +359,26 @@ struct HostileDeinitializerTests {
     journaled?.store.dispatch(Drop())
     await #expect(throws: PersistenceError.self) { try await journaled?.flush() }
     #expect(tally.dispatches == 0)
-    let queue = try #require(journaled?._writer._queue)
-    await settle(queue)
-    let busy = DispatchSemaphore(value: 0)
-    queue.async { busy.wait() }
-    journaled = nil
-    busy.signal()
-    await settle(queue)
-    for _ in 0..<100 where tally.dispatches == 0 { await Task.yield() }
+    try await releaseWhileItsWriterIsBusy(&journaled)
     #expect(tally.dispatches == 1, "released on the actor, or it trapped")
   }
+}
+
+/// Releases `journaled` while its writer's queue is busy, so that the writer's last reference
+/// is the close that the release queues, behind the busy job; returns once the queue and what
+/// it scheduled on the main actor have run.
+@MainActor
+private func releaseWhileItsWriterIsBusy<S: State & Codable>(
+  _ journaled: inout JournaledStore<S, Void>?
+) async throws {
+  let queue = try #require(journaled?._writer._queue)
+  // Nothing the writer scheduled before still holds it.
+  await settle(queue)
+  let busy = DispatchSemaphore(value: 0)
+  queue.async { busy.wait() }
+  journaled = nil
+  busy.signal()
+  await settle(queue)
 }
 
 /// Returns once `queue` has run everything queued on it before, and the main actor every job

@@ -113,8 +113,7 @@ package struct StateLookup: Sendable {
         // The state after the entry, when its diff gave it, is the entry's own store's; a
         // checkpoint numbered like it comes after it, and in a shared log may hold the state
         // of the store that writes next. It answers only for an entry without a diff.
-        if wanted.contains(sequence), case .some(.some) = found[sequence] {
-        } else if wanted.contains(sequence) {
+        if wanted.contains(sequence), found[sequence].flatMap({ $0 }) == nil {
           found[sequence] = .some(state)
         }
       case .effect:
